@@ -1,0 +1,126 @@
+# hpcc-stress: build, test and run. See README.md.
+#
+#   make                 build the library, the tests and ./stress
+#   make check           install missing dependencies, build, run every test
+#   make KERNEL_SRC=DIR  build against DIR/lib/percpu_counter_tree.c and
+#                        DIR/include/linux/percpu_counter_tree.h instead of lib/hpcc
+#   make BUILD=DIR       put every output in DIR (parallel builds, sanitizers)
+
+CC		?= cc
+NR_CPUS		?= 8192
+KERNEL_SRC	?=
+SAN		?=
+
+CCNAME		:= $(notdir $(firstword $(CC)))
+ifneq ($(KERNEL_SRC),)
+KSRC		:= $(abspath $(KERNEL_SRC))
+KSRC_TAG	:= -kernel-$(firstword $(shell echo '$(KSRC)' | cksum))
+endif
+DEFAULT_BUILD	:= build/$(CCNAME)$(if $(SAN),-$(SAN))$(KSRC_TAG)
+BUILD		?= $(DEFAULT_BUILD)
+
+WARN		:= -Wall -Wextra -Werror -Wno-unused-parameter
+CFLAGS_OPT	?= -O2 -g
+CFLAGS_ALL	:= -std=gnu11 $(CFLAGS_OPT) $(WARN) -pthread -fno-strict-overflow \
+		   -fno-strict-aliasing -D_GNU_SOURCE -DCONFIG_SMP=1 \
+		   -DNR_CPUS=$(NR_CPUS) -MMD -MP $(EXTRA_CFLAGS)
+LDLIBS_ALL	:= -lurcu-memb -lurcu-common -lck -lm -pthread $(EXTRA_LDLIBS)
+
+ifeq ($(SAN),tsan)
+CFLAGS_OPT	:= -O1 -g
+CFLAGS_ALL	+= -fsanitize=thread -fno-omit-frame-pointer
+LDLIBS_ALL	+= -fsanitize=thread
+else ifeq ($(SAN),asan)
+CFLAGS_OPT	:= -O1 -g
+CFLAGS_ALL	+= -fsanitize=address,undefined -fno-sanitize-recover=all \
+		   -fno-omit-frame-pointer
+LDLIBS_ALL	+= -fsanitize=address,undefined
+endif
+
+# The hpcc implementation under test: ours, or a kernel tree's, unchanged.
+ifneq ($(KERNEL_SRC),)
+HPCC_SRC	:= $(KSRC)/lib/percpu_counter_tree.c
+HPCC_HDR	:= $(KSRC)/include/linux/percpu_counter_tree.h
+HPCC_INC	:= -I$(BUILD)/kinc
+# Kernel files are built as the kernel builds them (W=0).
+HPCC_CFLAGS	:= -Wno-sign-compare -Wno-missing-field-initializers \
+		   -Wno-pointer-arith -Wno-unused-function
+HPCC_DESC	:= $(KSRC)
+else
+HPCC_SRC	:= lib/hpcc/percpu_counter_tree.c
+HPCC_HDR	:= lib/hpcc/include/linux/percpu_counter_tree.h
+HPCC_INC	:= -Ilib/hpcc/include
+HPCC_DESC	:= lib/hpcc
+endif
+
+CPPFLAGS_ALL	:= $(HPCC_INC) -Ilib/kcompat/include -Ilib -Isrc -Itests \
+		   -DHPCC_SOURCE='"$(HPCC_DESC)"'
+
+LIB_SRCS	:= $(wildcard lib/kcompat/*.c lib/shape/*.c lib/mm/*.c)
+LIB_OBJS	:= $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/hpcc/percpu_counter_tree.o
+LIBSUITE	:= $(BUILD)/libsuite.a
+
+STRESS_SRCS	:= $(wildcard src/*.c src/scenarios/*.c)
+STRESS_OBJS	:= $(STRESS_SRCS:%.c=$(BUILD)/%.o)
+
+TEST_LIB_SRCS	:= $(filter-out tests/test_%.c,$(wildcard tests/*.c))
+TEST_LIB_OBJS	:= $(TEST_LIB_SRCS:%.c=$(BUILD)/%.o)
+TEST_SRCS	:= $(wildcard tests/test_*.c)
+TEST_BINS	:= $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
+
+.PHONY: all check deps clean FORCE
+all: $(BUILD)/stress $(TEST_BINS) $(EXTRA_ALL)
+ifeq ($(BUILD),$(DEFAULT_BUILD))
+ifeq ($(SAN),)
+all: stress
+endif
+endif
+
+# ./stress is the last default build's binary (ours or KERNEL_SRC's).
+stress: $(BUILD)/stress FORCE
+	@cmp -s $< $@ || cp $< $@
+
+$(BUILD)/.flags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(CC) $(CFLAGS_ALL) $(CPPFLAGS_ALL) $(HPCC_SRC)' > $@.new
+	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
+
+$(BUILD)/kinc/linux/percpu_counter_tree.h: $(HPCC_HDR)
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(BUILD)/hpcc/percpu_counter_tree.o: $(HPCC_SRC) $(BUILD)/.flags \
+		$(if $(KERNEL_SRC),$(BUILD)/kinc/linux/percpu_counter_tree.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(HPCC_CFLAGS) $(CPPFLAGS_ALL) -c -o $@ $<
+
+$(BUILD)/%.o: %.c $(BUILD)/.flags \
+		$(if $(KERNEL_SRC),$(BUILD)/kinc/linux/percpu_counter_tree.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(CPPFLAGS_ALL) -c -o $@ $<
+
+$(LIBSUITE): $(LIB_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/stress: $(STRESS_OBJS) $(LIBSUITE)
+	$(CC) $(CFLAGS_ALL) -o $@ $(STRESS_OBJS) $(LIBSUITE) $(LDLIBS_ALL)
+
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_LIB_OBJS) $(LIBSUITE)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(TEST_LIB_OBJS) $(LIBSUITE) $(LDLIBS_ALL)
+
+deps:
+	@scripts/install-deps --if-missing
+
+# Every test: unit-test binaries and tests/*.sh, aggregated as KTAP.
+check: deps
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) CC='$(CC)' scripts/run-tests $(TEST_BINS) $(sort $(wildcard tests/*.sh))
+
+clean:
+	rm -rf build stress
+
+# Further targets (sanitizers, benchmarks, mutants, regression) live in mk/.
+-include $(sort $(wildcard mk/*.mk))
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

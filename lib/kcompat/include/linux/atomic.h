@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _KC_LINUX_ATOMIC_H
+#define _KC_LINUX_ATOMIC_H
+
+#include <stdatomic.h>
+#include <linux/types.h>
+
+/*
+ * Kernel atomics on C11 <stdatomic.h>. Plain ops and the _relaxed forms
+ * are relaxed; value-returning ops without a suffix are fully ordered, as
+ * in the kernel. Note the kernel's argument order: (i, v) for the
+ * arithmetic, (v, i) for set.
+ */
+#define ATOMIC_INIT(i)		{ (i) }
+#define ATOMIC_LONG_INIT(i)	{ (i) }
+
+#define __KC_ATOMIC_OPS(pfx, atype, t)					\
+static inline t pfx##_read(const atype *v)				\
+{									\
+	return atomic_load_explicit((_Atomic t *)&v->counter, memory_order_relaxed); \
+}									\
+static inline void pfx##_set(atype *v, t i)				\
+{									\
+	atomic_store_explicit(&v->counter, i, memory_order_relaxed);	\
+}									\
+static inline void pfx##_add(t i, atype *v)				\
+{									\
+	atomic_fetch_add_explicit(&v->counter, i, memory_order_relaxed); \
+}									\
+static inline void pfx##_sub(t i, atype *v)				\
+{									\
+	atomic_fetch_sub_explicit(&v->counter, i, memory_order_relaxed); \
+}									\
+static inline void pfx##_inc(atype *v)					\
+{									\
+	pfx##_add(1, v);						\
+}									\
+static inline void pfx##_dec(atype *v)					\
+{									\
+	pfx##_sub(1, v);						\
+}									\
+static inline t pfx##_add_return_relaxed(t i, atype *v)		\
+{									\
+	return atomic_fetch_add_explicit(&v->counter, i, memory_order_relaxed) + i; \
+}									\
+static inline t pfx##_add_return(t i, atype *v)			\
+{									\
+	return atomic_fetch_add_explicit(&v->counter, i, memory_order_seq_cst) + i; \
+}									\
+static inline t pfx##_sub_return(t i, atype *v)			\
+{									\
+	return atomic_fetch_sub_explicit(&v->counter, i, memory_order_seq_cst) - i; \
+}									\
+static inline t pfx##_inc_return(atype *v)				\
+{									\
+	return pfx##_add_return(1, v);					\
+}									\
+static inline t pfx##_dec_return(atype *v)				\
+{									\
+	return pfx##_sub_return(1, v);					\
+}									\
+static inline bool pfx##_dec_and_test(atype *v)			\
+{									\
+	return pfx##_sub_return(1, v) == 0;				\
+}									\
+static inline t pfx##_fetch_add_relaxed(t i, atype *v)			\
+{									\
+	return atomic_fetch_add_explicit(&v->counter, i, memory_order_relaxed); \
+}									\
+static inline t pfx##_xchg(atype *v, t i)				\
+{									\
+	return atomic_exchange_explicit(&v->counter, i, memory_order_seq_cst); \
+}									\
+static inline t pfx##_cmpxchg(atype *v, t old, t new)			\
+{									\
+	atomic_compare_exchange_strong_explicit(&v->counter, &old, new,	\
+		memory_order_seq_cst, memory_order_relaxed);		\
+	return old;							\
+}
+
+__KC_ATOMIC_OPS(atomic, atomic_t, int)
+__KC_ATOMIC_OPS(atomic_long, atomic_long_t, long)
+
+#endif /* _KC_LINUX_ATOMIC_H */

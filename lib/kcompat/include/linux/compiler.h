@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _KC_LINUX_COMPILER_H
+#define _KC_LINUX_COMPILER_H
+
+#include <kcompat/kcompat.h>
+
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+#ifndef __always_inline
+#define __always_inline	inline __attribute__((__always_inline__))
+#endif
+#define noinline	__attribute__((__noinline__))
+#define __maybe_unused	__attribute__((__unused__))
+#define __must_check	__attribute__((__warn_unused_result__))
+#define __aligned(x)	__attribute__((__aligned__(x)))
+#define __packed	__attribute__((__packed__))
+#define __percpu
+#define __rcu
+#define __user
+#define __iomem
+#define __force
+#define __read_mostly
+#define __ro_after_init
+#define __init
+#define __exit
+#define __initdata
+#define barrier()	__asm__ __volatile__("" : : : "memory")
+
+/*
+ * READ_ONCE/WRITE_ONCE are relaxed atomics: the kernel relies on them
+ * being single untorn accesses, and ThreadSanitizer must see them as
+ * atomic, so that concurrent precise-sum readers are not reported.
+ */
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, val)	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
+
+#define smp_load_acquire(p)		__atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define smp_store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define smp_mb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define smp_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define smp_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
+
+#define __stringify_1(x...)	#x
+#define __stringify(x...)	__stringify_1(x)
+
+#define BUILD_BUG_ON(cond)	_Static_assert(!(cond), "BUILD_BUG_ON: " #cond)
+
+#endif /* _KC_LINUX_COMPILER_H */

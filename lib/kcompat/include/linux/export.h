@@ -1,0 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _KC_LINUX_EXPORT_H
+#define _KC_LINUX_EXPORT_H
+#define EXPORT_SYMBOL(sym)
+#define EXPORT_SYMBOL_GPL(sym)
+#endif

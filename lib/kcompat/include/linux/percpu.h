@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _KC_LINUX_PERCPU_H
+#define _KC_LINUX_PERCPU_H
+
+#include <linux/types.h>
+#include <linux/gfp.h>
+#include <linux/smp.h>
+#include <linux/cpumask.h>
+
+/*
+ * Per-CPU memory: CPU i's area starts KC_PERCPU_UNIT * i bytes after CPU
+ * 0's, and a __percpu pointer is the address in CPU 0's area. Any offset
+ * inside an allocation therefore maps to every CPU's copy.
+ */
+void __percpu *__alloc_percpu_gfp(size_t size, size_t align, gfp_t gfp);
+void __percpu *__alloc_percpu(size_t size, size_t align);
+void free_percpu(void __percpu *ptr);
+
+#define alloc_percpu_gfp(type, gfp)					\
+	((type __percpu *)__alloc_percpu_gfp(sizeof(type), __alignof__(type), gfp))
+#define alloc_percpu(type)	alloc_percpu_gfp(type, GFP_KERNEL)
+
+#define per_cpu_ptr(ptr, cpu)						\
+	((typeof(ptr))((char *)(ptr) + (size_t)(cpu) * KC_PERCPU_UNIT))
+#define raw_cpu_ptr(ptr)	per_cpu_ptr(ptr, raw_smp_processor_id())
+#define this_cpu_ptr(ptr)	raw_cpu_ptr(ptr)
+#define per_cpu(var, cpu)	(*per_cpu_ptr(&(var), cpu))
+
+static inline void kc_after_pcpu_add(void)
+{
+	kc_hook_fn hook = kc_after_pcpu_add_hook;
+
+	if (unlikely(hook))
+		hook();
+}
+
+/*
+ * this_cpu_*() take a per-CPU lvalue. The kernel makes them atomic w.r.t.
+ * the local CPU only; here several threads may share a virtual CPU and a
+ * thread may migrate, and precise-sum readers load the word concurrently,
+ * so they are relaxed atomic RMWs on the current CPU's copy.
+ */
+#define this_cpu_add_return(pcp, val) ({				\
+	typeof(pcp) *__p = per_cpu_ptr(&(pcp), raw_smp_processor_id());	\
+	typeof(pcp) __ret = __atomic_add_fetch(__p, (val), __ATOMIC_RELAXED); \
+	kc_after_pcpu_add();						\
+	__ret;								\
+})
+#define this_cpu_add(pcp, val)	((void)__atomic_add_fetch(		\
+	per_cpu_ptr(&(pcp), raw_smp_processor_id()), (val), __ATOMIC_RELAXED))
+#define this_cpu_sub(pcp, val)	this_cpu_add(pcp, -(val))
+#define this_cpu_inc(pcp)	this_cpu_add(pcp, 1)
+#define this_cpu_dec(pcp)	this_cpu_add(pcp, -1)
+#define this_cpu_read(pcp)						\
+	__atomic_load_n(per_cpu_ptr(&(pcp), raw_smp_processor_id()), __ATOMIC_RELAXED)
+#define this_cpu_write(pcp, val)					\
+	__atomic_store_n(per_cpu_ptr(&(pcp), raw_smp_processor_id()), (val), __ATOMIC_RELAXED)
+
+#endif /* _KC_LINUX_PERCPU_H */

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _KC_LINUX_RCUPDATE_H
+#define _KC_LINUX_RCUPDATE_H
+
+#include <linux/kernel.h>
+
+/*
+ * RCU on liburcu's memb flavour (kcompat/rcu.c). liburcu 0.13 is not
+ * TSan-instrumented, so the real happens-before edges are made visible:
+ * - publication: rcu_assign_pointer() is a C11 release store and
+ *   rcu_dereference() an acquire load (stronger than the kernel's
+ *   consume, same on x86), which TSan understands natively;
+ * - read-side exit releases kc_rcu_gp_token; synchronize_rcu() and every
+ *   call_rcu() callback acquire it, so a free after a grace period is
+ *   ordered after every read-side access that preceded it. A free made
+ *   without a grace period has no such edge and is reported.
+ */
+#define callback_head	rcu_head	/* kcompat names it rcu_head */
+struct rcu_head {
+	void *kc_urcu[3];	/* liburcu's struct rcu_head (checked in rcu.c) */
+	void (*func)(struct rcu_head *head);
+};
+typedef void (*rcu_callback_t)(struct rcu_head *head);
+
+extern char kc_rcu_gp_token;
+
+void kc_urcu_read_lock(void);
+void kc_urcu_read_unlock(void);
+void synchronize_rcu(void);
+void call_rcu(struct rcu_head *head, rcu_callback_t func);
+void rcu_barrier(void);
+int kc_rcu_read_depth(void);
+
+static inline void rcu_read_lock(void)
+{
+	kc_urcu_read_lock();
+}
+
+static inline void rcu_read_unlock(void)
+{
+	kc_tsan_release(&kc_rcu_gp_token);
+	kc_urcu_read_unlock();
+}
+
+/* True inside a read-side critical section of the calling thread. */
+#define rcu_read_lock_held()	(kc_rcu_read_depth() > 0)
+
+#define rcu_dereference(p)	__atomic_load_n(&(p), __ATOMIC_ACQUIRE)
+#define rcu_dereference_check(p, c)	rcu_dereference(p)
+#define rcu_dereference_protected(p, c)	__atomic_load_n(&(p), __ATOMIC_RELAXED)
+#define rcu_dereference_raw(p)	rcu_dereference(p)
+#define rcu_access_pointer(p)	__atomic_load_n(&(p), __ATOMIC_RELAXED)
+#define rcu_assign_pointer(p, v)	__atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
+#define RCU_INIT_POINTER(p, v)	__atomic_store_n(&(p), (v), __ATOMIC_RELAXED)
+#define rcu_replace_pointer(p, v, c)					\
+	__atomic_exchange_n(&(p), (v), __ATOMIC_ACQ_REL)
+
+#define kfree_rcu_mightsleep(p)	do { synchronize_rcu(); kfree(p); } while (0)
+
+#endif /* _KC_LINUX_RCUPDATE_H */

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A small KUnit-like harness: each test binary is one KTAP suite, each
+ * case one result line. A case also fails when a WARN fired during it
+ * that it did not announce with kt_expect_warns().
+ */
+#ifndef _TESTS_KTAP_H
+#define _TESTS_KTAP_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct kt {
+	const char *name;
+	unsigned long failures;
+	unsigned long checks;
+	bool warns_expected;
+	bool skipped;
+	char skip_reason[128];
+};
+
+struct kt_case {
+	const char *name;
+	void (*fn)(struct kt *t);
+};
+
+#define KT_CASE(fn)	{ #fn, fn }
+
+void kt_fail(struct kt *t, const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+#define KT_EXPECT(t, cond, fmt, ...) do {				\
+	(t)->checks++;							\
+	if (!(cond))							\
+		kt_fail(t, __FILE__, __LINE__, "expected %s: " fmt,	\
+			#cond, ##__VA_ARGS__);				\
+} while (0)
+
+/* Compare as long; prints both values. */
+#define KT_EXPECT_EQ(t, a, b) do {					\
+	long __a = (long)(a), __b = (long)(b);				\
+	(t)->checks++;							\
+	if (__a != __b)							\
+		kt_fail(t, __FILE__, __LINE__, "%s == %s: %ld != %ld",	\
+			#a, #b, __a, __b);				\
+} while (0)
+
+#define KT_EXPECT_EQU(t, a, b) do {					\
+	unsigned long __a = (unsigned long)(a), __b = (unsigned long)(b); \
+	(t)->checks++;							\
+	if (__a != __b)							\
+		kt_fail(t, __FILE__, __LINE__, "%s == %s: %lu != %lu",	\
+			#a, #b, __a, __b);				\
+} while (0)
+
+/* Stop the case on a failed precondition. */
+#define KT_ASSERT(t, cond, fmt, ...) do {				\
+	(t)->checks++;							\
+	if (!(cond)) {							\
+		kt_fail(t, __FILE__, __LINE__, "assertion %s: " fmt,	\
+			#cond, ##__VA_ARGS__);				\
+		return;							\
+	}								\
+} while (0)
+
+void kt_skip(struct kt *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The case provokes warnings on purpose: record them quietly. */
+void kt_expect_warns(struct kt *t);
+
+/* Set nr_cpu_ids and run percpu_counter_tree_subsystem_init(); asserts success. */
+bool kt_hpcc_setup(struct kt *t, unsigned int nr_cpus);
+
+/* Deterministic PRNG (splitmix64/xorshift): tests are reproducible. */
+struct kt_rng {
+	unsigned long long s;
+};
+void kt_rng_seed(struct kt_rng *r, unsigned long long seed);
+unsigned long long kt_rng_next(struct kt_rng *r);
+/* Uniform in [0, n). */
+unsigned long long kt_rng_below(struct kt_rng *r, unsigned long long n);
+
+int kt_run(const char *suite, const struct kt_case *cases, unsigned int nr_cases,
+	   int argc, char **argv);
+
+#define KT_MAIN(suite, cases)						\
+int main(int argc, char **argv)						\
+{									\
+	return kt_run(suite, cases, sizeof(cases) / sizeof(cases[0]),	\
+		      argc, argv);					\
+}
+
+#endif /* _TESTS_KTAP_H */
