@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The contract between the stress engine and a scenario. A scenario is a
+ * table of callbacks; the engine owns threads, phases, injection, the
+ * watchdog, the flight recorder and reporting. Scenarios register
+ * themselves (SCENARIO_REGISTER), so adding one touches no shared file.
+ */
+#ifndef _STRESS_SCENARIO_H
+#define _STRESS_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct stress;		/* one run of one scenario (engine-owned) */
+struct hpcc_shape;
+
+/* Per-thread deterministic PRNG, seeded from --seed, the scenario and the thread. */
+struct stress_rng {
+	unsigned long long s;
+};
+unsigned long long stress_rng_next(struct stress_rng *r);
+/* Uniform in [0, n); 0 when n == 0. */
+unsigned long long stress_rng_below(struct stress_rng *r, unsigned long long n);
+/* True with probability p (0..1). */
+bool stress_rng_chance(struct stress_rng *r, double p);
+
+/* A scenario-specific long option (e.g. --oom-algo v16). */
+struct scenario_opt {
+	const char *name;	/* without "--"; NULL ends the table */
+	const char *arg;	/* argument name for --help; NULL for a flag */
+	const char *help;
+	/* Parse @val (NULL for a flag): 0, or -1 with a one-line reason in @err. */
+	int (*parse)(const char *val, char *err, size_t errlen);
+};
+
+struct scenario {
+	const char *name;
+	const char *summary;
+	const struct scenario_opt *opts;	/* may be NULL */
+	/* Before the threads start. 0, or -1: internal error (exit 3). */
+	int (*setup)(struct stress *s);
+	/* One operation by virtual CPU @cpu (already the thread's kc_cpu). */
+	void (*cpu_step)(struct stress *s, unsigned int cpu, struct stress_rng *rng);
+	/* One round of continuous checking by selector/checker thread @id. */
+	void (*select_step)(struct stress *s, unsigned int id, struct stress_rng *rng);
+	/* Every virtual CPU is parked (stutter): verify the quiescent state. */
+	void (*quiescent)(struct stress *s);
+	/* After every thread has stopped: final checks, then free everything. */
+	void (*teardown)(struct stress *s);
+	/* Extra report: text lines (each starting "# ") or JSON members (",\"k\":v"). */
+	void (*report_text)(struct stress *s, FILE *out);
+	void (*report_json)(struct stress *s, FILE *out);
+};
+
+void scenario_register(const struct scenario *sc);
+#define SCENARIO_REGISTER(sc)						\
+static void __attribute__((constructor)) __scenario_register_##sc(void) \
+{									\
+	scenario_register(&sc);						\
+}
+
+/* Engine services for scenarios (implemented in src/engine.c). */
+unsigned int stress_nr_cpus(struct stress *s);
+unsigned int stress_nr_selectors(struct stress *s);
+unsigned long stress_batch(struct stress *s);
+unsigned long long stress_seed(struct stress *s);
+const struct hpcc_shape *stress_shape(struct stress *s);
+void *stress_priv(struct stress *s);
+void stress_set_priv(struct stress *s, void *priv);
+bool stress_stopping(struct stress *s);
+
+/*
+ * A hard invariant failed: record it (invariant name, the numbers in the
+ * message, the CPU or -1), dump the flight recorder, print the exact
+ * reproducer command and stop the run. Thread-safe.
+ */
+void stress_fail(struct stress *s, const char *invariant, int cpu,
+		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* A soft event (benign race, budget ran out, ...): counted and reported. */
+void stress_soft(struct stress *s, const char *what, unsigned long n);
+/* A check was made: @used out of @bound (margin = used / bound, worst kept). */
+void stress_margin(struct stress *s, const char *invariant, double used, double bound);
+void stress_count_checks(struct stress *s, unsigned long n);
+/* Flight recorder: the last operations of @cpu, dumped on failure. */
+void stress_trace(struct stress *s, unsigned int cpu, const char *op, long a, long b);
+
+#endif /* _STRESS_SCENARIO_H */
