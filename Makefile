@@ -20,18 +20,17 @@ DEFAULT_BUILD	:= build/$(CCNAME)$(if $(SAN),-$(SAN))$(KSRC_TAG)
 BUILD		?= $(DEFAULT_BUILD)
 
 WARN		:= -Wall -Wextra -Werror -Wno-unused-parameter
-CFLAGS_OPT	?= -O2 -g
+# Sanitizer builds use -O1 (the TSan/ASan recommendation).
+CFLAGS_OPT	?= $(if $(SAN),-O1 -g,-O2 -g)
 CFLAGS_ALL	:= -std=gnu11 $(CFLAGS_OPT) $(WARN) -pthread -fno-strict-overflow \
 		   -fno-strict-aliasing -D_GNU_SOURCE -DCONFIG_SMP=1 \
 		   -DNR_CPUS=$(NR_CPUS) -MMD -MP $(EXTRA_CFLAGS)
 LDLIBS_ALL	:= -lurcu-memb -lurcu-common -lck -lm -pthread $(EXTRA_LDLIBS)
 
 ifeq ($(SAN),tsan)
-CFLAGS_OPT	:= -O1 -g
 CFLAGS_ALL	+= -fsanitize=thread -fno-omit-frame-pointer
 LDLIBS_ALL	+= -fsanitize=thread
 else ifeq ($(SAN),asan)
-CFLAGS_OPT	:= -O1 -g
 CFLAGS_ALL	+= -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -fno-omit-frame-pointer
 LDLIBS_ALL	+= -fsanitize=address,undefined

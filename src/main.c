@@ -1,9 +1,191 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Placeholder until the engine lands: prints the version. */
+/*
+ * ./stress: parse the command line, then list, describe, or run each
+ * selected scenario (once, or in rounds with fresh seeds for
+ * --until-fail) and report. Exit: 0 pass, 1 fail, 2 usage, 3 internal.
+ */
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/percpu_counter_tree.h>
+#include <kcompat/kcompat.h>
+#include "stress.h"
 
-int main(void)
+#ifndef HPCC_SOURCE
+#define HPCC_SOURCE "unknown"
+#endif
+
+static void on_signal(int sig)
 {
-	printf("stress: hpcc-stress (engine not built yet)\n");
-	return 0;
+	(void)sig;
+	stress_signalled = 1;
+}
+
+static void list_scenarios(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < scenario_count(); i++)
+		printf("%-20s %s\n", scenario_at(i)->name, scenario_at(i)->summary);
+}
+
+static void free_run(struct stress *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr_failures; i++)
+		free(s->failures[i].excerpt);
+	free(s->sc_text);
+	free(s->sc_json);
+	if (!s->stalled) {	/* a stalled run's threads may still use these */
+		recorder_free(s->rec);
+		free(s->threads);
+	}
+	free(s);
+}
+
+static int worse(int a, int b)
+{
+	/* internal error > fail > pass */
+	if (a == STRESS_EXIT_INTERNAL || b == STRESS_EXIT_INTERNAL)
+		return STRESS_EXIT_INTERNAL;
+	return a > b ? a : b;
+}
+
+static int run_all(struct stress_config *cfg)
+{
+	FILE *body = NULL, *out = stdout;
+	char *body_buf = NULL;
+	size_t body_len = 0;
+	unsigned long long seed = cfg->seed;
+	double t0 = stress_now();
+	unsigned int index = 0, i;
+	int status = STRESS_EXIT_PASS;
+	bool stop = false, stalled = false;
+
+	if (cfg->json_file || cfg->report == REPORT_JSON) {
+		body = open_memstream(&body_buf, &body_len);
+		if (!body)
+			return STRESS_EXIT_INTERNAL;
+		report_json_begin(cfg, body);
+	}
+	report_begin(cfg, cfg->until_fail ? 0 : cfg->nr_scenarios, out);
+	while (!stop) {
+		for (i = 0; i < cfg->nr_scenarios && !stop; i++) {
+			struct stress *s = calloc(1, sizeof(*s));
+			int rc;
+
+			if (!s)
+				return STRESS_EXIT_INTERNAL;
+			s->cfg = cfg;
+			s->sc = cfg->scenarios[i];
+			s->seed = seed;
+			s->duration = cfg->until_fail ? cfg->round : cfg->duration;
+			if (cfg->until_fail && cfg->duration > 0) {
+				double left = cfg->duration - (stress_now() - t0);
+
+				if (left <= 0)
+					break;
+				if (left < s->duration)
+					s->duration = left;
+			}
+			rc = stress_run(s);
+			status = worse(status, rc);
+			report_run(s, ++index, out);
+			if (body)
+				report_json_run(s, index == 1, body);
+			if (s->interrupted || stress_signalled || rc != STRESS_EXIT_PASS)
+				stop = cfg->until_fail || s->interrupted || stress_signalled ||
+				       s->stalled || rc == STRESS_EXIT_INTERNAL;
+			stalled |= s->stalled;
+			free_run(s);
+		}
+		if (!cfg->until_fail || status != STRESS_EXIT_PASS)
+			break;
+		if (cfg->duration > 0 && stress_now() - t0 >= cfg->duration)
+			break;
+		seed = stress_mix(seed);
+	}
+	if (cfg->report == REPORT_KTAP && cfg->until_fail)
+		fprintf(out, "1..%u\n", index);
+	if (body) {
+		report_json_end(status, body);
+		fclose(body);
+		if (cfg->report == REPORT_JSON)
+			fwrite(body_buf, 1, body_len, stdout);
+		if (cfg->json_file) {
+			FILE *f = fopen(cfg->json_file, "w");
+
+			if (!f || fwrite(body_buf, 1, body_len, f) != body_len || fclose(f)) {
+				fprintf(stderr, "stress: cannot write %s\n", cfg->json_file);
+				status = worse(status, STRESS_EXIT_INTERNAL);
+			}
+		}
+		free(body_buf);
+	}
+	fflush(stdout);
+	if (stalled)	/* threads still stuck somewhere: do not wait for them */
+		_exit(status);
+	return status;
+}
+
+static void print_cpu_map(const struct stress_config *cfg)
+{
+	int cores[CPU_SETSIZE], n = stress_host_cores(cores, CPU_SETSIZE);
+	FILE *out = cfg->report == REPORT_JSON ? stderr : stdout;
+	const char *pfx = cfg->report == REPORT_KTAP ? "# " : "";
+	unsigned int i;
+
+	fprintf(out, "%sstress: %d host core(s); vcpu->core map:", pfx, n);
+	for (i = 0; i < cfg->nr_cpus; i++) {
+		if (i % 16 == 0)
+			fprintf(out, "\n%sstress:  ", pfx);
+		fprintf(out, " %u->%d", i, n > 0 ? cores[i % n] : -1);
+	}
+	fprintf(out, "\n%sstress: %u selector(s) unpinned; vCPU threads at nice %d\n", pfx,
+		cfg->nr_selectors, stress_vcpu_nice(cfg, cfg->nr_selectors));
+}
+
+int main(int argc, char **argv)
+{
+	struct stress_config cfg;
+	enum stress_action act;
+	struct sigaction sa;
+
+	if (stress_cli_parse(argc, argv, &cfg, &act))
+		return STRESS_EXIT_USAGE;
+	switch (act) {
+	case ACT_HELP:
+		stress_usage(stdout);
+		return 0;
+	case ACT_VERSION:
+		printf("stress (hpcc-stress) %s; hpcc source: %s; NR_CPUS=%d; built with %s\n",
+		       STRESS_VERSION, HPCC_SOURCE, NR_CPUS, __VERSION__);
+		return 0;
+	case ACT_LIST:
+		list_scenarios();
+		return 0;
+	case ACT_DESCRIBE:
+		return stress_describe(&cfg);
+	case ACT_RUN:
+		break;
+	}
+	if (!cfg.nr_scenarios) {
+		fprintf(stderr, "stress: no scenario is registered\n");
+		return STRESS_EXIT_INTERNAL;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (kc_set_nr_cpu_ids(cfg.nr_cpus) || percpu_counter_tree_subsystem_init()) {
+		fprintf(stderr, "stress: hpcc subsystem init failed for %u CPUs\n", cfg.nr_cpus);
+		return STRESS_EXIT_INTERNAL;
+	}
+	kc_set_cpu(0);
+	kc_rcu_register_thread();
+	if (cfg.verbose)
+		print_cpu_map(&cfg);
+	return run_all(&cfg);
 }

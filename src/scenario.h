@@ -84,5 +84,16 @@ void stress_margin(struct stress *s, const char *invariant, double used, double 
 void stress_count_checks(struct stress *s, unsigned long n);
 /* Flight recorder: the last operations of @cpu, dumped on failure. */
 void stress_trace(struct stress *s, unsigned int cpu, const char *op, long a, long b);
+/*
+ * Additions (compatible): false with --no-check (benchmark mode: keep no
+ * ground truth and make no check); true with --verbose.
+ */
+bool stress_checking(struct stress *s);
+bool stress_verbose(struct stress *s);
+/* Seed a private stream from the run's seed, a stream name and an id. */
+void stress_rng_seed(struct stress_rng *r, unsigned long long seed,
+		     const char *stream, unsigned long long id);
+/* splitmix64 finaliser: derive well-spread values from a seed. */
+unsigned long long stress_mix(unsigned long long x);
 
 #endif /* _STRESS_SCENARIO_H */

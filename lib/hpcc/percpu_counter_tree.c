@@ -403,7 +403,8 @@ int percpu_counter_tree_init_many(struct percpu_counter_tree *counters,
 		counter->batch_size = batch_size;
 		counter->bias = 0;
 		if (nr_cpus_order) {
-			counter->level0_bit_mask = 1UL << get_count_order(batch_size);
+			/* _long: the int form truncates a batch >= 2^32 to 0. */
+			counter->level0_bit_mask = 1UL << get_count_order_long(batch_size);
 			counter->items = items_iter;
 			items_iter += items_size;
 			counter->approx_sum.a = &counter->items[counter_config->nr_items - 1].count;

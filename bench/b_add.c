@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The add fast path: cost of an add of +1 for every variant at 1 and 2
+ * threads over 2..256 virtual CPUs (thread i is virtual CPU i, pinned to
+ * host core i % cores); then one thread per virtual CPU (oversubscribed).
+ * Variants are interleaved in every repetition and the ratios are taken
+ * within a repetition.
+ *
+ * The primary metric is thread CPU time per add: other work on a shared
+ * machine preempts the threads, which inflates wall time but not CPU
+ * time. The wall time per add and the concurrency (CPU time of all
+ * threads over the wall span: 2.0 = both threads ran side by side all
+ * along) are reported too; contention costs only show when it is ~2.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+#include <kcompat/kcompat.h>
+#include "bench.h"
+#include "variants.h"
+
+struct add_run {
+	const struct bench_cfg *cfg;
+	struct bench_counters *bc;
+	enum bench_variant v;
+	unsigned long iters;
+	pthread_barrier_t start;
+	/* Per thread: wall start/end, CPU time used. */
+	unsigned long long *t0, *t1, *cpu;
+};
+
+struct add_thread {
+	struct add_run *run;
+	unsigned int id;
+	pthread_t tid;
+};
+
+struct add_result {
+	double wall;		/* mean per-thread wall ns per add */
+	double cpu;		/* CPU ns of all threads per add */
+	double concurrency;	/* CPU time of all threads / wall span */
+	double span;		/* first start to last end, ns */
+};
+
+static void *add_thread_fn(void *arg)
+{
+	struct add_thread *at = arg;
+	struct add_run *r = at->run;
+	unsigned int id = at->id;
+	unsigned long long c0;
+
+	bench_pin(r->cfg, id);
+	kc_set_cpu(id);
+	pthread_barrier_wait(&r->start);
+	c0 = bench_thread_cpu_ns();
+	r->t0[id] = bench_now_ns();
+	bench_add_loop(r->bc, r->v, r->iters);
+	r->t1[id] = bench_now_ns();
+	r->cpu[id] = bench_thread_cpu_ns() - c0;
+	return NULL;
+}
+
+/*
+ * Run @nthreads threads of @iters adds each. The timestamps are taken by
+ * the threads: the main thread may run late on a busy machine.
+ */
+static int add_measure(const struct bench_cfg *cfg, struct bench_counters *bc,
+		       enum bench_variant v, unsigned int nthreads,
+		       unsigned long iters, struct add_result *res)
+{
+	struct add_thread *at = calloc(nthreads, sizeof(*at));
+	unsigned long long *buf = calloc(3 * (size_t)nthreads, sizeof(*buf));
+	struct add_run r = { .cfg = cfg, .bc = bc, .v = v, .iters = iters };
+	unsigned long long first = ~0ULL, last = 0, cpu = 0;
+	pthread_attr_t attr;
+	double wall = 0;
+	unsigned int i;
+
+	if (!at || !buf) {
+		free(at);
+		free(buf);
+		return -1;
+	}
+	r.t0 = buf;
+	r.t1 = buf + nthreads;
+	r.cpu = buf + 2 * nthreads;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 256 << 10);
+	pthread_barrier_init(&r.start, NULL, nthreads + 1);
+	for (i = 0; i < nthreads; i++) {
+		at[i] = (struct add_thread){ .run = &r, .id = i };
+		if (pthread_create(&at[i].tid, &attr, add_thread_fn, &at[i])) {
+			/* The barrier would never open: fail loudly, do not hang. */
+			fprintf(stderr, "hpcc-bench: cannot start %u threads\n", nthreads);
+			exit(3);
+		}
+	}
+	pthread_barrier_wait(&r.start);
+	for (i = 0; i < nthreads; i++)
+		pthread_join(at[i].tid, NULL);
+	pthread_barrier_destroy(&r.start);
+	pthread_attr_destroy(&attr);
+	for (i = 0; i < nthreads; i++) {
+		wall += (double)(r.t1[i] - r.t0[i]) / iters;
+		cpu += r.cpu[i];
+		first = r.t0[i] < first ? r.t0[i] : first;
+		last = r.t1[i] > last ? r.t1[i] : last;
+	}
+	res->wall = wall / nthreads;
+	res->cpu = (double)cpu / ((double)iters * nthreads);
+	res->span = last - first;
+	res->concurrency = res->span > 0 ? cpu / res->span : 0;
+	free(at);
+	free(buf);
+	return 0;
+}
+
+/* Powers of two from @lo to @hi; a quick run takes every third. */
+static unsigned int sweep(const struct bench_cfg *cfg, unsigned int lo, unsigned int hi,
+			  unsigned int *pts)
+{
+	unsigned int n = 0, x, step = cfg->quick ? 3 : 1, k = 0;
+
+	for (x = lo; x <= hi && n < BENCH_MAX_POINTS; x *= 2, k++)
+		if (k % step == 0 || x == hi)
+			pts[n++] = x;
+	return n;
+}
+
+struct add_point {
+	double cpu[BV_NR][BENCH_MAX_REPS];
+	double wall[BV_NR][BENCH_MAX_REPS];
+	double conc[BV_NR][BENCH_MAX_REPS];
+	unsigned long iters[BV_NR];
+	unsigned long total[BV_NR];		/* adds done, for the check */
+};
+
+/*
+ * Measure every variant at the current nr_cpu_ids with @nthreads threads.
+ * -1 if a counter's precise value disagrees with the adds made.
+ */
+static int add_point_run(const struct bench_cfg *cfg, unsigned int nthreads,
+			 unsigned long iters_cap, struct add_point *p)
+{
+	struct bench_counters *bc = bench_counters_new(cfg->batch);
+	struct add_result res;
+	unsigned int rep, k;
+	int v, ret = 0;
+
+	if (!bc)
+		return -1;
+	/* Warm up and calibrate each variant on its wall span. */
+	for (v = 0; v < BV_NR; v++) {
+		unsigned long w = (cfg->quick ? 20000 : 200000) / nthreads + 1;
+
+		if (add_measure(cfg, bc, v, nthreads, w, &res))
+			goto fail;
+		p->total[v] = w * nthreads;
+		p->iters[v] = bench_iters(cfg, res.span / w, 1000, iters_cap);
+	}
+	for (rep = 0; rep < cfg->reps; rep++) {
+		for (k = 0; k < BV_NR; k++) {
+			v = (rep + k) % BV_NR;
+			if (add_measure(cfg, bc, v, nthreads, p->iters[v], &res))
+				goto fail;
+			p->cpu[v][rep] = res.cpu;
+			p->wall[v][rep] = res.wall;
+			p->conc[v][rep] = res.concurrency;
+			p->total[v] += p->iters[v] * nthreads;
+		}
+	}
+	for (v = 0; v < BV_NR; v++) {
+		long got = bench_precise(bc, v);
+
+		if (got != (long)p->total[v]) {
+			fprintf(stderr, "hpcc-bench: %s at %u CPUs: precise %ld != %lu adds\n",
+				bench_variant_name[v], nr_cpu_ids, got, p->total[v]);
+			ret = -1;
+		}
+	}
+	bench_counters_free(bc);
+	return ret;
+fail:
+	bench_counters_free(bc);
+	return -1;
+}
+
+static void ratio(struct json *j, const char *key, const double *num, const double *den,
+		  unsigned int reps)
+{
+	double r[BENCH_MAX_REPS];
+	unsigned int i;
+
+	for (i = 0; i < reps; i++)
+		r[i] = den[i] > 0 ? num[i] / den[i] : 0;
+	json_kstats(j, key, r, reps);
+}
+
+static void per_variant(const struct bench_cfg *cfg, struct json *j, const char *key,
+			const double (*x)[BENCH_MAX_REPS])
+{
+	int v;
+
+	json_key(j, key);
+	json_obj_open(j);
+	for (v = 0; v < BV_NR; v++)
+		json_kstats(j, bench_variant_name[v], x[v], cfg->reps);
+	json_obj_close(j);
+}
+
+static void add_point_json(const struct bench_cfg *cfg, struct json *j,
+			   const struct add_point *p, unsigned int threads)
+{
+	int v;
+
+	json_obj_open(j);
+	json_kulong(j, "nr_cpus", nr_cpu_ids);
+	json_kulong(j, "threads", threads);
+	json_key(j, "iters");
+	json_obj_open(j);
+	for (v = 0; v < BV_NR; v++)
+		json_kulong(j, bench_variant_name[v], p->iters[v]);
+	json_obj_close(j);
+	per_variant(cfg, j, "ns_per_op", p->cpu);
+	per_variant(cfg, j, "wall_ns_per_op", p->wall);
+	per_variant(cfg, j, "concurrency", p->conc);
+	json_key(j, "ratios");
+	json_obj_open(j);
+	ratio(j, "hpcc_vs_split", p->cpu[BV_HPCC], p->cpu[BV_SPLIT], cfg->reps);
+	ratio(j, "atomic_vs_hpcc", p->cpu[BV_ATOMIC], p->cpu[BV_HPCC], cfg->reps);
+	ratio(j, "percpu_counter_vs_hpcc", p->cpu[BV_KPCC], p->cpu[BV_HPCC], cfg->reps);
+	json_obj_close(j);
+	json_obj_close(j);
+}
+
+static void progress(const struct bench_cfg *cfg, const char *what, unsigned int threads,
+		     const struct add_point *p)
+{
+	int v;
+
+	fprintf(stderr, "# %s cpus=%u threads=%u", what, nr_cpu_ids, threads);
+	for (v = 0; v < BV_NR; v++)
+		fprintf(stderr, " %s=%.2f", bench_variant_name[v],
+			bench_median(p->cpu[v], cfg->reps));
+	fprintf(stderr, " cpu-ns/op, atomic concurrency %.2f\n",
+		bench_median(p->conc[BV_ATOMIC], cfg->reps));
+}
+
+int bench_add(const struct bench_cfg *cfg, struct json *j)
+{
+	unsigned int pts[BENCH_MAX_POINTS], n = sweep(cfg, 2, cfg->max_add_cpus, pts);
+	unsigned int i, threads;
+	struct add_point *p = malloc(sizeof(*p));
+	int ret = 0;
+
+	if (!p)
+		return -1;
+	json_key(j, "add");
+	json_arr_open(j);
+	for (i = 0; i < n && !ret; i++) {
+		if (bench_set_cpus(pts[i])) {
+			ret = -1;
+			break;
+		}
+		for (threads = 1; threads <= 2 && !ret; threads++) {
+			ret = add_point_run(cfg, threads, 50000000, p);
+			add_point_json(cfg, j, p, threads);
+			progress(cfg, "add", threads, p);
+		}
+	}
+	json_arr_close(j);
+	free(p);
+	return ret;
+}
+
+int bench_add_oversub(const struct bench_cfg *cfg, struct json *j)
+{
+	unsigned int pts[BENCH_MAX_POINTS], n = sweep(cfg, 2, cfg->max_add_cpus, pts);
+	struct add_point *p = malloc(sizeof(*p));
+	unsigned int i;
+	int ret = 0;
+
+	if (!p)
+		return -1;
+	json_key(j, "add_oversub");
+	json_arr_open(j);
+	for (i = 0; i < n && !ret; i++) {
+		if (bench_set_cpus(pts[i])) {
+			ret = -1;
+			break;
+		}
+		/* Loops shrink with the thread count: the same total work. */
+		ret = add_point_run(cfg, pts[i], 50000000 / pts[i] + 1000, p);
+		add_point_json(cfg, j, p, pts[i]);
+		progress(cfg, "add_oversub", pts[i], p);
+	}
+	json_arr_close(j);
+	free(p);
+	return ret;
+}
+
+int bench_add_once(const char *variant, unsigned int nr_cpus, unsigned long ops)
+{
+	struct bench_counters *bc;
+	int v = bench_variant_parse(variant);
+
+	if (v < 0 || bench_set_cpus(nr_cpus))
+		return -1;
+	bc = bench_counters_new(32);
+	if (!bc)
+		return -1;
+	kc_set_cpu(0);
+	bench_add_loop(bc, v, ops);
+	v = bench_precise(bc, v) == (long)ops ? 0 : -1;
+	bench_counters_free(bc);
+	return v;
+}

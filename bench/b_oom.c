@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * OOM selection latency against the number of tasks (lib/mm's model,
+ * spec/oom-two-pass.md §3.4-§6): the precise one-pass selection, the v16
+ * two-pass and the bounded two-pass, interleaved in every repetition, at
+ * 256 virtual CPUs and batch 32 as in the v16 measurements. Two task
+ * sets: one memory hog among small tasks (the v16 benchmark), and a
+ * crowded set where every task lies within one accuracy window of the
+ * maximum (the precise-sum budget runs out). Latency is the selecting
+ * thread's CPU time (see b_add.c).
+ */
+#include <stdlib.h>
+#include <kcompat/kcompat.h>
+#include "bench.h"
+
+#if __has_include(<mm/oom_select.h>)
+#include <mm/oom_select.h>
+
+#define OOM_BENCH_CPUS		256
+#define OOM_TOTALPAGES		(16UL << 20)	/* 64 GiB of 4 KiB pages */
+#define OOM_HOG_PAGES		1000000L
+
+enum { W_HOG, W_CROWDED, W_NR };
+static const char *const workload_name[W_NR] = { "one_hog", "crowded" };
+
+struct oom_truth {
+	struct task_struct *p;
+	long pid;
+	long pages;	/* exact badness: RSS, adj 0, no page tables */
+};
+
+/* xorshift64: the task sets are the same in every run. */
+static unsigned long long rng_next(unsigned long long *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* @pages into @member, in a few adds from random CPUs (uneven residuals). */
+static void rss_add(struct mm_struct *mm, int member, long pages, unsigned long long *rs)
+{
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		long part = k < 3 ? pages / 4 : pages - 3 * (pages / 4);
+
+		kc_set_cpu(rng_next(rs) % nr_cpu_ids);
+		oom_mm_add(mm, member, part);
+	}
+	kc_set_cpu(0);
+}
+
+static int populate(int w, unsigned long tasks, unsigned long window,
+		    struct oom_truth *truth)
+{
+	unsigned long long rs = 0x9e3779b97f4a7c15ULL + tasks * 2 + w;
+	struct oom_task_attr attr = { 0 };
+	unsigned long i;
+
+	for (i = 0; i < tasks; i++) {
+		struct task_struct *p = oom_task_create(&attr);
+		long pages;
+
+		if (!p)
+			return -1;
+		if (w == W_HOG)
+			pages = i == tasks / 2 ? OOM_HOG_PAGES : 1000 + rng_next(&rs) % 20000;
+		else
+			pages = 500000 + rng_next(&rs) % window;
+		rss_add(p->mm, MM_ANONPAGES, pages - pages / 4, &rs);
+		rss_add(p->mm, MM_FILEPAGES, pages / 4, &rs);
+		truth[i] = (struct oom_truth){ .p = p, .pid = p->pid, .pages = pages };
+	}
+	return 0;
+}
+
+/*
+ * Exit the tasks in slices and drain the freed ones after each: lib/mm's
+ * quarantine ring mishandles more than OOM_QUARANTINE (4096) pending
+ * frees (reported to the coordinator); slices keep it below.
+ */
+static void depopulate(struct oom_truth *truth, unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++) {
+		if (truth[i].p)
+			oom_task_exit(truth[i].p);
+		if (i % 1024 == 1023 || i == n - 1) {
+			kc_rcu_barrier();
+			oom_quarantine_drain();
+		}
+	}
+	oom_model_reset();
+}
+
+static long truth_of(const struct oom_truth *truth, unsigned long n, long pid)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		if (truth[i].pid == pid)
+			return truth[i].pages;
+	return -1;
+}
+
+static int oom_point(const struct bench_cfg *cfg, struct json *j, int w,
+		     unsigned long tasks, unsigned long window)
+{
+	double lat[3][BENCH_MAX_REPS], r[BENCH_MAX_REPS];
+	struct oom_truth *truth = calloc(tasks, sizeof(*truth));
+	struct oom_select_stats st[3];
+	long victim[3], best = 0;
+	unsigned long i, rep, k;
+	int a, ret = 0;
+
+	if (!truth || populate(w, tasks, window, truth)) {
+		fprintf(stderr, "hpcc-bench: cannot create %lu tasks\n", tasks);
+		if (truth)
+			depopulate(truth, tasks);
+		free(truth);
+		return -1;
+	}
+	for (i = 0; i < tasks; i++)
+		best = truth[i].pages > best ? truth[i].pages : best;
+	for (rep = 0; rep < cfg->reps; rep++) {
+		for (k = 0; k < 3; k++) {
+			unsigned long long t0;
+
+			a = (rep + k) % 3;
+			/* Untimed first: every timed run finds the caches warm. */
+			oom_select_once(a, OOM_TOTALPAGES, &st[a]);
+			t0 = bench_thread_cpu_ns();
+			victim[a] = oom_select_once(a, OOM_TOTALPAGES, &st[a]);
+			lat[a][rep] = (bench_thread_cpu_ns() - t0) / 1e3;
+		}
+	}
+	json_obj_open(j);
+	json_kstr(j, "workload", workload_name[w]);
+	json_kulong(j, "tasks", tasks);
+	json_kulong(j, "nr_cpus", nr_cpu_ids);
+	json_kulong(j, "true_max_pages", best);
+	json_key(j, "latency_us");
+	json_obj_open(j);
+	for (a = 0; a < 3; a++)
+		json_kstats(j, oom_algo_names[a], lat[a], cfg->reps);
+	json_obj_close(j);
+	json_key(j, "ratios");
+	json_obj_open(j);
+	for (i = 0; i < cfg->reps; i++)
+		r[i] = lat[OOM_ALGO_PRECISE][i] / lat[OOM_ALGO_V16][i];
+	json_kstats(j, "precise_vs_v16", r, cfg->reps);
+	for (i = 0; i < cfg->reps; i++)
+		r[i] = lat[OOM_ALGO_PRECISE][i] / lat[OOM_ALGO_BOUNDED][i];
+	json_kstats(j, "precise_vs_bounded", r, cfg->reps);
+	json_obj_close(j);
+	json_key(j, "per_selection");
+	json_obj_open(j);
+	for (a = 0; a < 3; a++) {
+		long got = truth_of(truth, tasks, victim[a]);
+
+		json_key(j, oom_algo_names[a]);
+		json_obj_open(j);
+		json_kulong(j, "precise_counter_sums", st[a].precise_counter_sums);
+		json_kulong(j, "precise_evals", st[a].precise_evals);
+		json_kulong(j, "approx_evals", st[a].approx_evals);
+		json_kulong(j, "budget_hits", st[a].budget_hits);
+		json_kulong(j, "fallback_selects", st[a].fallback_selects);
+		json_knum(j, "victim_shortfall_pages", got < 0 ? -1 : best - got);
+		json_obj_close(j);
+		/* The exact selection must find the exact maximum. */
+		if (a == OOM_ALGO_PRECISE && got != best) {
+			fprintf(stderr, "hpcc-bench: precise OOM selection chose %ld pages,"
+				" max is %ld\n", got, best);
+			ret = -1;
+		}
+	}
+	json_obj_close(j);
+	json_obj_close(j);
+	fprintf(stderr, "# oom %s tasks=%lu precise=%.0f us v16=%.0f us bounded=%.0f us"
+		" sums=%lu/%lu/%lu\n", workload_name[w], tasks,
+		bench_median(lat[0], cfg->reps), bench_median(lat[1], cfg->reps),
+		bench_median(lat[2], cfg->reps), st[0].precise_counter_sums,
+		st[1].precise_counter_sums, st[2].precise_counter_sums);
+	depopulate(truth, tasks);
+	free(truth);
+	return ret;
+}
+
+int bench_oom(const struct bench_cfg *cfg, struct json *j)
+{
+	static const unsigned long full[] = { 40, 100, 300, 1000, 3000, 10000 };
+	static const unsigned long quick[] = { 40, 400 };
+	const unsigned long *n = cfg->quick ? quick : full;
+	unsigned int nn = cfg->quick ? 2 : 6, i;
+	unsigned long under = 0, over = 0;
+	int w, ret = 0;
+
+	if (bench_set_cpus(OOM_BENCH_CPUS) || oom_model_init(cfg->batch))
+		return -1;
+	kc_rcu_register_thread();
+	oom_badness_accuracy(&under, &over);
+	json_key(j, "oom");
+	json_obj_open(j);
+	json_kulong(j, "badness_under", under);
+	json_kulong(j, "badness_over", over);
+	json_key(j, "points");
+	json_arr_open(j);
+	for (w = 0; w < W_NR && !ret; w++)
+		for (i = 0; i < nn && n[i] <= cfg->oom_tasks_max && !ret; i++)
+			ret = oom_point(cfg, j, w, n[i], under);
+	json_arr_close(j);
+	json_obj_close(j);
+	kc_rcu_unregister_thread();
+	return ret;
+}
+
+#else /* no lib/mm OOM model in this tree */
+
+int bench_oom(const struct bench_cfg *cfg, struct json *j)
+{
+	json_key(j, "oom");
+	json_null(j);
+	fprintf(stderr, "# oom: lib/mm/oom_select.h not present, table skipped\n");
+	return 0;
+}
+
+#endif

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What hpcc buys and what it costs in memory, against nr_cpus: accuracy
+ * bounds (hpcc contract and settled bound from lib/shape, checked against
+ * the library's own accuracy query; the percpu_counter's batch x nr_cpus;
+ * the RFC binary tree's batch x log2(n) x n) and bytes per counter.
+ * Computed, not timed.
+ */
+#include <stdlib.h>
+#include <linux/percpu_counter_tree.h>
+#include <shape/hpcc_shape.h>
+#include "bench.h"
+#include "variants.h"
+
+/* Cache-line sizes that matter for the item array: x86-64 and s390. */
+#define LINE_X86	64UL
+#define LINE_S390	256UL
+
+static unsigned int ceil_log2(unsigned long n)
+{
+	unsigned int o = 0;
+
+	while ((1UL << o) < n)
+		o++;
+	return o;
+}
+
+/* The library's own under/over for one counter at the current nr_cpu_ids. */
+static int lib_accuracy(unsigned long batch, unsigned long *under, unsigned long *over)
+{
+	struct percpu_counter_tree c;
+	size_t isz = percpu_counter_tree_items_size();
+	void *items = aligned_alloc(128, (isz + 127) & ~127UL ? : 128);
+	int ret = -1;
+
+	*under = *over = 0;
+	if (items && !percpu_counter_tree_init(&c, items, batch, GFP_KERNEL)) {
+		percpu_counter_tree_approximate_accuracy_range(&c, under, over);
+		percpu_counter_tree_destroy(&c);
+		ret = 0;
+	}
+	free(items);
+	return ret;
+}
+
+int bench_shape(const struct bench_cfg *cfg, struct json *j)
+{
+	unsigned long b = cfg->batch, n, lu, lo, kbatch;
+	struct hpcc_shape s;
+	int v, ret = 0;
+
+	json_key(j, "accuracy");
+	json_arr_open(j);
+	for (n = 1; n <= cfg->max_sum_cpus; n *= 2) {
+		if (hpcc_shape_compute(&s, n, b) || bench_set_cpus(n) ||
+		    lib_accuracy(b, &lu, &lo)) {
+			fprintf(stderr, "hpcc-bench: no shape at %lu CPUs\n", n);
+			ret = -1;
+			break;
+		}
+		if (lu != s.under || lo != s.over) {
+			fprintf(stderr, "hpcc-bench: library accuracy %lu/%lu != shape %lu/%lu"
+				" at %lu CPUs\n", lu, lo, s.under, s.over, n);
+			ret = -1;
+		}
+		/* The kernel's default percpu_counter_batch: max(32, 2 * nr_cpus). */
+		kbatch = 2 * n > 32 ? 2 * n : 32;
+		json_obj_open(j);
+		json_kulong(j, "nr_cpus", n);
+		json_kulong(j, "batch", b);
+		json_key(j, "hpcc");
+		json_obj_open(j);
+		json_kulong(j, "nr_levels", s.nr_levels);
+		json_kulong(j, "nr_items", s.nr_items);
+		json_kulong(j, "under", s.under);
+		json_kulong(j, "over", s.over);
+		json_kulong(j, "settled_max", s.settled_max);
+		json_kulong(j, "m_top", s.m_top);
+		json_kulong(j, "lib_under", lu);
+		json_kulong(j, "lib_over", lo);
+		json_obj_close(j);
+		json_kulong(j, "percpu_counter", b * n);
+		json_kulong(j, "percpu_counter_default_batch", kbatch * n);
+		json_kulong(j, "binary_tree", b * ceil_log2(n) * (1UL << ceil_log2(n)));
+		json_obj_close(j);
+	}
+	json_arr_close(j);
+
+	json_key(j, "memory");
+	json_arr_open(j);
+	for (n = 1; n <= cfg->max_sum_cpus && !ret; n *= 2) {
+		hpcc_shape_compute(&s, n, b);
+		json_obj_open(j);
+		json_kulong(j, "nr_cpus", n);
+		json_key(j, "bytes");
+		json_obj_open(j);
+		for (v = 0; v < BV_NR; v++)
+			json_kulong(j, bench_variant_name[v],
+				    bench_mem_bytes(v, n, s.nr_items * LINE_X86));
+		json_kulong(j, "hpcc_s390", bench_mem_bytes(BV_HPCC, n, s.nr_items * LINE_S390));
+		json_obj_close(j);
+		json_kulong(j, "hpcc_items_bytes", s.nr_items * LINE_X86);
+		json_kulong(j, "hpcc_level0_bytes", n * sizeof(unsigned long));
+		json_obj_close(j);
+	}
+	json_arr_close(j);
+	return ret;
+}

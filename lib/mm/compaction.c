@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The per-zone compaction state machine of the 2015 v2 series (depletion,
+ * scan limit, failure counter) and the v4.3 deferral it replaced. See
+ * spec/compaction-depletion.md §1-§8; section numbers below refer to it.
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/errno.h>
+#include <linux/bitops.h>
+#include <linux/percpu_counter_tree.h>
+#include "mm/compaction.h"
+
+#define SUCCESS_TREE_BATCH	32
+
+int zone_init(struct zone *z, const struct compact_params *par,
+	      struct zone_desc *desc, unsigned long max_blocks, bool tree)
+{
+	size_t words = (max_blocks + BITS_PER_LONG - 1) / BITS_PER_LONG;
+
+	memset(z, 0, sizeof(*z));
+	z->par = par;
+	z->max_blocks = max_blocks;
+	z->skip_migrate = kcalloc(words, sizeof(long), GFP_KERNEL);
+	z->skip_free = kcalloc(words, sizeof(long), GFP_KERNEL);
+	if (!z->skip_migrate || !z->skip_free)
+		goto fail;
+	if (tree) {
+		z->success_items = kzalloc(percpu_counter_tree_items_size(), GFP_KERNEL);
+		if (!z->success_items ||
+		    percpu_counter_tree_init(&z->success_tree, z->success_items,
+					     SUCCESS_TREE_BATCH, GFP_KERNEL))
+			goto fail;
+		z->has_tree = true;
+	}
+	/* v4.3 never initialises compact_order_failed: the zeroed zone gives 0. */
+	z->compact_cached_migrate_pfn[0] = desc->zone_start_pfn;
+	z->compact_cached_migrate_pfn[1] = desc->zone_start_pfn;
+	z->compact_cached_free_pfn = par->policy == COMPACT_POLICY_BASE ?
+		zone_desc_end_pfn(desc) : desc->zone_start_pfn;
+	RCU_INIT_POINTER(z->desc, desc);
+	return 0;
+fail:
+	kfree(z->success_items);
+	kfree(z->skip_migrate);
+	kfree(z->skip_free);
+	return -ENOMEM;
+}
+
+void zone_destroy(struct zone *z)
+{
+	if (z->has_tree)
+		percpu_counter_tree_destroy(&z->success_tree);
+	kfree(z->success_items);
+	kfree(z->skip_migrate);
+	kfree(z->skip_free);
+	kfree(rcu_dereference_protected(z->desc, 1));
+	z->desc = NULL;
+}
+
+struct zone_desc *zone_desc_alloc(unsigned long start, unsigned long spanned,
+				  unsigned long managed, unsigned long pageblock)
+{
+	struct zone_desc *d = kzalloc(sizeof(*d), GFP_KERNEL);
+
+	if (!d)
+		return NULL;
+	d->zone_start_pfn = start;
+	d->spanned_pages = spanned;
+	d->managed_pages = managed;
+	d->pageblock_nr_pages = pageblock;
+	return d;
+}
+
+static void zone_desc_free_rcu(struct rcu_head *head)
+{
+	kfree(container_of(head, struct zone_desc, rcu));
+}
+
+void zone_desc_replace(struct zone *z, struct zone_desc *nd)
+{
+	struct zone_desc *old;
+
+	old = rcu_replace_pointer(z->desc, nd, 1);
+	nd->generation = old->generation + 1;
+	call_rcu(&old->rcu, zone_desc_free_rcu);
+}
+
+unsigned long compaction_threshold(enum compact_policy policy,
+				   unsigned long managed, long cof)
+{
+	unsigned long n;
+
+	if (policy != COMPACT_POLICY_P9)
+		return 1;
+	if (cof < 0)
+		cof = 0;
+	/* Blocks of the failed order; the scanner sees under a quarter; 1/128. */
+	n = cof >= BITS_PER_LONG ? 0 : managed >> cof;
+	n >>= 2;
+	return max(n >> 7, 4UL);
+}
+
+bool compaction_depleted(struct zone *z, unsigned long managed)
+{
+	long s = zone_read(z, &z->compact_success);
+	long cof = zone_read(z, &z->compact_order_failed);
+
+	return s < (long)compaction_threshold(z->par->policy, managed, cof);
+}
+
+bool compaction_depleted_hpcc(struct zone *z, unsigned long managed, bool *precise)
+{
+	long cof = zone_read(z, &z->compact_order_failed);
+	long target = zone_read(z, &z->success_base) +
+		      (long)compaction_threshold(z->par->policy, managed, cof);
+	int r;
+
+	/* 1: target certainly above the count, i.e. fewer than T successes. */
+	r = percpu_counter_tree_approximate_compare_value(&z->success_tree, target);
+	*precise = !r;
+	if (!r)
+		r = percpu_counter_tree_precise_compare_value(&z->success_tree, target);
+	return r > 0;
+}
+
+bool compaction_depleted_hpcc_precise(struct zone *z, unsigned long managed)
+{
+	long cof = zone_read(z, &z->compact_order_failed);
+	long s = percpu_counter_tree_precise_sum(&z->success_tree) -
+		 zone_read(z, &z->success_base);
+
+	return s < (long)compaction_threshold(z->par->policy, managed, cof);
+}
+
+long compaction_scan_limit(const struct compact_params *par, unsigned long managed,
+			   int order, bool depleted, unsigned long depth,
+			   bool *shift_overflow)
+{
+	unsigned long x;
+
+	*shift_overflow = false;
+	if (order < 0 || !depleted || !depth)
+		return COMPACT_SCAN_UNLIMITED;
+	/* A quarter of the zone over 64 attempts; pageblock floor before the shift. */
+	x = max((managed >> 2) >> 6, par->min_scan_limit);
+	if (depth >= BITS_PER_LONG) {
+		/* x >> depth is undefined in C; x86 would mask it to depth & 63. */
+		*shift_overflow = true;
+		x = 0;
+	} else {
+		x >>= depth;
+	}
+	return (long)max(x, par->cluster_max);
+}
+
+long compaction_note_success(struct zone *z)
+{
+	if (z->has_tree)
+		percpu_counter_tree_add(&z->success_tree, 1);
+	zone_add_return(z, &z->success_events, 1);
+	return zone_add_return(z, &z->compact_success, 1);
+}
+
+static void reset_skip_bits(struct zone *z)
+{
+	size_t words = (z->max_blocks + BITS_PER_LONG - 1) / BITS_PER_LONG;
+	size_t i;
+
+	for (i = 0; i < words; i++) {
+		__atomic_store_n(&z->skip_migrate[i], 0UL, __ATOMIC_RELAXED);
+		__atomic_store_n(&z->skip_free[i], 0UL, __ATOMIC_RELAXED);
+	}
+}
+
+/* The depletion part of the reset (P2 + P5), as intended or as posted. */
+static void reset_depletion(struct zone *z, unsigned long managed,
+			    struct compact_reset_report *rep)
+{
+	rep->judged_depleted = compaction_depleted(z, managed);
+	if (!rep->judged_depleted)
+		return;
+	rep->was_depleted_flag = zone_test_flag(z, ZONE_COMPACTION_DEPLETED);
+	rep->depth_before = zone_read(z, &z->compact_depletion_depth);
+	if (z->par->p5 == COMPACT_P5_INTENDED) {
+		if (rep->was_depleted_flag) {
+			rep->depth_after = zone_add_return(z, &z->compact_depletion_depth, 1);
+			rep->deepened = true;
+			rep->success_seen = zone_read(z, &z->compact_success);
+			if (!rep->success_seen) {
+				zone_set_flag(z, ZONE_COMPACTION_SCANALLFREE);
+				rep->set_scanallfree = true;
+			}
+		} else {
+			zone_set_flag(z, ZONE_COMPACTION_DEPLETED);
+			zone_write(z, &z->compact_depletion_depth, 0);
+			rep->depth_after = 0;
+			rep->entered = rep->set_depleted = true;
+		}
+		return;
+	}
+	/*
+	 * As posted (§4.2):
+	 *	if (test_bit(ZONE_COMPACTION_DEPLETED, &zone->flags))
+	 *		zone->compact_depletion_depth++;
+	 *	if (!zone->compact_success)
+	 *		set_bit(ZONE_COMPACTION_SCANALLFREE, &zone->flags);
+	 *	else {
+	 *		set_bit(ZONE_COMPACTION_DEPLETED, &zone->flags);
+	 *		zone->compact_depletion_depth = 0;
+	 *	}
+	 */
+	rep->depth_after = rep->depth_before;
+	if (rep->was_depleted_flag) {
+		rep->depth_after = zone_add_return(z, &z->compact_depletion_depth, 1);
+		rep->deepened = true;
+	}
+	rep->success_seen = zone_read(z, &z->compact_success);
+	if (!rep->success_seen) {
+		zone_set_flag(z, ZONE_COMPACTION_SCANALLFREE);
+		rep->set_scanallfree = true;
+	} else {
+		zone_set_flag(z, ZONE_COMPACTION_DEPLETED);
+		zone_write(z, &z->compact_depletion_depth, 0);
+		rep->depth_after = 0;
+		rep->entered = !rep->was_depleted_flag;
+		rep->set_depleted = true;
+	}
+}
+
+void compaction_reset(struct zone *z, const struct zone_desc *d,
+		      struct compact_reset_report *rep)
+{
+	long start = d->zone_start_pfn;
+
+	memset(rep, 0, sizeof(*rep));
+	zone_write(z, &z->compact_cached_migrate_pfn[0], start);
+	zone_write(z, &z->compact_cached_migrate_pfn[1], start);
+	/* P7 turned the free scanner around: it starts at the zone start. */
+	zone_write(z, &z->compact_cached_free_pfn,
+		   z->par->policy == COMPACT_POLICY_BASE ? (long)zone_desc_end_pfn(d) : start);
+	zone_write(z, &z->compact_blockskip_flush, 0);
+	if (z->par->policy != COMPACT_POLICY_BASE) {
+		zone_clear_flag(z, ZONE_COMPACTION_SCANALLFREE);
+		reset_depletion(z, d->managed_pages, rep);
+		zone_write(z, &z->compact_success, 0);
+		if (z->has_tree)
+			zone_write(z, &z->success_base,
+				   percpu_counter_tree_precise_sum(&z->success_tree));
+		zone_write(z, &z->compact_failed, 0);
+	}
+	reset_skip_bits(z);
+}
+
+void compaction_zone_finish(struct zone *z, unsigned long managed)
+{
+	if (!zone_test_flag(z, ZONE_COMPACTION_DEPLETED))
+		return;
+	/*
+	 * Both rules of §8 judge the state at the finish; SCANALLFREE goes
+	 * first so that it is never seen on with DEPLETED already off.
+	 */
+	if (zone_read(z, &z->compact_success) > 0 &&
+	    zone_test_flag(z, ZONE_COMPACTION_SCANALLFREE))
+		zone_clear_flag(z, ZONE_COMPACTION_SCANALLFREE);
+	if (!compaction_depleted(z, managed))
+		zone_clear_flag(z, ZONE_COMPACTION_DEPLETED);
+}
+
+void compaction_fail(struct zone *z, int order)
+{
+	if (order < zone_read(z, &z->compact_order_failed)) {
+		zone_write(z, &z->compact_order_failed, order);
+		zone_write(z, &z->compact_failed, 0);
+		return;
+	}
+	zone_add_return(z, &z->failed_events, 1);
+	zone_add_return(z, &z->compact_failed, 1);
+}
+
+void compaction_failed_reset(struct zone *z, int order, bool alloc_success)
+{
+	if (alloc_success)
+		zone_write(z, &z->compact_failed, 0);
+	if (order >= zone_read(z, &z->compact_order_failed))
+		zone_write(z, &z->compact_order_failed, min(order + 1, MAX_ORDER));
+}
+
+bool compaction_restarting(struct zone *z, int order)
+{
+	return order >= zone_read(z, &z->compact_order_failed) &&
+	       zone_read(z, &z->compact_failed) >= COMPACT_MAX_FAILED;
+}
+
+void compaction_defer(struct zone *z, int order)
+{
+	zone_write(z, &z->compact_considered, 0);
+	if (zone_add_return(z, &z->compact_defer_shift, 1) > COMPACT_MAX_DEFER_SHIFT)
+		zone_write(z, &z->compact_defer_shift, COMPACT_MAX_DEFER_SHIFT);
+	if (order < zone_read(z, &z->compact_order_failed))
+		zone_write(z, &z->compact_order_failed, order);
+}
+
+bool compaction_deferred(struct zone *z, int order)
+{
+	long limit = 1L << zone_read(z, &z->compact_defer_shift);
+
+	if (order < zone_read(z, &z->compact_order_failed))
+		return false;
+	if (zone_add_return(z, &z->compact_considered, 1) > limit)
+		zone_write(z, &z->compact_considered, limit);
+	return zone_read(z, &z->compact_considered) < limit;
+}
+
+void compaction_defer_reset(struct zone *z, int order, bool alloc_success)
+{
+	if (alloc_success) {
+		zone_write(z, &z->compact_considered, 0);
+		zone_write(z, &z->compact_defer_shift, 0);
+	}
+	if (order >= zone_read(z, &z->compact_order_failed))
+		zone_write(z, &z->compact_order_failed, min(order + 1, MAX_ORDER));
+}
+
+bool compaction_restarting_base(struct zone *z, int order)
+{
+	if (order < zone_read(z, &z->compact_order_failed))
+		return false;
+	return zone_read(z, &z->compact_defer_shift) == COMPACT_MAX_DEFER_SHIFT &&
+	       zone_read(z, &z->compact_considered) >= 1L << COMPACT_MAX_DEFER_SHIFT;
+}

@@ -1,0 +1,623 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fragmentation model (spec §13): direct compaction of one zone by
+ * several requesters, with the v4.3 classic scanners for Base and the
+ * v2 (P1-P9) scanners and depletion state machine for Redesign and
+ * Threshold. Requesters are threads that take turns step by step (async
+ * compaction, reclaim, sync compaction) in a fixed order, so a seed gives
+ * one result.
+ */
+#include <pthread.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/errno.h>
+#include "mm/frag_model.h"
+#include "mm/frag_buddy.h"
+
+enum compact_status {
+	COMPACT_SKIPPED,
+	COMPACT_DEFERRED,
+	COMPACT_CONTINUE,
+	COMPACT_PARTIAL,
+	COMPACT_COMPLETE,
+};
+
+struct frag {
+	const struct frag_config *cfg;
+	struct frag_stats *st;
+	struct frag_buddy b;
+	struct compact_params par;
+	struct zone zone;
+	unsigned char *pb_movable;	/* pageblock migratetype */
+	unsigned long nr_pb;
+	unsigned long long rng;
+	/* Turn-taking between requester threads. */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int turn;
+	unsigned long next_request;
+	unsigned int nthreads;
+	unsigned int active;
+};
+
+struct frag_cc {
+	int order;
+	bool sync;
+	unsigned long migrate_pfn, free_pfn;
+	long limit;
+	bool limited;
+	unsigned int *freepages;
+	unsigned long nr_freepages;
+	unsigned int *migratepages;
+	unsigned long nr_migratepages;
+	unsigned long lowest_released;
+};
+
+/* Room for one round of isolated pages (one pageblock at most, or cluster_max). */
+static unsigned long frag_list_len(const struct frag *m)
+{
+	return m->par.cluster_max + m->cfg->pageblock;
+}
+
+static unsigned long long frag_rand(struct frag *m)
+{
+	/* splitmix64 */
+	unsigned long long z = (m->rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static unsigned long frag_below(struct frag *m, unsigned long n)
+{
+	return n ? frag_rand(m) % n : 0;
+}
+
+static bool test_skip(unsigned long *map, unsigned long blk)
+{
+	return (__atomic_load_n(&map[blk / BITS_PER_LONG], __ATOMIC_RELAXED) >>
+		(blk % BITS_PER_LONG)) & 1;
+}
+
+static void set_skip(unsigned long *map, unsigned long blk, bool on)
+{
+	unsigned long bit = 1UL << (blk % BITS_PER_LONG);
+
+	if (on)
+		__atomic_fetch_or(&map[blk / BITS_PER_LONG], bit, __ATOMIC_RELAXED);
+	else
+		__atomic_fetch_and(&map[blk / BITS_PER_LONG], ~bit, __ATOMIC_RELAXED);
+}
+
+/* Pins scattered so that exactly cfg->candidates aligned order-3 blocks stay clean. */
+static int frag_setup_memory(struct frag *m)
+{
+	const struct frag_config *cfg = m->cfg;
+	unsigned long nr8 = cfg->nr_frames >> cfg->order, noncand, i, j, per, extra;
+	unsigned long size8 = 1UL << cfg->order, nfree, tries;
+	unsigned int *idx = kcalloc(nr8, sizeof(*idx), GFP_KERNEL);
+	unsigned char *cand = kcalloc(nr8, 1, GFP_KERNEL);
+
+	if (!idx || !cand || cfg->candidates > nr8) {
+		kfree(idx);
+		kfree(cand);
+		return idx && cand ? -EINVAL : -ENOMEM;
+	}
+	for (i = 0; i < nr8; i++)
+		idx[i] = i;
+	for (i = nr8 - 1; i > 0; i--)
+		swap(idx[i], idx[frag_below(m, i + 1)]);
+	for (i = 0; i < cfg->candidates; i++)
+		cand[idx[i]] = 1;
+	noncand = nr8 - cfg->candidates;
+	per = noncand ? cfg->pinned / noncand : 0;
+	extra = noncand ? cfg->pinned % noncand : 0;
+	for (i = cfg->candidates; i < nr8; i++) {
+		unsigned long base = (unsigned long)idx[i] * size8;
+		unsigned long want = min(per + (i - cfg->candidates < extra), size8 - 1);
+
+		for (j = 0; j < want; ) {
+			unsigned long pfn = base + frag_below(m, size8);
+
+			if (m->b.state[pfn] != FRAME_PINNED) {
+				m->b.state[pfn] = FRAME_PINNED;
+				j++;
+			}
+		}
+	}
+	m->st->candidates = cfg->candidates;
+	/* The free pool: single frames outside the candidates (no order-3 page yet). */
+	for (nfree = 0, tries = 0; nfree < cfg->free_pages && tries < 64 * cfg->nr_frames; tries++) {
+		unsigned long pfn = frag_below(m, cfg->nr_frames);
+
+		if (cand[pfn >> cfg->order] || m->b.state[pfn] != FRAME_MOVABLE)
+			continue;
+		frag_buddy_free(&m->b, pfn, 0);
+		nfree++;
+	}
+	/* Mostly movable pageblocks: one in 16 is unmovable. */
+	for (i = 0; i < m->nr_pb; i++)
+		m->pb_movable[i] = (i % 16) != 15;
+	kfree(idx);
+	kfree(cand);
+	return 0;
+}
+
+/* P5: non-async runs may take free pages from non-movable blocks under SCANALLFREE. */
+static bool suitable_target(struct frag *m, struct frag_cc *cc, unsigned long blk)
+{
+	if (m->pb_movable[blk])
+		return true;
+	return m->par.policy != COMPACT_POLICY_BASE && cc->sync &&
+	       zone_test_flag(&m->zone, ZONE_COMPACTION_SCANALLFREE);
+}
+
+/* Take the free blocks of pageblock @blk as migration targets. */
+static unsigned long isolate_free_block(struct frag *m, struct frag_cc *cc, unsigned long blk)
+{
+	unsigned long pb = m->cfg->pageblock, pfn = blk * pb, end = pfn + pb, got = 0, i;
+
+	while (pfn < end) {
+		int o = m->b.free_order[pfn];
+
+		m->st->compact_free_scanned++;
+		/* P8: v2 leaves buddy pages of the requested order alone. */
+		if (o < 0 || (m->par.policy != COMPACT_POLICY_BASE && o >= cc->order)) {
+			pfn += o < 0 ? 1 : 1UL << o;
+			continue;
+		}
+		frag_buddy_isolate(&m->b, pfn);
+		for (i = 0; i < 1UL << o; i++)
+			cc->freepages[cc->nr_freepages++] = pfn + i;
+		got += 1UL << o;
+		pfn += 1UL << o;
+	}
+	m->st->free_isolated += got;
+	m->st->compact_isolated += got;
+	return got;
+}
+
+/* v2 (P7): the free scanner goes forward from the cached pfn and wraps once. */
+static void isolate_freepages_v2(struct frag *m, struct frag_cc *cc)
+{
+	struct zone *z = &m->zone;
+	unsigned long pb = m->cfg->pageblock, blk = cc->free_pfn / pb, n;
+	unsigned long mblk = cc->migrate_pfn / pb;
+
+	for (n = 0; n < m->nr_pb && cc->nr_freepages < m->par.cluster_max; n++, blk++) {
+		if (blk >= m->nr_pb)
+			blk = 0;
+		if (blk == mblk || test_skip(z->skip_free, blk) || !suitable_target(m, cc, blk))
+			continue;
+		if (isolate_free_block(m, cc, blk))
+			set_skip(z->skip_migrate, blk, true);	/* P7 */
+		else
+			set_skip(z->skip_free, blk, true);
+	}
+	cc->free_pfn = (blk % m->nr_pb) * pb;
+}
+
+/* v4.3: the free scanner goes down from the cached pfn towards the migrate scanner. */
+static void isolate_freepages_base(struct frag *m, struct frag_cc *cc)
+{
+	struct zone *z = &m->zone;
+	unsigned long pb = m->cfg->pageblock;
+	long blk = (long)(cc->free_pfn / pb) - 1, mblk = cc->migrate_pfn / pb;
+
+	for (; blk > mblk && cc->nr_freepages < m->par.cluster_max; blk--) {
+		if (test_skip(z->skip_free, blk) || !suitable_target(m, cc, blk))
+			continue;
+		if (!isolate_free_block(m, cc, blk))
+			set_skip(z->skip_free, blk, true);
+	}
+	cc->free_pfn = (blk + 1) * pb;
+}
+
+/* One round: the rest of the current pageblock, at most cluster_max pages isolated. */
+static void isolate_migratepages(struct frag *m, struct frag_cc *cc)
+{
+	struct zone *z = &m->zone;
+	unsigned long pb = m->cfg->pageblock, blk = cc->migrate_pfn / pb;
+	unsigned long pfn = cc->migrate_pfn, end = (blk + 1) * pb, scanned = 0;
+	bool block_start = !(pfn % pb);
+
+	if (test_skip(z->skip_migrate, blk)) {
+		cc->migrate_pfn = end;
+		return;
+	}
+	for (; pfn < end && cc->nr_migratepages < m->par.cluster_max; pfn++) {
+		scanned++;
+		if (m->b.state[pfn] == FRAME_MOVABLE) {
+			m->b.state[pfn] = FRAME_ISOLATED;
+			cc->migratepages[cc->nr_migratepages++] = pfn;
+		}
+	}
+	m->st->compact_migrate_scanned += scanned;
+	m->st->migrate_isolated += cc->nr_migratepages;
+	m->st->compact_isolated += cc->nr_migratepages;
+	cc->limit -= scanned;
+	cc->migrate_pfn = pfn;
+	if (pfn == end && block_start && !cc->nr_migratepages)
+		set_skip(z->skip_migrate, blk, true);
+	if (pfn == end && cc->nr_migratepages && m->par.policy != COMPACT_POLICY_BASE)
+		set_skip(z->skip_free, blk, false);		/* P7 */
+}
+
+/* Migrate the isolated pages; false when the free scanner ran dry (-ENOMEM). */
+static bool migrate_pages(struct frag *m, struct frag_cc *cc)
+{
+	unsigned long i;
+	bool ok = true;
+
+	for (i = 0; i < cc->nr_migratepages; i++) {
+		unsigned long src = cc->migratepages[i], dst;
+
+		if (!cc->nr_freepages) {
+			if (m->par.policy == COMPACT_POLICY_BASE)
+				isolate_freepages_base(m, cc);
+			else
+				isolate_freepages_v2(m, cc);
+		}
+		if (!cc->nr_freepages) {
+			m->b.state[src] = FRAME_MOVABLE;	/* putback */
+			ok = false;
+			continue;
+		}
+		dst = cc->freepages[--cc->nr_freepages];
+		m->b.state[dst] = FRAME_MOVABLE;
+		frag_buddy_free(&m->b, src, 0);
+		m->st->pgmigrate_success++;
+	}
+	cc->nr_migratepages = 0;
+	return ok;
+}
+
+static void release_freepages(struct frag *m, struct frag_cc *cc)
+{
+	while (cc->nr_freepages) {
+		unsigned long pfn = cc->freepages[--cc->nr_freepages];
+
+		cc->lowest_released = min(cc->lowest_released, pfn);
+		frag_buddy_free(&m->b, pfn, 0);
+	}
+}
+
+/* __compact_finished(): v2 order of checks (§5), classic meeting scanners for Base. */
+static enum compact_status compact_finished(struct frag *m, struct frag_cc *cc)
+{
+	struct zone *z = &m->zone;
+	unsigned long end = m->cfg->nr_frames;
+
+	if (m->par.policy == COMPACT_POLICY_BASE) {
+		if (cc->free_pfn <= cc->migrate_pfn) {
+			zone_write(z, &z->compact_cached_migrate_pfn[0], 0);
+			zone_write(z, &z->compact_cached_migrate_pfn[1], 0);
+			zone_write(z, &z->compact_cached_free_pfn, end);
+			zone_write(z, &z->compact_blockskip_flush, 1);
+			return COMPACT_COMPLETE;
+		}
+		return frag_buddy_has_order(&m->b, cc->order) ?
+			COMPACT_PARTIAL : COMPACT_CONTINUE;
+	}
+	if (cc->migrate_pfn >= end) {
+		if (!cc->sync) {
+			zone_write(z, &z->compact_cached_migrate_pfn[0], end);
+			return COMPACT_PARTIAL;
+		}
+		zone_write(z, &z->compact_cached_migrate_pfn[0], 0);
+		zone_write(z, &z->compact_cached_migrate_pfn[1], 0);
+		zone_write(z, &z->compact_blockskip_flush, 1);
+		return COMPACT_COMPLETE;
+	}
+	if (cc->limit < 0) {
+		m->st->budget_stops++;
+		return COMPACT_PARTIAL;
+	}
+	if (frag_buddy_has_order(&m->b, cc->order)) {
+		compaction_note_success(z);
+		m->st->zone_successes++;
+		return COMPACT_PARTIAL;
+	}
+	return COMPACT_CONTINUE;
+}
+
+static enum compact_status compact_zone(struct frag *m, struct frag_cc *cc)
+{
+	struct zone *z = &m->zone;
+	struct compact_reset_report rep;
+	unsigned long end = m->cfg->nr_frames, depth;
+	enum compact_status ret;
+	bool base = m->par.policy == COMPACT_POLICY_BASE, ovf, depleted;
+	long start_limit;
+
+	/* compaction_suitable(): the allocation would succeed already. */
+	if (frag_buddy_has_order(&m->b, cc->order))
+		return COMPACT_PARTIAL;
+	if (base ? compaction_restarting_base(z, cc->order) :
+		   compaction_restarting(z, cc->order)) {
+		compaction_reset(z, z->desc, &rep);
+		m->st->resets++;
+	}
+	cc->migrate_pfn = min_t(unsigned long, zone_read(z, &z->compact_cached_migrate_pfn[cc->sync]), end);
+	cc->free_pfn = min_t(unsigned long, zone_read(z, &z->compact_cached_free_pfn), end);
+	if (!base && cc->free_pfn >= end)
+		cc->free_pfn = 0;
+	if (!base && !cc->sync && cc->migrate_pfn >= end) {
+		m->st->skipped++;
+		return COMPACT_SKIPPED;				/* P7 */
+	}
+	depleted = zone_test_flag(z, ZONE_COMPACTION_DEPLETED);
+	depth = zone_read(z, &z->compact_depletion_depth);
+	cc->limit = compaction_scan_limit(&m->par, z->desc->managed_pages, cc->order,
+					  depleted, depth, &ovf);
+	m->st->shift_overflows += ovf;
+	m->st->max_depth = max(m->st->max_depth, depleted ? depth : 0);
+	cc->limited = cc->limit != COMPACT_SCAN_UNLIMITED;
+	m->st->limited_runs += cc->limited;
+	start_limit = cc->limit;
+	cc->lowest_released = end;
+
+	while ((ret = compact_finished(m, cc)) == COMPACT_CONTINUE) {
+		isolate_migratepages(m, cc);
+		if (cc->limited || !base)
+			zone_write(z, &z->compact_cached_migrate_pfn[cc->sync], cc->migrate_pfn);
+		if (cc->nr_migratepages && !migrate_pages(m, cc)) {
+			ret = COMPACT_COMPLETE;			/* P7: -ENOMEM */
+			break;
+		}
+	}
+	/* Invariant 4: a limited run overshoots by at most one pageblock. */
+	if (cc->limited && cc->limit < -(long)m->cfg->pageblock)
+		m->st->overshoot_violations++;
+	(void)start_limit;
+	release_freepages(m, cc);
+	if (base)
+		zone_write(z, &z->compact_cached_migrate_pfn[cc->sync],
+			   ret == COMPACT_COMPLETE ? 0 : cc->migrate_pfn);
+	zone_write(z, &z->compact_cached_free_pfn,
+		   base || ret == COMPACT_COMPLETE ? cc->free_pfn :
+		   min(cc->free_pfn, cc->lowest_released));
+	if (!base)
+		compaction_zone_finish(z, z->desc->managed_pages);
+	return ret;
+}
+
+/* try_to_compact_pages() for the single zone. */
+static enum compact_status try_to_compact(struct frag *m, unsigned int *lists, bool sync)
+{
+	struct zone *z = &m->zone;
+	struct frag_cc cc = { .order = m->cfg->order, .sync = sync };
+	enum compact_status ret;
+
+	if (m->par.policy == COMPACT_POLICY_BASE && compaction_deferred(z, cc.order)) {
+		m->st->deferred++;
+		return COMPACT_DEFERRED;
+	}
+	cc.migratepages = lists;
+	cc.freepages = lists + frag_list_len(m);
+	ret = compact_zone(m, &cc);
+	if (frag_buddy_has_order(&m->b, cc.order)) {
+		if (m->par.policy == COMPACT_POLICY_BASE)
+			compaction_defer_reset(z, cc.order, false);
+		else
+			compaction_failed_reset(z, cc.order, false);
+	} else if (sync && ret == COMPACT_COMPLETE) {
+		if (m->par.policy == COMPACT_POLICY_BASE)
+			compaction_defer(z, cc.order);
+		else
+			compaction_fail(z, cc.order);
+	}
+	return ret;
+}
+
+static bool try_alloc(struct frag *m)
+{
+	if (frag_buddy_alloc(&m->b, m->cfg->order) < 0)
+		return false;
+	m->st->alloc_success++;
+	return true;
+}
+
+/* __alloc_pages_direct_compact(): stall, then success or fail of the allocation. */
+static bool direct_compact(struct frag *m, unsigned int *lists, bool sync)
+{
+	struct zone *z = &m->zone;
+	enum compact_status ret = try_to_compact(m, lists, sync);
+
+	if (ret == COMPACT_SKIPPED || ret == COMPACT_DEFERRED)
+		return false;
+	m->st->compact_stall++;
+	if (try_alloc(m)) {
+		m->st->compact_success++;
+		if (m->par.policy == COMPACT_POLICY_BASE)
+			compaction_defer_reset(z, m->cfg->order, true);
+		else
+			compaction_failed_reset(z, m->cfg->order, true);
+		return true;
+	}
+	m->st->compact_fail++;
+	return false;
+}
+
+/* The reclaim stub: free random movable pages (zram and page cache). */
+static void reclaim(struct frag *m)
+{
+	unsigned long n, tries;
+
+	for (n = 0, tries = 0; n < m->cfg->reclaim_batch && tries < 64 * m->cfg->reclaim_batch; tries++) {
+		unsigned long pfn = frag_below(m, m->cfg->nr_frames);
+
+		if (m->b.state[pfn] != FRAME_MOVABLE)
+			continue;
+		frag_buddy_free(&m->b, pfn, 0);
+		n++;
+	}
+}
+
+/* The hogger touches its memory again: order-0 refaults. */
+static void refault(struct frag *m)
+{
+	unsigned long n;
+
+	for (n = 0; n < m->cfg->refault; n++) {
+		long pfn = frag_buddy_alloc(&m->b, 0);
+
+		if (pfn < 0)
+			break;
+		m->b.state[pfn] = FRAME_MOVABLE;
+	}
+}
+
+enum req_step { STEP_START, STEP_RECLAIM, STEP_SYNC };
+
+/* One step of one requester's current request; false when it has no more work. */
+static bool request_step(struct frag *m, unsigned int *lists, enum req_step *step)
+{
+	switch (*step) {
+	case STEP_START:
+		if (m->next_request >= m->cfg->requests)
+			return false;
+		m->next_request++;
+		refault(m);
+		if (try_alloc(m) || direct_compact(m, lists, false))
+			return true;
+		*step = STEP_RECLAIM;
+		return true;
+	case STEP_RECLAIM:
+		reclaim(m);
+		*step = try_alloc(m) ? STEP_START : STEP_SYNC;
+		return true;
+	case STEP_SYNC:
+		direct_compact(m, lists, true);
+		*step = STEP_START;
+		return true;
+	}
+	return false;
+}
+
+struct requester {
+	struct frag *m;
+	unsigned int id;
+	unsigned int *lists;	/* the migrate and free page lists */
+};
+
+static void *requester_thread(void *arg)
+{
+	struct requester *r = arg;
+	struct frag *m = r->m;
+	enum req_step step = STEP_START;
+	bool more = true;
+
+	pthread_mutex_lock(&m->lock);
+	while (more) {
+		while (m->turn != r->id)
+			pthread_cond_wait(&m->cond, &m->lock);
+		more = request_step(m, r->lists, &step);
+		if (!more)
+			m->active--;
+		m->turn = (m->turn + 1) % m->nthreads;
+		pthread_cond_broadcast(&m->cond);
+	}
+	/* Keep passing turns for the others until everyone is done. */
+	while (m->active) {
+		while (m->turn != r->id && m->active)
+			pthread_cond_wait(&m->cond, &m->lock);
+		if (!m->active)
+			break;
+		m->turn = (m->turn + 1) % m->nthreads;
+		pthread_cond_broadcast(&m->cond);
+	}
+	pthread_mutex_unlock(&m->lock);
+	return NULL;
+}
+
+void frag_config_default(struct frag_config *cfg, enum compact_policy policy)
+{
+	*cfg = (struct frag_config){
+		.policy = policy,
+		.p5 = COMPACT_P5_INTENDED,
+		.cluster_max = 32,
+		.seed = 2015,
+		.nr_frames = 131072,
+		.pageblock = 512,
+		.pinned = 32768,
+		.candidates = 1500,
+		.free_pages = 8192,
+		.requests = 3000,
+		.threads = 4,
+		.reclaim_batch = 32,
+		.refault = 24,
+		.order = 3,
+	};
+}
+
+int frag_run(const struct frag_config *cfg, struct frag_stats *st)
+{
+	struct requester *req = NULL;
+	pthread_t *th = NULL;
+	struct zone_desc *d;
+	struct frag m = { .cfg = cfg, .st = st };
+	unsigned int i;
+	int ret = -ENOMEM;
+
+	if (cfg->threads < 1 || cfg->order < 1 || cfg->order >= MAX_ORDER ||
+	    !cfg->pageblock || cfg->nr_frames % cfg->pageblock ||
+	    cfg->nr_frames >= FRAG_NIL || cfg->pageblock < (1UL << cfg->order))
+		return -EINVAL;
+	memset(st, 0, sizeof(*st));
+	m.rng = cfg->seed;
+	m.nr_pb = cfg->nr_frames / cfg->pageblock;
+	m.par = (struct compact_params){
+		.policy = cfg->policy, .p5 = cfg->p5,
+		.atomic_mode = COMPACT_ATOMIC_RELAXED,
+		.cluster_max = cfg->cluster_max, .min_scan_limit = cfg->pageblock,
+	};
+	d = zone_desc_alloc(0, cfg->nr_frames, cfg->nr_frames, cfg->pageblock);
+	if (!d)
+		return -ENOMEM;
+	if (zone_init(&m.zone, &m.par, d, m.nr_pb, false)) {
+		kfree(d);
+		return -ENOMEM;
+	}
+	m.pb_movable = kcalloc(m.nr_pb, 1, GFP_KERNEL);
+	req = kcalloc(cfg->threads, sizeof(*req), GFP_KERNEL);
+	th = kcalloc(cfg->threads, sizeof(*th), GFP_KERNEL);
+	if (!m.pb_movable || !req || !th || frag_buddy_init(&m.b, cfg->nr_frames))
+		goto out;
+	ret = frag_setup_memory(&m);
+	if (ret)
+		goto out;
+	for (i = 0; i < cfg->threads; i++) {
+		req[i] = (struct requester){ &m, i, NULL };
+		req[i].lists = kcalloc(2 * frag_list_len(&m), sizeof(unsigned int), GFP_KERNEL);
+		if (!req[i].lists) {
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+	pthread_mutex_init(&m.lock, NULL);
+	pthread_cond_init(&m.cond, NULL);
+	/* Nobody runs before every requester exists: the turn order is fixed. */
+	pthread_mutex_lock(&m.lock);
+	for (i = 0; i < cfg->threads; i++)
+		if (pthread_create(&th[i], NULL, requester_thread, &req[i]))
+			break;
+	m.nthreads = m.active = i;
+	pthread_mutex_unlock(&m.lock);
+	for (i = 0; i < m.nthreads; i++)
+		pthread_join(th[i], NULL);
+	pthread_cond_destroy(&m.cond);
+	pthread_mutex_destroy(&m.lock);
+	if (!m.nthreads)
+		ret = -ENOMEM;
+out:
+	for (i = 0; req && i < cfg->threads; i++)
+		kfree(req[i].lists);
+	frag_buddy_destroy(&m.b);
+	kfree(m.pb_movable);
+	kfree(req);
+	kfree(th);
+	zone_destroy(&m.zone);
+	return ret;
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * OOM victim selection on the task model (spec/oom-two-pass.md):
+ * badness, the precise single pass, the v16 3/3 two-pass exactly as
+ * posted, and the "bounded" two-pass (docs/oom.md) that keeps v16's
+ * 16-precise-sum budget but never lets the guaranteed floor of its choice
+ * drop, so that the victim stays within one accuracy window of the true
+ * maximum.
+ */
+#ifndef _MM_OOM_SELECT_H
+#define _MM_OOM_SELECT_H
+
+#include "oom_task.h"
+
+enum oom_algo {
+	OOM_ALGO_PRECISE,	/* merged fix / mm-new: one precise pass */
+	OOM_ALGO_V16,		/* v16 3/3 two-pass */
+	OOM_ALGO_BOUNDED,	/* two-pass with a monotone floor */
+};
+
+extern const char *const oom_algo_names[];
+/* 0 and *algo set, or -1 for an unknown name. */
+int oom_algo_parse(const char *name, enum oom_algo *algo);
+
+#define OOM_MAX_PRECISE_BADNESS_SUMS	16
+
+/* What a selection did, counted at this file's call sites. */
+struct oom_select_stats {
+	unsigned long approx_evals;	/* approximate badness evaluations */
+	unsigned long precise_evals;	/* precise badness evaluations */
+	unsigned long precise_counter_sums;	/* percpu_counter_tree precise sums */
+	unsigned long filtered;		/* pass 2: dropped by the overlap filter */
+	unsigned long budget_hits;	/* pass 2: filter passed with no budget left */
+	unsigned long fallback_selects;	/* ... and selected on approximate points */
+};
+
+#define OOM_ABORT	((struct task_struct *)-1UL)
+
+struct oom_control {
+	/* Input. */
+	unsigned long totalpages;
+	bool sysrq;			/* is_sysrq_oom() */
+	enum oom_algo algo;
+	/* Result: chosen holds a task reference (or is NULL / OOM_ABORT). */
+	struct task_struct *chosen;
+	long chosen_points;
+	/* v16 3/3 state. */
+	bool approximate;
+	int nr_precise;
+	unsigned long accuracy_under;
+	/* bounded: the chosen task's precise badness is at least this. */
+	long chosen_floor;
+	struct oom_select_stats stats;
+	bool poisoned;			/* a freed task was met (reported) */
+};
+
+/*
+ * badness: LONG_MIN when not killable. @approximate reads the four RSS
+ * counters' approximations and adds their accuracy into *under / *over.
+ */
+long oom_badness(struct task_struct *p, unsigned long totalpages,
+		 bool approximate, unsigned long *under, unsigned long *over,
+		 struct oom_select_stats *stats);
+
+/*
+ * select_bad_process() for oc->algo. On return oc->chosen is NULL, a
+ * task with a reference the caller drops with oom_select_put(), or
+ * OOM_ABORT. The caller must be a registered RCU thread outside any
+ * read-side section.
+ */
+void oom_select_bad_process(struct oom_control *oc);
+void oom_select_put(struct oom_control *oc);
+
+/* The per-task accuracy of the badness (4 counters); the same for every mm. */
+void oom_badness_accuracy(unsigned long *under, unsigned long *over);
+
+/*
+ * Benchmark hook: one selection with @algo over the current task list,
+ * nothing timed. Returns the victim's pid (0 none, -1 abort) and fills
+ * *stats. The bench helper times calls to this.
+ */
+long oom_select_once(enum oom_algo algo, unsigned long totalpages,
+		     struct oom_select_stats *stats);
+
+/* Test-only hook between the passes (e.g. to exit a task there). */
+extern void (*oom_between_passes_hook)(struct oom_control *oc);
+
+#endif /* _MM_OOM_SELECT_H */

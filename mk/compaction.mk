@@ -1,0 +1,18 @@
+# The compaction fragmentation model (docs/compaction.md).
+#
+#   make bench-compaction   run the 2015 hogger-frag-movable experiment on the
+#                           model (Base, Redesign, Threshold) and print it beside
+#                           the published column; fails if the direction goals
+#                           are not met. FRAG_BENCH_ARGS= passes options.
+
+FRAG_BENCH	:= $(BUILD)/bench/compaction/frag-bench
+
+# Built by default so that it stays warning-free with both compilers.
+all: $(FRAG_BENCH)
+
+$(FRAG_BENCH): $(BUILD)/bench/compaction/frag_bench.o $(LIBSUITE)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(LIBSUITE) $(LDLIBS_ALL)
+
+.PHONY: bench-compaction
+bench-compaction: $(FRAG_BENCH)
+	@$(FRAG_BENCH) --check $(FRAG_BENCH_ARGS)

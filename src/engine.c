@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One run of one scenario: set up, start the threads, drive the phases
+ * (run, stutter, progress lines, watchdog) from the calling thread until
+ * the duration ends, a signal arrives or an invariant fails; stop, run
+ * the final checks and tear down. Also the services of scenario.h.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <kcompat/kcompat.h>
+#include "stress.h"
+
+volatile sig_atomic_t stress_signalled;
+
+double stress_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* --- services for scenarios --- */
+
+unsigned int stress_nr_cpus(struct stress *s)
+{
+	return s->cfg->nr_cpus;
+}
+
+unsigned int stress_nr_selectors(struct stress *s)
+{
+	return s->nr_threads - s->cfg->nr_cpus;
+}
+
+unsigned long stress_batch(struct stress *s)
+{
+	return s->cfg->batch;
+}
+
+unsigned long long stress_seed(struct stress *s)
+{
+	return s->seed;
+}
+
+const struct hpcc_shape *stress_shape(struct stress *s)
+{
+	return &s->shape;
+}
+
+void *stress_priv(struct stress *s)
+{
+	return s->priv;
+}
+
+void stress_set_priv(struct stress *s, void *priv)
+{
+	s->priv = priv;
+}
+
+bool stress_stopping(struct stress *s)
+{
+	return atomic_load_explicit(&s->stop, memory_order_relaxed);
+}
+
+bool stress_checking(struct stress *s)
+{
+	return !s->cfg->no_check;
+}
+
+bool stress_verbose(struct stress *s)
+{
+	return s->cfg->verbose;
+}
+
+static struct stress_key *find_key(struct stress *s, struct stress_key *keys,
+				   atomic_uint *nr, const char *name)
+{
+	unsigned int i, n = atomic_load_explicit(nr, memory_order_acquire);
+
+	for (i = 0; i < n; i++)
+		if (keys[i].name == name || !strcmp(keys[i].name, name))
+			return &keys[i];
+	pthread_mutex_lock(&s->key_lock);
+	n = atomic_load_explicit(nr, memory_order_relaxed);
+	for (i = 0; i < n; i++)
+		if (!strcmp(keys[i].name, name))
+			break;
+	if (i == n && n < STRESS_MAX_KEYS) {
+		keys[n].name = name;
+		keys[n].worst = -1;
+		atomic_store_explicit(&keys[n].worst_fast, -1.0, memory_order_relaxed);
+		atomic_store_explicit(nr, n + 1, memory_order_release);
+	}
+	pthread_mutex_unlock(&s->key_lock);
+	return i < STRESS_MAX_KEYS ? &keys[i] : NULL;
+}
+
+void stress_margin(struct stress *s, const char *invariant, double used, double bound)
+{
+	struct stress_key *k = find_key(s, s->margins, &s->nr_margins, invariant);
+	double m;
+
+	if (!k)
+		return;
+	atomic_fetch_add_explicit(&k->count, 1, memory_order_relaxed);
+	if (bound > 0)
+		m = used / bound;
+	else
+		m = used > 0 ? INFINITY : 0;
+	if (m <= atomic_load_explicit(&k->worst_fast, memory_order_relaxed))
+		return;
+	pthread_mutex_lock(&s->key_lock);
+	if (m > k->worst) {
+		k->worst = m;
+		k->used = used;
+		k->bound = bound;
+		atomic_store_explicit(&k->worst_fast, m, memory_order_relaxed);
+	}
+	pthread_mutex_unlock(&s->key_lock);
+}
+
+void stress_soft(struct stress *s, const char *what, unsigned long n)
+{
+	struct stress_key *k = find_key(s, s->softs, &s->nr_softs, what);
+
+	if (k)
+		atomic_fetch_add_explicit(&k->count, n, memory_order_relaxed);
+}
+
+void stress_count_checks(struct stress *s, unsigned long n)
+{
+	atomic_fetch_add_explicit(&s->checks, n, memory_order_relaxed);
+}
+
+void stress_trace(struct stress *s, unsigned int cpu, const char *op, long a, long b)
+{
+	recorder_add(s->rec, cpu, op, a, b);
+}
+
+static void record_failure(struct stress *s, const char *invariant, int cpu,
+			   const char *msg, bool dump_threads)
+{
+	struct stress_failure *f;
+	bool first;
+
+	pthread_mutex_lock(&s->fail_lock);
+	first = !s->nr_fail_events++;
+	if (s->nr_failures < STRESS_MAX_FAILURES) {
+		f = &s->failures[s->nr_failures++];
+		snprintf(f->invariant, sizeof(f->invariant), "%s", invariant);
+		f->cpu = cpu;
+		snprintf(f->msg, sizeof(f->msg), "%s", msg);
+		f->excerpt = NULL;
+		if (first && dump_threads) {
+			size_t len;
+			FILE *m = open_memstream(&f->excerpt, &len);
+
+			if (m) {
+				stress_dump_threads(s, m);
+				fclose(m);
+			}
+		} else if (first) {
+			f->excerpt = recorder_dump(s->rec, cpu, 16);
+		}
+	}
+	pthread_mutex_unlock(&s->fail_lock);
+	if (first)
+		fprintf(stderr, "stress: %s: invariant %s failed (cpu %d): %s\n",
+			s->sc->name, invariant, cpu, msg);
+}
+
+void stress_fail(struct stress *s, const char *invariant, int cpu, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	record_failure(s, invariant, cpu, msg, !strcmp(invariant, "watchdog"));
+	atomic_store(&s->failed, true);
+	atomic_store(&s->stop, true);
+}
+
+void stress_internal_error(struct stress *s, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "stress: internal error: %s\n", msg);
+	s->internal_error = true;
+	atomic_store(&s->stop, true);
+}
+
+/* --- the run --- */
+
+void stress_build_reproducer(const struct stress_config *cfg, const struct scenario *sc,
+			     unsigned long long seed, double duration, char *buf, size_t len)
+{
+	char dur[32], stall[64] = "";
+
+	stress_format_duration(duration, dur, sizeof(dur));
+	if (cfg->stall_timeout) {
+		char t[32];
+
+		stress_format_duration(cfg->stall_timeout, t, sizeof(t));
+		snprintf(stall, sizeof(stall), " --stall-timeout %s", t);
+	}
+	snprintf(buf, len, "%s --scenario %s --cpus %u --batch %lu --seed %llu --duration %s "
+		 "--selectors %u --selector-duty %g --inject %s --stutter %s%s%s%s",
+		 cfg->argv0, sc->name, cfg->nr_cpus, cfg->batch, seed, dur,
+		 cfg->nr_selectors, cfg->selector_duty, cfg->inject.text, cfg->stutter.text, stall,
+		 cfg->no_check ? " --no-check" : "", cfg->scenario_args);
+}
+
+static double stutter_interval(struct stress *s, struct stress_rng *r)
+{
+	const struct stutter_spec *st = &s->cfg->stutter;
+
+	if (st->max <= st->min)
+		return st->min;
+	return st->min + (st->max - st->min) * (stress_rng_next(r) >> 11) *
+	       (1.0 / 9007199254740992.0);
+}
+
+static void sleep_s(double secs)
+{
+	struct timespec ts = { (time_t)secs, (long)((secs - (time_t)secs) * 1e9) };
+
+	nanosleep(&ts, NULL);
+}
+
+/* The scenario's own report, taken while its state still exists. */
+static void capture_reports(struct stress *s)
+{
+	size_t len;
+	FILE *m;
+
+	if (s->sc->report_text && (m = open_memstream(&s->sc_text, &len))) {
+		s->sc->report_text(s, m);
+		fclose(m);
+	}
+	if (s->sc->report_json && (m = open_memstream(&s->sc_json, &len))) {
+		s->sc->report_json(s, m);
+		fclose(m);
+	}
+}
+
+int stress_run(struct stress *s)
+{
+	const struct stress_config *cfg = s->cfg;
+	double t0, now, deadline, next_stat, next_stutter = 0, stall;
+	unsigned long last_ops = 0;
+	double last_t;
+	struct stress_rng srng;
+	struct kc_warn_info wi;
+
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->cond, NULL);
+	pthread_cond_init(&s->ctl_cond, NULL);
+	pthread_mutex_init(&s->key_lock, NULL);
+	pthread_mutex_init(&s->fail_lock, NULL);
+	stress_build_reproducer(cfg, s->sc, s->seed, s->duration, s->reproducer,
+				sizeof(s->reproducer));
+	if (hpcc_shape_compute(&s->shape, cfg->nr_cpus, cfg->batch)) {
+		stress_internal_error(s, "no tree shape for %u CPUs, batch %lu", cfg->nr_cpus,
+				      cfg->batch);
+		return STRESS_EXIT_INTERNAL;
+	}
+	s->skipped = cfg->no_check;
+	s->nr_threads = cfg->nr_cpus + (s->sc->select_step ? cfg->nr_selectors : 0);
+	s->threads = aligned_alloc(64, sizeof(*s->threads) * s->nr_threads);
+	s->rec = recorder_new(s->nr_threads, 64);
+	if (!s->threads || !s->rec || !s->sc->cpu_step) {
+		stress_internal_error(s, "out of memory or scenario without cpu_step");
+		return STRESS_EXIT_INTERNAL;
+	}
+	memset(s->threads, 0, sizeof(*s->threads) * s->nr_threads);
+	s->warn_base = kc_warn_count();
+	if (s->sc->setup && s->sc->setup(s)) {
+		stress_internal_error(s, "scenario %s: setup failed", s->sc->name);
+		return STRESS_EXIT_INTERNAL;
+	}
+	stress_inject_install(cfg);
+	stall = cfg->stall_timeout ? cfg->stall_timeout : stress_default_stall_timeout(cfg);
+	stress_rng_seed(&srng, s->seed, "stutter", 0);
+
+	if (stress_threads_start(s)) {
+		stress_threads_stop(s, stall);
+		return STRESS_EXIT_INTERNAL;
+	}
+	t0 = last_t = stress_now();
+	stress_watchdog_reset(s, t0);
+	deadline = s->duration > 0 ? t0 + s->duration : 0;
+	next_stat = cfg->stat_interval > 0 ? t0 + cfg->stat_interval : 0;
+	if (cfg->stutter.min > 0)
+		next_stutter = t0 + stutter_interval(s, &srng);
+	for (;;) {
+		if (atomic_load(&s->stop))
+			break;
+		if (stress_signalled) {
+			s->interrupted = true;
+			break;
+		}
+		now = stress_now();
+		if (deadline && now >= deadline)
+			break;
+		if (next_stutter && now >= next_stutter) {
+			if (!stress_threads_quiesce(s, stall))
+				break;
+			now = stress_now();
+			stress_watchdog_reset(s, now);
+			next_stutter = now + stutter_interval(s, &srng);
+		}
+		if (next_stat && now >= next_stat) {
+			unsigned long ops = stress_threads_ops(s);
+
+			report_progress(s, now - t0, ops, (ops - last_ops) / (now - last_t));
+			last_ops = ops;
+			last_t = now;
+			next_stat += cfg->stat_interval;
+			if (next_stat < now)
+				next_stat = now + cfg->stat_interval;
+		}
+		if (!stress_watchdog_check(s, now, stall))
+			break;
+		sleep_s(0.01);
+	}
+	now = stress_now();
+	if (!stress_threads_stop(s, stall)) {
+		s->elapsed = now - t0;
+		s->ops = stress_threads_ops(s);
+		s->stalled = true;
+		stress_fail(s, "watchdog", -1, "threads did not stop within %.1fs", stall);
+		kc_after_pcpu_add_hook = NULL;
+		return STRESS_EXIT_FAIL;	/* no teardown: threads are still running */
+	}
+	kc_after_pcpu_add_hook = NULL;
+	s->elapsed = now - t0;
+	s->ops = stress_threads_ops(s);
+	if (!atomic_load(&s->failed) && s->sc->quiescent && !s->skipped) {
+		atomic_fetch_add(&s->quiescent, 1);
+		s->sc->quiescent(s);
+	}
+	capture_reports(s);
+	if (s->sc->teardown)
+		s->sc->teardown(s);
+	if (kc_warn_count() != s->warn_base) {
+		kc_warn_get(&wi);
+		stress_fail(s, "no_warn", -1, "%lu WARN(s) fired during the run; first: %s",
+			    kc_warn_count() - s->warn_base, wi.first);
+	}
+	if (s->internal_error)
+		return STRESS_EXIT_INTERNAL;
+	return atomic_load(&s->failed) ? STRESS_EXIT_FAIL : STRESS_EXIT_PASS;
+}

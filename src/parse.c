@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Strict parsers for option values: any junk is a usage error. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "stress.h"
+
+int stress_parse_ulong(const char *s, unsigned long long min, unsigned long long max,
+		       unsigned long long *out, char *err, size_t errlen)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)s[0])) {
+		snprintf(err, errlen, "'%s' is not a non-negative integer", s ? s : "");
+		return -1;
+	}
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end) {
+		snprintf(err, errlen, "'%s' is not a non-negative integer", s);
+		return -1;
+	}
+	if (v < min || v > max) {
+		snprintf(err, errlen, "%s is out of range (%llu..%llu)", s, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* A number with an optional unit: ms, s, m, h, d; bare = seconds. */
+int stress_parse_duration(const char *s, double *out, char *err, size_t errlen)
+{
+	static const struct { const char *sfx; double mul; } units[] = {
+		{ "", 1 }, { "ms", 1e-3 }, { "s", 1 }, { "m", 60 }, { "h", 3600 },
+		{ "d", 86400 },
+	};
+	double v;
+	char *end;
+	size_t i;
+
+	if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '.')) {
+		snprintf(err, errlen, "'%s' is not a duration (e.g. 30s, 5m, 2h, 1d)",
+			 s ? s : "");
+		return -1;
+	}
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || !isfinite(v) || v < 0)
+		goto bad;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (!strcmp(end, units[i].sfx)) {
+			v *= units[i].mul;
+			if (v > 365.0 * 86400)
+				goto bad;
+			*out = v;
+			return 0;
+		}
+	}
+bad:
+	snprintf(err, errlen, "'%s' is not a duration (e.g. 30s, 5m, 2h, 1d)", s);
+	return -1;
+}
+
+void stress_format_duration(double secs, char *buf, size_t len)
+{
+	if (secs == 0)
+		snprintf(buf, len, "0");
+	else if (secs < 1 || secs != (double)(unsigned long)secs)
+		snprintf(buf, len, "%gms", secs * 1000);
+	else
+		snprintf(buf, len, "%lus", (unsigned long)secs);
+}
+
+static int parse_prob(const char *s, size_t n, double *out)
+{
+	char tmp[32], *end;
+	double v;
+
+	if (!n || n >= sizeof(tmp))
+		return -1;
+	memcpy(tmp, s, n);
+	tmp[n] = 0;
+	if (!(isdigit((unsigned char)tmp[0]) || tmp[0] == '.'))
+		return -1;
+	errno = 0;
+	v = strtod(tmp, &end);
+	if (errno || *end || !isfinite(v) || v < 0 || v > 1)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int stress_parse_inject(const char *s, struct inject_spec *out, char *err, size_t errlen)
+{
+	struct inject_spec spec = { 0 };
+	const char *p = s;
+
+	if (!s || !*s || strlen(s) >= sizeof(spec.text))
+		goto bad;
+	snprintf(spec.text, sizeof(spec.text), "%s", s);
+	if (!strcmp(s, "off") || !strcmp(s, "none")) {
+		*out = spec;
+		return 0;
+	}
+	while (*p) {
+		const char *eq = strchr(p, '='), *comma;
+		double *slot;
+
+		if (!eq)
+			goto bad;
+		comma = strchr(eq, ',');
+		if (!comma)
+			comma = eq + strlen(eq);
+		if (eq - p == 3 && !strncmp(p, "hop", 3))
+			slot = &spec.hop;
+		else if (eq - p == 5 && !strncmp(p, "delay", 5))
+			slot = &spec.delay;
+		else if (eq - p == 5 && !strncmp(p, "yield", 5))
+			slot = &spec.yield;
+		else
+			goto bad;
+		if (parse_prob(eq + 1, comma - eq - 1, slot))
+			goto bad;
+		p = *comma ? comma + 1 : comma;
+		if (*comma && !*p)
+			goto bad;
+	}
+	*out = spec;
+	return 0;
+bad:
+	snprintf(err, errlen, "'%s' is not an injection spec (hop=P,delay=P,yield=P; "
+		 "P in [0,1]; or off)", s ? s : "");
+	return -1;
+}
+
+int stress_parse_stutter(const char *s, struct stutter_spec *out, char *err, size_t errlen)
+{
+	struct stutter_spec spec = { 0 };
+	char lo[32];
+	const char *dash;
+	char e[64];
+
+	if (!s || !*s || strlen(s) >= sizeof(spec.text))
+		goto bad;
+	snprintf(spec.text, sizeof(spec.text), "%s", s);
+	if (!strcmp(s, "off") || !strcmp(s, "0")) {
+		*out = spec;
+		return 0;
+	}
+	dash = strchr(s, '-');
+	if (dash) {
+		if ((size_t)(dash - s) >= sizeof(lo))
+			goto bad;
+		memcpy(lo, s, dash - s);
+		lo[dash - s] = 0;
+		if (stress_parse_duration(lo, &spec.min, e, sizeof(e)) ||
+		    stress_parse_duration(dash + 1, &spec.max, e, sizeof(e)))
+			goto bad;
+	} else {
+		if (stress_parse_duration(s, &spec.min, e, sizeof(e)))
+			goto bad;
+		spec.max = spec.min;
+	}
+	if (spec.min < 0.001 || spec.max < spec.min)
+		goto bad;
+	*out = spec;
+	return 0;
+bad:
+	snprintf(err, errlen, "'%s' is not a stutter spec (off, DURATION or MIN-MAX, "
+		 "at least 1ms)", s ? s : "");
+	return -1;
+}

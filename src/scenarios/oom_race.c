@@ -1,0 +1,859 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * oom_race: the two-pass OOM victim selection under RCU (issue 4).
+ *
+ * Virtual CPUs charge and uncharge RSS pages toward seeded per-slot
+ * targets (layouts: one hog, a packed crowd, ties, a descending chain),
+ * fork and exit tasks, change oom_score_adj and run OOM kills (victim
+ * marked, then reaped and exited). Selector threads run v16 and/or
+ * bounded continuously; at every stutter the precise oracle judges both.
+ *
+ * Ground truth lives in struct oom_gt, one per task, freed with the task.
+ * Event stamps (a global sequence) let a selection spanning [S0, S1] be
+ * judged only on facts that held over the whole window, so a clean run
+ * cannot fail on a race.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <kcompat/kcompat.h>
+#include "mm/oom_select.h"
+#include "shape/hpcc_shape.h"
+#include "scenario.h"
+
+#define NR_UNITS	(NR_MM_COUNTERS + 1)	/* + page-table bytes */
+#define SLOT_CLAIMED	((struct task_struct *)1UL)
+
+enum layout { L_HOG, L_PACKED, L_TIES, L_CHAIN, L_MIXED };
+static const char *const layout_names[] = { "hog", "packed", "ties", "chain", "mixed" };
+
+/* Options (parsed before setup). */
+static int opt_algo = -1;		/* -1: both */
+static long opt_max_shortfall = -1;
+static enum layout opt_layout = L_MIXED;
+static unsigned int opt_tasks = 48;
+
+struct oom_gt {
+	atomic_long units[NR_UNITS];	/* exact pages; [NR_MM_COUNTERS] in bytes */
+	pthread_mutex_t lock;		/* adj changes */
+	short adj;
+	bool unkillable;
+	atomic_ulong exit_seq;		/* stamped after unlink */
+	atomic_ulong adj_min_since;	/* after adj became -1000 */
+	atomic_ulong adj_min_until;	/* before adj left -1000 */
+	atomic_ulong victim_seq;	/* after marked victim */
+	atomic_ulong skip_seq;		/* before MMF_OOM_SKIP */
+};
+
+struct oom_slot {
+	struct task_struct *task;	/* NULL, SLOT_CLAIMED or a task */
+	atomic_long target;		/* badness pages the CPUs steer to */
+};
+
+struct oom_race {
+	struct stress *s;
+	struct oom_slot *slots;
+	unsigned int nr_slots;
+	struct task_struct *init, *kthread;
+	struct task_struct **killing;	/* per CPU: the task being OOM-killed */
+	unsigned int *kill_left;	/* its CPU's steps until it is reaped */
+	unsigned long *kill_sel;	/* ... or until selections_done() passes this */
+	atomic_ulong kills;
+	unsigned long under, over, window, slack4;
+	unsigned long totalpages;	/* adj unit = totalpages / 1000 = window / 256 */
+	enum layout phase;		/* the active layout (mixed rotates) */
+	unsigned long long lrng;	/* layout draws, main thread only */
+	atomic_ulong seq;
+	atomic_long active_victims;
+	atomic_ulong last_skip_done;
+	/* Statistics. */
+	atomic_ulong selections[3], aborts, budget_runs[3], fallbacks[3];
+	unsigned long q_checks, q_pending, q_exact, q_crowded, q_v16_runout, q_v16_sel;
+	long q_worst[3];		/* worst quiescent shortfall per algo */
+	unsigned long q_hits[3];	/* quiescent selections not at the max */
+};
+
+static struct oom_race *R;
+
+static unsigned long stamp(void)
+{
+	return atomic_fetch_add(&R->seq, 1) + 1;
+}
+
+static unsigned long long lrng_next(void)
+{
+	unsigned long long z = (R->lrng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static long lrng_below(unsigned long n)
+{
+	return n ? (long)(lrng_next() % n) : 0;
+}
+
+/* --- options --- */
+
+static int parse_algo(const char *v, char *err, size_t len)
+{
+	enum oom_algo a;
+
+	if (!strcmp(v, "both")) {
+		opt_algo = -1;
+		return 0;
+	}
+	if (oom_algo_parse(v, &a) || a == OOM_ALGO_PRECISE) {
+		snprintf(err, len, "'%s' is not one of v16, bounded, both", v);
+		return -1;
+	}
+	opt_algo = a;
+	return 0;
+}
+
+static int parse_long(const char *v, long lo, long hi, long *out, char *err, size_t len)
+{
+	char *end;
+	long x;
+
+	errno = 0;
+	x = strtol(v, &end, 10);
+	if (errno || end == v || *end || x < lo || x > hi) {
+		snprintf(err, len, "'%s' is not an integer in %ld..%ld", v, lo, hi);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+static int parse_shortfall(const char *v, char *err, size_t len)
+{
+	return parse_long(v, 0, LONG_MAX / 2, &opt_max_shortfall, err, len);
+}
+
+static int parse_tasks(const char *v, char *err, size_t len)
+{
+	long x;
+
+	if (parse_long(v, 2, 4096, &x, err, len))
+		return -1;
+	opt_tasks = x;
+	return 0;
+}
+
+static int parse_layout(const char *v, char *err, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(layout_names); i++) {
+		if (!strcmp(v, layout_names[i])) {
+			opt_layout = i;
+			return 0;
+		}
+	}
+	snprintf(err, len, "'%s' is not one of hog, packed, ties, chain, mixed", v);
+	return -1;
+}
+
+static const struct scenario_opt oom_opts[] = {
+	{ "oom-algo", "A", "two-pass variant under test: v16, bounded or both (default both)",
+	  parse_algo },
+	{ "oom-max-shortfall", "PAGES",
+	  "fail when v16's victim is more than PAGES below the true maximum at a quiescent point",
+	  parse_shortfall },
+	{ "oom-layout", "L", "hog, packed, ties, chain or mixed (default mixed: rotates hog/packed/ties)",
+	  parse_layout },
+	{ "oom-tasks", "N", "task slots, 2..4096 (default 48; chain uses at least 24)",
+	  parse_tasks },
+	{ NULL }
+};
+
+/* --- layouts --- */
+
+static long draw_target(unsigned int slot)
+{
+	unsigned long w = R->window;
+	unsigned int k;
+	long top;
+
+	switch (R->phase) {
+	case L_HOG:
+		return slot == 0 ? (long)(40 * w) : lrng_below(w);
+	case L_PACKED:
+		return 8 * w + lrng_below(w / 2);
+	case L_TIES:
+		return slot < 6 ? (long)(8 * w) : lrng_below(4 * w);
+	case L_CHAIN:
+		/*
+		 * 16 equal tops burn the budget; then steps that pass v16's
+		 * filter whatever the residuals: O - 4T, then U + O - 4T.
+		 */
+		k = R->nr_slots - OOM_MAX_PRECISE_BADNESS_SUMS;
+		top = (long)((k + 2) * w);
+		if (slot < OOM_MAX_PRECISE_BADNESS_SUMS)
+			return top;
+		k = slot - OOM_MAX_PRECISE_BADNESS_SUMS;
+		return top - (long)(R->over > R->slack4 ? R->over - R->slack4 : 0) -
+		       (long)k * (long)(w - R->slack4);
+	default:
+		return 0;
+	}
+}
+
+static void draw_targets(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < R->nr_slots; i++)
+		atomic_store(&R->slots[i].target, draw_target(i));
+}
+
+static bool churn_allowed(void)
+{
+	return R->phase != L_CHAIN;
+}
+
+/* --- tasks --- */
+
+static void gt_free(struct task_struct *p)
+{
+	struct oom_gt *gt = p->owner;
+
+	if (gt) {
+		pthread_mutex_destroy(&gt->lock);
+		free(gt);
+	}
+}
+
+static void on_poison(const void *obj, const char *where)
+{
+	stress_fail(R->s, "no_use_after_free", (int)kc_get_cpu(),
+		    "a freed task (%p) was accessed in %s", obj, where);
+}
+
+static struct task_struct *task_new(bool unkillable, bool kthread)
+{
+	struct oom_gt *gt = calloc(1, sizeof(*gt));
+	struct oom_task_attr a = { .is_init = unkillable, .kthread = kthread, .owner = gt };
+	struct task_struct *p;
+
+	if (!gt)
+		return NULL;
+	pthread_mutex_init(&gt->lock, NULL);
+	gt->unkillable = unkillable || kthread;
+	p = oom_task_create(&a);
+	if (!p)
+		gt_free(&(struct task_struct){ .owner = gt });
+	return p;
+}
+
+static long gt_badness_pages(struct oom_gt *gt)
+{
+	long v = 0;
+	int i;
+
+	for (i = 0; i < NR_MM_COUNTERS; i++)
+		v += atomic_load_explicit(&gt->units[i], memory_order_relaxed);
+	return v + atomic_load_explicit(&gt->units[NR_MM_COUNTERS],
+					memory_order_relaxed) / (long)PAGE_SIZE;
+}
+
+/* Charge @n units of @u on the current CPU: counter first, then truth. */
+static void charge(struct task_struct *p, struct mm_struct *mm, int u, long n)
+{
+	struct oom_gt *gt = p->owner;
+
+	if (u < NR_MM_COUNTERS)
+		oom_mm_add(mm, u, n);
+	else
+		atomic_long_add(n, &mm->pgtables_bytes);
+	atomic_fetch_add_explicit(&gt->units[u], n, memory_order_relaxed);
+}
+
+/* Uncharge up to @n: reserve in the truth first so it never goes negative. */
+static void uncharge(struct task_struct *p, struct mm_struct *mm, int u, long n)
+{
+	struct oom_gt *gt = p->owner;
+	long cur = atomic_load_explicit(&gt->units[u], memory_order_relaxed);
+
+	do {
+		if (cur <= 0)
+			return;
+		if (n > cur)
+			n = cur;
+	} while (!atomic_compare_exchange_weak(&gt->units[u], &cur, cur - n));
+	if (u < NR_MM_COUNTERS)
+		oom_mm_add(mm, u, -n);
+	else
+		atomic_long_add(-n, &mm->pgtables_bytes);
+}
+
+static int pick_unit(struct stress_rng *rng)
+{
+	unsigned long long r = stress_rng_below(rng, 100);
+
+	/* Skewed like real RSS: mostly anon, then file, shmem, swap, page tables. */
+	if (r < 55)
+		return MM_ANONPAGES;
+	if (r < 80)
+		return MM_FILEPAGES;
+	if (r < 90)
+		return MM_SHMEMPAGES;
+	if (r < 96)
+		return MM_SWAPENTS;
+	return NR_MM_COUNTERS;
+}
+
+static void steer(struct stress *s, unsigned int cpu, struct stress_rng *rng,
+		  struct oom_slot *sl, struct task_struct *p)
+{
+	struct mm_struct *mm = rcu_dereference(p->mm);
+	long diff, n, big;
+	int u = pick_unit(rng);
+	long scale = u == NR_MM_COUNTERS ? (long)PAGE_SIZE : 1;
+
+	if (!mm)
+		return;
+	diff = atomic_load_explicit(&sl->target, memory_order_relaxed) -
+	       gt_badness_pages(p->owner);
+	big = 4 * (long)stress_batch(s);
+	if (labs(diff) / 4 > big)
+		big = labs(diff) / 4;
+	n = 1 + (long)stress_rng_below(rng, big);
+	if (diff > 0) {
+		n = n < diff ? n : diff;
+		charge(p, mm, u, n * scale);
+		stress_trace(s, cpu, "charge", p->pid, n);
+	} else if (diff < 0) {
+		n = n < -diff ? n : -diff;
+		uncharge(p, mm, u, n * scale);
+		stress_trace(s, cpu, "uncharge", p->pid, n);
+	} else {
+		/* At the target: churn the counters, net zero. */
+		charge(p, mm, u, n * scale);
+		uncharge(p, mm, u, n * scale);
+	}
+}
+
+/* adj 1000 = 4 windows: a hog; small values reorder a crowd without breaking it. */
+static const short adj_values[] = { 0, 0, 0, 10, -10, 100, OOM_SCORE_ADJ_MIN, 1000, -500 };
+
+static void change_adj(struct stress *s, unsigned int cpu, struct stress_rng *rng,
+		       struct task_struct *p)
+{
+	struct oom_gt *gt = p->owner;
+	/* Only the hog phase makes new hogs. */
+	unsigned int nv = R->phase == L_HOG ? ARRAY_SIZE(adj_values) : ARRAY_SIZE(adj_values) - 2;
+	short v = adj_values[stress_rng_below(rng, nv)];
+
+	pthread_mutex_lock(&gt->lock);
+	if (v == OOM_SCORE_ADJ_MIN && gt->adj != OOM_SCORE_ADJ_MIN) {
+		oom_set_score_adj(p, v);
+		atomic_store(&gt->adj_min_since, stamp());
+	} else if (v != OOM_SCORE_ADJ_MIN && gt->adj == OOM_SCORE_ADJ_MIN) {
+		atomic_store(&gt->adj_min_until, stamp());
+		oom_set_score_adj(p, v);
+	} else {
+		oom_set_score_adj(p, v);
+	}
+	gt->adj = v;
+	pthread_mutex_unlock(&gt->lock);
+	stress_trace(s, cpu, "adj", p->pid, v);
+}
+
+/* Exit a task the caller has claimed (taken out of its slot). */
+static void task_exit(struct task_struct *p)
+{
+	struct oom_gt *gt = p->owner;
+
+	get_task_struct(p);
+	oom_task_exit(p);
+	atomic_store(&gt->exit_seq, stamp());
+	put_task_struct(p);
+}
+
+static unsigned long selections_done(void)
+{
+	return atomic_load_explicit(&R->selections[OOM_ALGO_V16], memory_order_relaxed) +
+	       atomic_load_explicit(&R->selections[OOM_ALGO_BOUNDED], memory_order_relaxed);
+}
+
+/*
+ * An OOM kill spans several steps of its CPU: the victim is marked, the
+ * CPU goes on with its work for a while (selections meanwhile must
+ * abort), then the reaper sets MMF_OOM_SKIP and the task exits.
+ */
+static void oom_kill_start(struct stress *s, unsigned int cpu, struct stress_rng *rng,
+			   struct task_struct *p)
+{
+	struct oom_gt *gt = p->owner;
+
+	atomic_fetch_add(&R->active_victims, 1);
+	/* Until two selections overlapped it (bounded if none run). */
+	R->kill_left[cpu] = 100000;
+	R->kill_sel[cpu] = selections_done() + 2;
+	__atomic_store_n(&R->killing[cpu], p, __ATOMIC_RELEASE);
+	oom_mark_victim(p);
+	atomic_store(&gt->victim_seq, stamp());
+	atomic_fetch_add(&R->kills, 1);
+	stress_trace(s, cpu, "oom_kill", p->pid, R->kill_left[cpu]);
+}
+
+static void oom_kill_finish(struct stress *s, unsigned int cpu)
+{
+	struct task_struct *p = R->killing[cpu];
+	struct oom_gt *gt = p->owner;
+	unsigned long done, old;
+
+	atomic_store(&gt->skip_seq, stamp());
+	oom_set_mm_skip(p);
+	done = stamp();
+	old = atomic_load(&R->last_skip_done);
+	while (old < done && !atomic_compare_exchange_weak(&R->last_skip_done, &old, done))
+		;
+	atomic_fetch_sub(&R->active_victims, 1);
+	/*
+	 * Cleared before the exit: a checker that still sees it is in a
+	 * read-side section the exit's grace period waits for.
+	 */
+	__atomic_store_n(&R->killing[cpu], NULL, __ATOMIC_RELEASE);
+	stress_trace(s, cpu, "reaped", p->pid, 0);
+	task_exit(p);
+}
+
+static void cpu_step(struct stress *s, unsigned int cpu, struct stress_rng *rng)
+{
+	unsigned int i = stress_rng_below(rng, R->nr_slots);
+	struct oom_slot *sl = &R->slots[i];
+	unsigned long long r = stress_rng_below(rng, 100000);
+	struct task_struct *p;
+
+	if (R->killing[cpu] && (!--R->kill_left[cpu] ||
+				 selections_done() > R->kill_sel[cpu]))
+		oom_kill_finish(s, cpu);
+	if (churn_allowed() && r < 100) {
+		/* Fork into an empty slot, or exit (sometimes by OOM kill). */
+		p = __atomic_load_n(&sl->task, __ATOMIC_ACQUIRE);
+		if (!p) {
+			if (!__atomic_compare_exchange_n(&sl->task, &p, SLOT_CLAIMED, false,
+							 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+				return;
+			p = task_new(false, false);
+			__atomic_store_n(&sl->task, p, __ATOMIC_RELEASE);
+			stress_trace(s, cpu, "fork", p ? p->pid : -1, i);
+			return;
+		}
+		if (p == SLOT_CLAIMED ||
+		    !__atomic_compare_exchange_n(&sl->task, &p, NULL, false,
+						 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			return;
+		stress_trace(s, cpu, "exit", p->pid, i);
+		/* One exit in 1000 is an OOM kill, one at a time per CPU. */
+		if (!R->killing[cpu] && stress_rng_below(rng, 1000) == 0)
+			oom_kill_start(s, cpu, rng, p);
+		else
+			task_exit(p);
+		return;
+	}
+	rcu_read_lock();
+	p = rcu_dereference(sl->task);
+	if (p && p != SLOT_CLAIMED) {
+		if (churn_allowed() && r < 110)
+			change_adj(s, cpu, rng, p);
+		else
+			steer(s, cpu, rng, sl, p);
+	}
+	rcu_read_unlock();
+}
+
+/* --- continuous checks --- */
+
+static void check_victim(struct stress *s, unsigned int id, struct oom_control *oc,
+			 unsigned long s0, unsigned long s1)
+{
+	struct task_struct *p = oc->chosen;
+	struct oom_gt *gt;
+	unsigned long since, until, ex;
+	short adj;
+
+	if (p == OOM_ABORT) {
+		/* Legit only if some kill was in progress during [s0, s1]. */
+		if (!atomic_load(&R->active_victims) && atomic_load(&R->last_skip_done) < s0)
+			stress_fail(s, "abort_needs_victim", -1,
+				    "selector %u aborted with no OOM victim in progress", id);
+		atomic_fetch_add(&R->aborts, 1);
+		return;
+	}
+	if (!p)
+		return;
+	gt = p->owner;
+	stress_count_checks(s, 3);
+	if (gt->unkillable)
+		stress_fail(s, "victim_killable", -1, "selector %u chose unkillable pid %d",
+			    id, p->pid);
+	ex = atomic_load(&gt->exit_seq);
+	if (ex && ex < s0)
+		stress_fail(s, "victim_not_exited", -1,
+			    "selector %u chose pid %d, exited (stamp %lu) before the selection began (%lu)",
+			    id, p->pid, ex, s0);
+	pthread_mutex_lock(&gt->lock);
+	adj = gt->adj;
+	since = atomic_load(&gt->adj_min_since);
+	until = atomic_load(&gt->adj_min_until);
+	pthread_mutex_unlock(&gt->lock);
+	if (since && since < s0 &&
+	    (adj == OOM_SCORE_ADJ_MIN || (until > since && until > s1)))
+		stress_fail(s, "victim_not_adj_min", -1,
+			    "selector %u chose pid %d at oom_score_adj -1000 over [%lu, %lu]",
+			    id, p->pid, s0, s1);
+}
+
+/* A kill in progress over the whole window must abort the selection. */
+static void check_must_abort(struct stress *s, unsigned int id, struct oom_control *oc,
+			     unsigned long s0, unsigned long s1)
+{
+	unsigned int i;
+
+	if (oc->chosen == OOM_ABORT)
+		return;
+	rcu_read_lock();
+	for (i = 0; i < stress_nr_cpus(s); i++) {
+		struct task_struct *p = __atomic_load_n(&R->killing[i], __ATOMIC_ACQUIRE);
+		struct oom_gt *gt;
+		unsigned long v, sk;
+
+		if (!p)
+			continue;
+		gt = p->owner;
+		v = atomic_load(&gt->victim_seq);
+		sk = atomic_load(&gt->skip_seq);
+		if (v && v < s0 && (!sk || sk > s1))
+			stress_fail(s, "abort_on_victim", -1,
+				    "selector %u did not abort although pid %d was being killed over [%lu, %lu]",
+				    id, p->pid, s0, s1);
+	}
+	rcu_read_unlock();
+}
+
+static enum oom_algo algo_for(unsigned int id, unsigned long n)
+{
+	if (opt_algo >= 0)
+		return opt_algo;
+	return (id + n) % 2 ? OOM_ALGO_BOUNDED : OOM_ALGO_V16;
+}
+
+static void select_step(struct stress *s, unsigned int id, struct stress_rng *rng)
+{
+	static __thread unsigned long n;
+	struct oom_control oc = { .totalpages = R->totalpages, .algo = algo_for(id, n++) };
+	unsigned long s0, s1;
+
+	s0 = stamp();
+	oom_select_bad_process(&oc);
+	s1 = stamp();
+	atomic_fetch_add(&R->selections[oc.algo], 1);
+	if (oc.stats.budget_hits)
+		atomic_fetch_add(&R->budget_runs[oc.algo], 1);
+	atomic_fetch_add(&R->fallbacks[oc.algo], oc.stats.fallback_selects);
+	if (stress_checking(s)) {
+		stress_count_checks(s, 2);
+		stress_margin(s, "precise_budget", oc.stats.precise_evals,
+			      OOM_MAX_PRECISE_BADNESS_SUMS);
+		if (oc.stats.precise_evals > OOM_MAX_PRECISE_BADNESS_SUMS ||
+		    oc.stats.precise_counter_sums >
+		    NR_MM_COUNTERS * OOM_MAX_PRECISE_BADNESS_SUMS)
+			stress_fail(s, "precise_budget", -1,
+				    "%s selection made %lu precise evaluations (%lu counter sums) > 16",
+				    oom_algo_names[oc.algo], oc.stats.precise_evals,
+				    oc.stats.precise_counter_sums);
+		check_victim(s, id, &oc, s0, s1);
+		check_must_abort(s, id, &oc, s0, s1);
+	}
+	oom_select_put(&oc);
+}
+
+/* --- quiescent oracle --- */
+
+/* A new phase starts from adj 0 (CPUs are parked: no concurrent change). */
+static void reset_adj(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < R->nr_slots; i++) {
+		struct task_struct *p = R->slots[i].task;
+		struct oom_gt *gt;
+
+		if (!p || p == SLOT_CLAIMED)
+			continue;
+		gt = p->owner;
+		pthread_mutex_lock(&gt->lock);
+		if (gt->adj == OOM_SCORE_ADJ_MIN)
+			atomic_store(&gt->adj_min_until, stamp());
+		oom_set_score_adj(p, 0);
+		gt->adj = 0;
+		pthread_mutex_unlock(&gt->lock);
+	}
+}
+
+struct qtask {
+	struct task_struct *p;
+	long truth, approx;
+	bool eligible;
+};
+
+static long truth_badness(struct task_struct *p, bool *eligible)
+{
+	struct oom_gt *gt = p->owner;
+
+	*eligible = !gt->unkillable && p->mm && gt->adj != OOM_SCORE_ADJ_MIN;
+	return gt_badness_pages(gt) + gt->adj * (long)(R->totalpages / 1000);
+}
+
+static void quiescent(struct stress *s)
+{
+	struct qtask *q;
+	struct task_struct *p;
+	unsigned int n = 0, i, inwin = 0, pending = 0, cap = R->nr_slots + 2;
+	long pmax = LONG_MIN, amax = LONG_MIN;
+	int a;
+
+	if (!stress_checking(s))
+		return;
+	q = calloc(cap, sizeof(*q));
+	if (!q)
+		return;
+	rcu_read_lock();
+	for_each_process(p) {
+		unsigned long u = 0, o = 0;
+		long prec;
+
+		if (n == cap)
+			break;
+		q[n].p = p;
+		q[n].truth = truth_badness(p, &q[n].eligible);
+		prec = oom_badness(p, R->totalpages, false, NULL, NULL, NULL);
+		q[n].approx = oom_badness(p, R->totalpages, true, &u, &o, NULL);
+		stress_count_checks(s, 2);
+		if (q[n].eligible && prec != q[n].truth)
+			stress_fail(s, "precise_badness", -1,
+				    "pid %d: precise badness %ld, ground truth %ld",
+				    p->pid, prec, q[n].truth);
+		if (q[n].eligible && (q[n].approx > q[n].truth + (long)o ||
+				      q[n].approx < q[n].truth - (long)u))
+			stress_fail(s, "approx_badness_contract", -1,
+				    "pid %d: approximate %ld outside [%ld - %lu, %ld + %lu]",
+				    p->pid, q[n].approx, q[n].truth, u, q[n].truth, o);
+		if (q[n].eligible) {
+			pmax = max(pmax, q[n].truth);
+			amax = max(amax, q[n].approx);
+		}
+		n++;
+	}
+	rcu_read_unlock();
+	for (i = 0; i < n; i++)
+		inwin += q[i].eligible && q[i].approx + (long)R->window >= amax;
+	for (i = 0; i < stress_nr_cpus(s); i++)
+		pending += R->killing[i] != NULL;
+	R->q_checks++;
+	if (pending)
+		R->q_pending++;
+	else if (inwin <= OOM_MAX_PRECISE_BADNESS_SUMS)
+		R->q_exact++;
+	else
+		R->q_crowded++;
+
+	for (a = OOM_ALGO_PRECISE; a <= OOM_ALGO_BOUNDED; a++) {
+		struct oom_control oc = { .totalpages = R->totalpages, .algo = a };
+		long got = LONG_MIN, sh;
+		bool el = false;
+
+		if (a != OOM_ALGO_PRECISE && opt_algo >= 0 && a != opt_algo)
+			continue;
+		oom_select_bad_process(&oc);
+		stress_count_checks(s, 1);
+		if (pending) {
+			/* A kill in progress, frozen: every selection aborts. */
+			if (oc.chosen != OOM_ABORT)
+				stress_fail(s, "abort_on_victim", -1,
+					    "%s at a quiescent point did not abort with %u OOM victims pending",
+					    oom_algo_names[a], pending);
+			oom_select_put(&oc);
+			continue;
+		}
+		if (oc.chosen && oc.chosen != OOM_ABORT)
+			got = truth_badness(oc.chosen, &el);
+		if (oc.chosen == OOM_ABORT || (pmax != LONG_MIN && !el)) {
+			stress_fail(s, "oracle_victim", -1,
+				    "%s at a quiescent point chose %s",
+				    oom_algo_names[a], oc.chosen == OOM_ABORT ? "abort" :
+				    "no eligible task");
+			oom_select_put(&oc);
+			break;
+		}
+		sh = pmax == LONG_MIN ? 0 : pmax - got;
+		oom_select_put(&oc);
+		R->q_worst[a] = max(R->q_worst[a], sh);
+		R->q_hits[a] += sh != 0;
+		if (a == OOM_ALGO_PRECISE) {
+			if (sh)
+				stress_fail(s, "oracle_precise", -1,
+					    "precise one-pass chose %ld, true maximum %ld", got, pmax);
+			continue;
+		}
+		if (inwin <= OOM_MAX_PRECISE_BADNESS_SUMS && sh)
+			stress_fail(s, "exact_in_window", -1,
+				    "%s chose %ld, true maximum %ld with %u tasks in the window",
+				    oom_algo_names[a], got, pmax, inwin);
+		if (a == OOM_ALGO_BOUNDED) {
+			stress_margin(s, "bounded_window", sh, R->window);
+			if (sh > (long)R->window)
+				stress_fail(s, "bounded_window", -1,
+					    "bounded chose %ld, %ld below the true maximum %ld (window %lu)",
+					    got, sh, pmax, R->window);
+		} else {
+			R->q_v16_sel++;
+			R->q_v16_runout += oc.stats.budget_hits != 0;
+			if (opt_max_shortfall >= 0 && sh > opt_max_shortfall)
+				stress_fail(s, "v16_max_shortfall", -1,
+					    "v16 chose %ld, %ld pages (%.2f windows) below the true maximum %ld; %u tasks in the window, %lu approximate selections after the budget",
+					    got, sh, (double)sh / R->window, pmax, inwin,
+					    oc.stats.fallback_selects);
+		}
+	}
+	free(q);
+	if (opt_layout == L_MIXED) {
+		R->phase = (R->phase + 1) % L_CHAIN;
+		draw_targets();
+		reset_adj();
+	}
+}
+
+/* --- setup, teardown, report --- */
+
+static int setup(struct stress *s)
+{
+	unsigned int i;
+
+	R = calloc(1, sizeof(*R));
+	if (!R)
+		return -1;
+	R->s = s;
+	if (oom_model_init(stress_batch(s)))
+		return -1;
+	oom_poison_hook = on_poison;
+	oom_task_free_hook = gt_free;
+	oom_badness_accuracy(&R->under, &R->over);
+	R->window = R->under + R->over;
+	R->totalpages = 1000 * max(1UL, R->window / 256);
+	R->slack4 = NR_MM_COUNTERS * stress_shape(s)->settled_max;
+	R->nr_slots = opt_tasks;
+	if (opt_layout == L_CHAIN && R->nr_slots < 24)
+		R->nr_slots = 24;
+	R->phase = opt_layout == L_MIXED ? L_HOG : opt_layout;
+	R->lrng = stress_seed(s) ^ 0x6f6f6d5f72616365ULL;
+	atomic_store(&R->seq, 1);
+	R->slots = calloc(R->nr_slots, sizeof(*R->slots));
+	R->killing = calloc(stress_nr_cpus(s), sizeof(*R->killing));
+	R->kill_left = calloc(stress_nr_cpus(s), sizeof(*R->kill_left));
+	R->kill_sel = calloc(stress_nr_cpus(s), sizeof(*R->kill_sel));
+	if (!R->slots || !R->killing || !R->kill_left || !R->kill_sel)
+		return -1;
+	/* init (unkillable, would be the biggest) and a kernel thread. */
+	R->init = task_new(true, false);
+	R->kthread = task_new(false, true);
+	if (!R->init || !R->kthread)
+		return -1;
+	kc_set_cpu(0);
+	charge(R->init, R->init->mm, MM_ANONPAGES, 100 * (long)R->window);
+	draw_targets();
+	for (i = 0; i < R->nr_slots; i++) {
+		R->slots[i].task = task_new(false, false);
+		if (!R->slots[i].task)
+			return -1;
+	}
+	stress_set_priv(s, R);
+	return 0;
+}
+
+static void teardown(struct stress *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < stress_nr_cpus(s); i++)
+		if (R->killing[i])
+			oom_kill_finish(s, i);
+	for (i = 0; i < R->nr_slots; i++) {
+		struct task_struct *p = R->slots[i].task;
+
+		if (p && p != SLOT_CLAIMED)
+			oom_task_exit(p);
+	}
+	oom_task_exit(R->init);
+	oom_task_exit(R->kthread);
+	kc_rcu_barrier();
+	oom_quarantine_drain();
+	if (oom_live_tasks())
+		stress_fail(s, "task_leak", -1, "%ld tasks never freed", oom_live_tasks());
+	oom_poison_hook = NULL;
+	oom_task_free_hook = NULL;
+	free(R->slots);
+	free(R->killing);
+	free(R->kill_left);
+	free(R->kill_sel);
+}
+
+static void report_text(struct stress *s, FILE *out)
+{
+	int a;
+
+	fprintf(out, "# oom_race: layout %s, algo %s, %u task slots, window U+O = %lu pages (U %lu, O %lu, 4T %lu)\n",
+		layout_names[opt_layout], opt_algo < 0 ? "both" : oom_algo_names[opt_algo],
+		R->nr_slots, R->window, R->under, R->over, R->slack4);
+	for (a = OOM_ALGO_V16; a <= OOM_ALGO_BOUNDED; a++)
+		fprintf(out, "# oom_race: %s: %lu continuous selections, budget ran out in %lu, %lu approximate selections after it\n",
+			oom_algo_names[a], atomic_load(&R->selections[a]),
+			atomic_load(&R->budget_runs[a]), atomic_load(&R->fallbacks[a]));
+	fprintf(out, "# oom_race: %lu OOM kills, %lu selections aborted on a kill in progress; %lu quiescent oracle checks (%lu with a kill pending, %lu with <= 16 in the window, %lu crowded)\n",
+		atomic_load(&R->kills), atomic_load(&R->aborts), R->q_checks, R->q_pending,
+		R->q_exact, R->q_crowded);
+	fprintf(out, "# oom_race: v16 worst quiescent shortfall %ld pages (%.2f windows), not at the max in %lu, budget ran out in %lu of %lu\n",
+		R->q_worst[OOM_ALGO_V16], (double)R->q_worst[OOM_ALGO_V16] / R->window,
+		R->q_hits[OOM_ALGO_V16], R->q_v16_runout, R->q_v16_sel);
+	fprintf(out, "# oom_race: bounded worst quiescent shortfall %ld pages (%.2f windows), not at the max in %lu\n",
+		R->q_worst[OOM_ALGO_BOUNDED], (double)R->q_worst[OOM_ALGO_BOUNDED] / R->window,
+		R->q_hits[OOM_ALGO_BOUNDED]);
+}
+
+static void report_json(struct stress *s, FILE *out)
+{
+	fprintf(out, ",\"oom\":{\"layout\":\"%s\",\"window\":%lu,\"quiescent_checks\":%lu,"
+		"\"exact_regime\":%lu,\"crowded\":%lu,\"aborts\":%lu,"
+		"\"v16\":{\"selections\":%lu,\"budget_runs\":%lu,\"worst_shortfall\":%ld,"
+		"\"worst_shortfall_windows\":%.3f,\"quiescent_budget_runs\":%lu},"
+		"\"bounded\":{\"selections\":%lu,\"budget_runs\":%lu,\"worst_shortfall\":%ld}}",
+		layout_names[opt_layout], R->window, R->q_checks, R->q_exact, R->q_crowded,
+		atomic_load(&R->aborts),
+		atomic_load(&R->selections[OOM_ALGO_V16]), atomic_load(&R->budget_runs[OOM_ALGO_V16]),
+		R->q_worst[OOM_ALGO_V16], (double)R->q_worst[OOM_ALGO_V16] / R->window,
+		R->q_v16_runout,
+		atomic_load(&R->selections[OOM_ALGO_BOUNDED]),
+		atomic_load(&R->budget_runs[OOM_ALGO_BOUNDED]), R->q_worst[OOM_ALGO_BOUNDED]);
+}
+
+static const struct scenario oom_race = {
+	.name = "oom_race",
+	.summary = "two-pass OOM victim selection (v16, bounded) under RCU against a precise oracle",
+	.opts = oom_opts,
+	.setup = setup,
+	.cpu_step = cpu_step,
+	.select_step = select_step,
+	.quiescent = quiescent,
+	.teardown = teardown,
+	.report_text = report_text,
+	.report_json = report_json,
+};
+
+SCENARIO_REGISTER(oom_race)

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Engine internals shared by the files of src/ (not by scenarios, which
+ * see only scenario.h): the run configuration, the per-run state, and the
+ * entry points of each engine part.
+ */
+#ifndef _STRESS_STRESS_H
+#define _STRESS_STRESS_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include "scenario.h"
+#include "shape/hpcc_shape.h"
+
+#define STRESS_VERSION		"0.1"
+#define STRESS_MAX_SCENARIOS	32
+#define STRESS_MAX_SELECTORS	1024
+#define STRESS_MAX_BATCH	(1UL << 24)
+#define STRESS_MAX_FAILURES	16
+#define STRESS_MAX_KEYS		32	/* distinct margin / soft names per run */
+#define STRESS_STACK_SIZE	(64UL << 10)
+
+/* Exit status. */
+enum {
+	STRESS_EXIT_PASS = 0,
+	STRESS_EXIT_FAIL = 1,
+	STRESS_EXIT_USAGE = 2,
+	STRESS_EXIT_INTERNAL = 3,
+};
+
+enum stress_report_fmt { REPORT_TEXT, REPORT_KTAP, REPORT_JSON };
+
+/* --inject hop=P,delay=P,yield=P */
+struct inject_spec {
+	double hop, delay, yield;
+	char text[96];		/* as given, for the reproducer */
+};
+
+/* --stutter off | DUR | MIN-MAX (seconds; seeded uniform in [min, max]) */
+struct stutter_spec {
+	double min, max;	/* 0, 0: off */
+	char text[64];
+};
+
+struct stress_config {
+	const char *argv0;
+	unsigned int nr_cpus;
+	unsigned int nr_selectors;
+	unsigned long batch;
+	unsigned long long seed;
+	bool seed_given;
+	double duration;	/* per scenario; 0: until interrupted */
+	bool duration_given;
+	double stat_interval;	/* 0: no progress lines */
+	double stall_timeout;	/* 0: computed default */
+	double round;		/* --until-fail: length of one scenario run */
+	double selector_duty;	/* fraction of time a selector may run */
+	struct inject_spec inject;
+	struct stutter_spec stutter;
+	enum stress_report_fmt report;
+	const char *json_file;
+	bool until_fail;
+	bool verbose;
+	bool no_check;
+	const struct scenario *scenarios[STRESS_MAX_SCENARIOS];
+	unsigned int nr_scenarios;
+	/* Scenario options as given ("--name=value" ...), for the reproducer. */
+	char scenario_args[1024];
+};
+
+/* Parsing helpers: 0, or -1 with a reason in @err. */
+int stress_parse_ulong(const char *s, unsigned long long min, unsigned long long max,
+		       unsigned long long *out, char *err, size_t errlen);
+int stress_parse_duration(const char *s, double *out, char *err, size_t errlen);
+int stress_parse_inject(const char *s, struct inject_spec *out, char *err, size_t errlen);
+int stress_parse_stutter(const char *s, struct stutter_spec *out, char *err, size_t errlen);
+void stress_format_duration(double secs, char *buf, size_t len);
+
+/* cli.c: parse argv. Returns -1 after printing usage errors (exit 2). */
+enum stress_action { ACT_RUN, ACT_LIST, ACT_HELP, ACT_VERSION, ACT_DESCRIBE };
+int stress_cli_parse(int argc, char **argv, struct stress_config *cfg,
+		     enum stress_action *act);
+void stress_usage(FILE *out);
+
+/* registry.c */
+unsigned int scenario_count(void);
+const struct scenario *scenario_at(unsigned int i);
+const struct scenario *scenario_find(const char *name);
+
+/* describe.c */
+int stress_describe(const struct stress_config *cfg);
+
+
+/* One tracked key (margin or soft event). */
+struct stress_key {
+	const char *name;
+	atomic_ulong count;		/* checks (margins) or events (soft) */
+	double worst, used, bound;	/* margins, under @lock */
+	_Atomic double worst_fast;	/* lock-free pre-test */
+};
+
+struct stress_failure {
+	char invariant[64];
+	int cpu;
+	char msg[512];
+	char *excerpt;		/* flight-recorder dump (malloc) */
+};
+
+/* Per-thread engine state (virtual CPU or selector). */
+struct stress_thread {
+	struct stress *s;
+	pthread_t tid;
+	unsigned int id;		/* CPU number, or selector index */
+	bool selector;
+	bool started;
+	int core;			/* host core it is pinned to, -1: none */
+	atomic_ulong progress;		/* steps done */
+	atomic_int state;		/* enum thread_state */
+	/* watchdog bookkeeping (controller thread only) */
+	unsigned long seen;
+	double seen_at;
+} __attribute__((aligned(64)));
+
+enum thread_state { TS_NEW, TS_RUN, TS_STEP, TS_PARKED, TS_EXITED };
+
+struct flight_recorder;
+
+struct stress {
+	const struct stress_config *cfg;
+	const struct scenario *sc;
+	struct hpcc_shape shape;
+	unsigned long long seed;	/* this run's seed */
+	double duration;		/* this run's duration */
+	void *priv;
+
+	atomic_bool stop;
+	atomic_bool failed;
+
+	/* threads and phases */
+	struct stress_thread *threads;	/* nr_cpus vCPUs, then the selectors */
+	unsigned int nr_threads;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;		/* workers wait here (start, resume) */
+	pthread_cond_t ctl_cond;	/* the controller waits here */
+	atomic_bool park_req;
+	unsigned long park_gen;		/* under lock */
+	unsigned int nr_parked;		/* under lock */
+	unsigned int nr_exited;		/* under lock */
+	bool go;			/* under lock */
+	int vcpu_nice;			/* vCPU threads' nice value */
+
+	/* accounting */
+	atomic_ulong checks;
+	atomic_ulong quiescent;
+	struct stress_key margins[STRESS_MAX_KEYS];
+	atomic_uint nr_margins;
+	struct stress_key softs[STRESS_MAX_KEYS];
+	atomic_uint nr_softs;
+	pthread_mutex_t key_lock;
+
+	/* failures */
+	pthread_mutex_t fail_lock;
+	struct stress_failure failures[STRESS_MAX_FAILURES];
+	unsigned int nr_failures;	/* recorded */
+	unsigned long nr_fail_events;	/* including unrecorded */
+	bool internal_error;
+	bool stalled;
+	bool interrupted;
+	char reproducer[2048];
+
+	struct flight_recorder *rec;
+	unsigned long warn_base;
+
+	/* results */
+	double elapsed;
+	double park_time;		/* waiting for every thread to park */
+	double quiescent_time;		/* in quiescent() */
+	unsigned long ops;
+	bool skipped;			/* checking off */
+	char *sc_text, *sc_json;	/* scenario reports, taken before teardown */
+};
+
+/* engine.c */
+int stress_run(struct stress *s);	/* 0 pass, 1 fail, 3 internal */
+void stress_build_reproducer(const struct stress_config *cfg, const struct scenario *sc,
+			     unsigned long long seed, double duration, char *buf, size_t len);
+extern volatile sig_atomic_t stress_signalled;
+double stress_now(void);
+void stress_internal_error(struct stress *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* threads.c */
+int stress_threads_start(struct stress *s);
+/* Park every worker, run @fn, resume; false when the watchdog fired. */
+bool stress_threads_quiesce(struct stress *s, double timeout);
+/* Stop and join every worker; false when some did not exit in time. */
+bool stress_threads_stop(struct stress *s, double timeout);
+unsigned long stress_threads_ops(struct stress *s);
+int stress_host_cores(int *cores, int max);
+int stress_vcpu_nice(const struct stress_config *cfg, unsigned int nr_selectors);
+
+/* inject.c */
+void stress_inject_attach(struct stress *s, unsigned int cpu);
+void stress_inject_detach(void);
+void stress_inject_install(const struct stress_config *cfg);
+void stress_inject_counts(unsigned long *hops, unsigned long *delays, unsigned long *yields);
+
+/* watchdog.c */
+double stress_default_stall_timeout(const struct stress_config *cfg);
+/* Check progress; false (and a failure recorded) on a stall. */
+bool stress_watchdog_check(struct stress *s, double now, double timeout);
+void stress_watchdog_reset(struct stress *s, double now);
+void stress_dump_threads(struct stress *s, FILE *out);
+
+/* recorder.c */
+struct flight_recorder *recorder_new(unsigned int nr_rings, unsigned int depth);
+void recorder_free(struct flight_recorder *r);
+void recorder_add(struct flight_recorder *r, unsigned int ring, const char *op,
+		  long a, long b);
+/* Malloc'ed text: the last @n entries of @ring (all rings' last few when ring < 0). */
+char *recorder_dump(struct flight_recorder *r, int ring, unsigned int n);
+
+/* report.c */
+void report_begin(const struct stress_config *cfg, unsigned int nr_runs, FILE *out);
+void report_progress(struct stress *s, double t, unsigned long ops, double rate);
+void report_run(struct stress *s, unsigned int index, FILE *out);
+void report_end(const struct stress_config *cfg, int status, FILE *out);
+void report_json_begin(const struct stress_config *cfg, FILE *out);
+void report_json_run(struct stress *s, bool first, FILE *out);
+void report_json_end(int status, FILE *out);
+const char *stress_verdict(struct stress *s);
+double stress_worst_margin(struct stress *s, const char **name);
+
+#endif /* _STRESS_STRESS_H */

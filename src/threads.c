@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Worker threads and phases. Thread i < nr_cpus is virtual CPU i, pinned
+ * to host core i % ncores; the selector threads follow, unpinned. Every
+ * wait is on a pthread condition variable: 256 or 8192 threads on two
+ * cores never spin. A stutter parks every worker (vCPUs and selectors)
+ * between two steps, so the scenario's quiescent() sees no update and no
+ * selector in flight.
+ */
+#include <errno.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <stdio.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <kcompat/kcompat.h>
+#include "stress.h"
+
+
+#if defined(__SANITIZE_ADDRESS__) || defined(KC_TSAN)
+#define WORKER_STACK	(512UL << 10)	/* sanitizers need room for redzones/shadow */
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WORKER_STACK	(512UL << 10)
+#endif
+#endif
+#ifndef WORKER_STACK
+#define WORKER_STACK	STRESS_STACK_SIZE
+#endif
+
+int stress_host_cores(int *cores, int max)
+{
+	cpu_set_t set;
+	int i, n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (i = 0; i < CPU_SETSIZE && n < max; i++)
+		if (CPU_ISSET(i, &set))
+			cores[n++] = i;
+	return n;
+}
+
+/*
+ * Selectors are few and vCPUs many: at equal priority 2 selectors among
+ * 256 busy vCPU threads get under 1% of the machine and barely check.
+ * vCPU threads therefore lower their own priority (never raise anyone's:
+ * no privilege needed) so that the selectors together get about a
+ * quarter of the CPU time when there are many vCPUs per selector.
+ */
+int stress_vcpu_nice(const struct stress_config *cfg, unsigned int nr_selectors)
+{
+	static const unsigned int weight[20] = {
+		1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
+		110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
+	};
+	unsigned long target;
+	int nice;
+
+	if (!nr_selectors)
+		return 0;
+	target = 3UL * 1024 * nr_selectors / cfg->nr_cpus;
+	for (nice = 0; nice < 19 && weight[nice] > target; nice++)
+		;
+	return nice;
+}
+
+static void park(struct stress *s, struct stress_thread *th)
+{
+	unsigned long gen;
+
+	pthread_mutex_lock(&s->lock);
+	/* The controller may have resumed already: re-check under the lock. */
+	if (!atomic_load(&s->park_req)) {
+		pthread_mutex_unlock(&s->lock);
+		return;
+	}
+	gen = s->park_gen;
+	s->nr_parked++;
+	atomic_store_explicit(&th->state, TS_PARKED, memory_order_relaxed);
+	pthread_cond_signal(&s->ctl_cond);
+	while (s->park_gen == gen)
+		pthread_cond_wait(&s->cond, &s->lock);
+	s->nr_parked--;
+	pthread_mutex_unlock(&s->lock);
+	atomic_store_explicit(&th->state, TS_RUN, memory_order_relaxed);
+}
+
+/*
+ * Selectors run at most --selector-duty of the time (every 16 steps they
+ * sleep at least as long as they ran, and at least 50 us), so that with
+ * few vCPUs they do not steal half the machine and bounce the counters'
+ * cache lines; they still check hundreds of thousands of times a second.
+ */
+static void pace(struct stress *s, double *since, unsigned long n)
+{
+	double duty = s->cfg->selector_duty, busy, rest;
+	struct timespec ts;
+
+	if (duty >= 1 || (n & 15) != 15)
+		return;
+	busy = stress_now() - *since;
+	rest = busy * (1 / duty - 1);
+	if (rest < 50e-6)
+		rest = 50e-6;
+	if (rest > 10e-3)	/* e.g. time spent parked is not busy time */
+		rest = 10e-3;
+	ts.tv_sec = (time_t)rest;
+	ts.tv_nsec = (long)((rest - ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);
+	*since = stress_now();
+}
+
+static void *worker(void *arg)
+{
+	struct stress_thread *th = arg;
+	struct stress *s = th->s;
+	const struct scenario *sc = s->sc;
+	struct stress_rng rng;
+	char stream[80];
+	double busy_since;
+	unsigned long n = 0;
+
+	kc_set_cpu(th->selector ? th->id % s->cfg->nr_cpus : th->id);
+	kc_rcu_register_thread();
+	/* One stream per scenario and thread: same seed, same sequence. */
+	snprintf(stream, sizeof(stream), "%s/%s", sc->name, th->selector ? "select" : "cpu");
+	stress_rng_seed(&rng, s->seed, stream, th->id);
+	if (!th->selector) {
+		stress_inject_attach(s, th->id);
+		if (s->vcpu_nice)
+			setpriority(PRIO_PROCESS, syscall(SYS_gettid), s->vcpu_nice);
+	}
+
+	pthread_mutex_lock(&s->lock);
+	while (!s->go && !atomic_load(&s->stop))
+		pthread_cond_wait(&s->cond, &s->lock);
+	pthread_mutex_unlock(&s->lock);
+
+	atomic_store_explicit(&th->state, TS_RUN, memory_order_relaxed);
+	busy_since = stress_now();
+	while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
+		if (atomic_load_explicit(&s->park_req, memory_order_acquire)) {
+			park(s, th);
+			continue;
+		}
+		atomic_store_explicit(&th->state, TS_STEP, memory_order_relaxed);
+		if (th->selector) {
+			sc->select_step(s, th->id, &rng);
+			pace(s, &busy_since, n);
+		} else {
+			kc_set_cpu(th->id);	/* back home after an injected hop */
+			sc->cpu_step(s, th->id, &rng);
+		}
+		n = atomic_load_explicit(&th->progress, memory_order_relaxed);
+		atomic_store_explicit(&th->progress, n + 1, memory_order_relaxed);
+		atomic_store_explicit(&th->state, TS_RUN, memory_order_relaxed);
+	}
+
+	if (!th->selector) {
+		unsigned long hops, delays, yields;
+
+		stress_inject_counts(&hops, &delays, &yields);
+		if (hops)
+			stress_soft(s, "inject_hop", hops);
+		if (delays)
+			stress_soft(s, "inject_delay", delays);
+		if (yields)
+			stress_soft(s, "inject_yield", yields);
+		stress_inject_detach();
+	}
+	kc_rcu_unregister_thread();
+	atomic_store_explicit(&th->state, TS_EXITED, memory_order_relaxed);
+	pthread_mutex_lock(&s->lock);
+	s->nr_exited++;
+	pthread_cond_signal(&s->ctl_cond);
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
+int stress_threads_start(struct stress *s)
+{
+	unsigned int nr_cpus = s->cfg->nr_cpus, i;
+	int cores[CPU_SETSIZE], ncores = stress_host_cores(cores, CPU_SETSIZE);
+	sigset_t block, old;
+	pthread_attr_t attr;
+	int err = 0;
+
+	s->vcpu_nice = stress_vcpu_nice(s->cfg, s->nr_threads - nr_cpus);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	for (i = 0; i < s->nr_threads; i++) {
+		struct stress_thread *th = &s->threads[i];
+
+		th->s = s;
+		th->selector = i >= nr_cpus;
+		th->id = th->selector ? i - nr_cpus : i;
+		th->core = -1;
+		pthread_attr_init(&attr);
+		pthread_attr_setstacksize(&attr, WORKER_STACK);
+		if (!th->selector && ncores > 0) {
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			th->core = cores[i % ncores];
+			CPU_SET(th->core, &set);
+			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		}
+		err = pthread_create(&th->tid, &attr, worker, th);
+		pthread_attr_destroy(&attr);
+		if (err)
+			break;
+		th->started = true;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		stress_internal_error(s, "cannot create thread %u of %u: %s", i,
+				      s->nr_threads, strerror(err));
+		return -1;
+	}
+	pthread_mutex_lock(&s->lock);
+	s->go = true;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+	return 0;
+}
+
+static void wait_ctl(struct stress *s, double secs)
+{
+	struct timespec ts;
+	long ns;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ns = ts.tv_nsec + (long)(secs * 1e9);
+	ts.tv_sec += ns / 1000000000L;
+	ts.tv_nsec = ns % 1000000000L;
+	pthread_cond_timedwait(&s->ctl_cond, &s->lock, &ts);
+}
+
+static unsigned int nr_started(struct stress *s)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < s->nr_threads; i++)
+		n += s->threads[i].started;
+	return n;
+}
+
+bool stress_threads_quiesce(struct stress *s, double timeout)
+{
+	unsigned int total = nr_started(s);
+	double t0 = stress_now(), t1;
+	bool ok = true;
+
+	pthread_mutex_lock(&s->lock);
+	atomic_store(&s->park_req, true);
+	while (s->nr_parked + s->nr_exited < total) {
+		wait_ctl(s, 0.05);
+		if (stress_now() - t0 > timeout) {
+			ok = false;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&s->lock);
+	s->park_time += stress_now() - t0;
+	if (!ok) {
+		stress_fail(s, "watchdog", -1, "threads did not park for a stutter within %.1fs",
+			    timeout);
+		s->stalled = true;
+	}
+	t1 = stress_now();
+	if (ok && !atomic_load(&s->stop)) {
+		atomic_fetch_add(&s->quiescent, 1);
+		if (s->sc->quiescent)
+			s->sc->quiescent(s);
+	}
+	t0 = stress_now();
+	pthread_mutex_lock(&s->lock);
+	atomic_store(&s->park_req, false);
+	s->park_gen++;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+	s->quiescent_time += t0 - t1;
+	return ok;
+}
+
+bool stress_threads_stop(struct stress *s, double timeout)
+{
+	unsigned int total = nr_started(s), i;
+	double t0 = stress_now();
+	bool ok = true;
+
+	atomic_store(&s->stop, true);
+	pthread_mutex_lock(&s->lock);
+	pthread_cond_broadcast(&s->cond);
+	while (s->nr_exited < total) {
+		wait_ctl(s, 0.05);
+		if (stress_now() - t0 > timeout) {
+			ok = false;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&s->lock);
+	if (!ok)
+		return false;
+	for (i = 0; i < s->nr_threads; i++)
+		if (s->threads[i].started)
+			pthread_join(s->threads[i].tid, NULL);
+	return true;
+}
+
+unsigned long stress_threads_ops(struct stress *s)
+{
+	unsigned long n = 0;
+	unsigned int i;
+
+	for (i = 0; i < s->cfg->nr_cpus && i < s->nr_threads; i++)
+		n += atomic_load_explicit(&s->threads[i].progress, memory_order_relaxed);
+	return n;
+}

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The compaction depletion state machine (lib/mm/compaction.c) against
+ * spec/compaction-depletion.md: the threshold table (§3), the scan limit
+ * at each depth and its floors (§5), every transition of §8, the P5
+ * dangling else (§4.2), the shift-depth guard and the v4.3 deferral (§1).
+ */
+#include <stdlib.h>
+#include "mm/compaction.h"
+#include "ktap.h"
+
+#define PB	512
+
+static struct compact_params params(enum compact_policy policy, enum compact_p5 p5)
+{
+	struct compact_params p = {
+		.policy = policy, .p5 = p5, .atomic_mode = COMPACT_ATOMIC_RELAXED,
+		.cluster_max = 32, .min_scan_limit = PB,
+	};
+	return p;
+}
+
+/* A 512 MiB zone: 131072 pages, 256 pageblocks. */
+static bool zone_setup(struct kt *t, struct zone *z, const struct compact_params *p,
+		       unsigned long managed)
+{
+	struct zone_desc *d = zone_desc_alloc(0, managed, managed, PB);
+	bool ok = d && !zone_init(z, p, d, managed / PB + 1, false);
+
+	KT_EXPECT(t, ok, "zone setup");
+	if (!ok)
+		free(d);
+	return ok;
+}
+
+static void set_state(struct zone *z, bool depleted, long depth, long s, long f, long cof)
+{
+	z->flags = depleted ? 1UL << ZONE_COMPACTION_DEPLETED : 0;
+	z->compact_depletion_depth = depth;
+	z->compact_success = s;
+	z->compact_failed = f;
+	z->compact_order_failed = cof;
+}
+
+static bool depleted_flag(struct zone *z)
+{
+	return zone_test_flag(z, ZONE_COMPACTION_DEPLETED);
+}
+
+static bool scanallfree(struct zone *z)
+{
+	return zone_test_flag(z, ZONE_COMPACTION_SCANALLFREE);
+}
+
+/* §3 threshold table, row by row, cof 0..9 (and the flat tail up to MAX_ORDER). */
+static void compaction_threshold_table(struct kt *t)
+{
+	static const struct {
+		unsigned long managed;
+		unsigned long t[10];
+	} rows[] = {
+		{ 131072,  { 256, 128, 64, 32, 16, 8, 4, 4, 4, 4 } },
+		{ 126976,  { 248, 124, 62, 31, 15, 7, 4, 4, 4, 4 } },
+		{ 3977,    { 7, 4, 4, 4, 4, 4, 4, 4, 4, 4 } },
+		{ 1048576, { 2048, 1024, 512, 256, 128, 64, 32, 16, 8, 4 } },
+	};
+	unsigned int i, cof;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		unsigned long prev = ~0UL;
+
+		for (cof = 0; cof <= MAX_ORDER; cof++) {
+			unsigned long th = compaction_threshold(COMPACT_POLICY_P9,
+								rows[i].managed, cof);
+
+			KT_EXPECT_EQU(t, th, rows[i].t[min(cof, 9U)]);
+			/* Invariant 1: at least 4, never grows with cof, closed form. */
+			KT_EXPECT(t, th >= 4 && th <= prev, "managed %lu cof %u", rows[i].managed, cof);
+			KT_EXPECT_EQU(t, th, max(4UL, rows[i].managed >> (cof + 9)));
+			KT_EXPECT_EQU(t, compaction_threshold(COMPACT_POLICY_THRESHOLD1,
+							      rows[i].managed, cof), 1);
+			prev = th;
+		}
+	}
+}
+
+/* §5: the limit at each depth, both cluster sizes, the floors and the early exits. */
+static void compaction_scan_limit_depths(struct kt *t)
+{
+	struct compact_params p = params(COMPACT_POLICY_P9, COMPACT_P5_INTENDED);
+	static const long l128k[] = { LONG_MAX, 256, 128, 64, 32, 32, 32, 32, 32 };
+	static const long l1m[] = { LONG_MAX, 2048, 1024, 512, 256, 128, 64, 32, 32 };
+	unsigned long depth;
+	bool ovf;
+
+	for (depth = 0; depth < ARRAY_SIZE(l128k); depth++) {
+		KT_EXPECT_EQ(t, compaction_scan_limit(&p, 131072, 3, true, depth, &ovf), l128k[depth]);
+		KT_EXPECT_EQ(t, compaction_scan_limit(&p, 1048576, 3, true, depth, &ovf), l1m[depth]);
+		KT_EXPECT(t, !ovf, "no overflow at depth %lu", depth);
+	}
+	/* Pageblock floor before the shift: a DMA-sized zone gives 512 >> depth. */
+	KT_EXPECT_EQ(t, compaction_scan_limit(&p, 3977, 3, true, 1, &ovf), 256);
+	KT_EXPECT_EQ(t, compaction_scan_limit(&p, 3977, 3, true, 3, &ovf), 64);
+	/* Effective floor is COMPACT_CLUSTER_MAX, not the pageblock (v2). */
+	KT_EXPECT_EQ(t, compaction_scan_limit(&p, 131072, 3, true, 40, &ovf), 32);
+	/* Unlimited: /proc order -1, flag off, depth 0. */
+	KT_EXPECT_EQ(t, compaction_scan_limit(&p, 131072, -1, true, 3, &ovf), LONG_MAX);
+	KT_EXPECT_EQ(t, compaction_scan_limit(&p, 131072, 3, false, 3, &ovf), LONG_MAX);
+	/* COMPACT_CLUSTER_MAX 256: 256 at every depth for this zone. */
+	p.cluster_max = 256;
+	for (depth = 1; depth < 64; depth++)
+		KT_EXPECT_EQ(t, compaction_scan_limit(&p, 131072, 3, true, depth, &ovf), 256);
+}
+
+/* §9.1.5: depth >= BITS_PER_LONG is flagged before shifting, never wrapped. */
+static void compaction_shift_guard(struct kt *t)
+{
+	struct compact_params p = params(COMPACT_POLICY_P9, COMPACT_P5_INTENDED);
+	bool ovf;
+
+	KT_EXPECT_EQ(t, compaction_scan_limit(&p, 131072, 3, true, 63, &ovf), 32);
+	KT_EXPECT(t, !ovf, "depth 63 is a defined shift");
+	/* x86 masking would turn depth 64 into a shift by 0: limit 512. */
+	KT_EXPECT_EQ(t, compaction_scan_limit(&p, 131072, 3, true, 64, &ovf), 32);
+	KT_EXPECT(t, ovf, "depth 64 flagged");
+	KT_EXPECT_EQ(t, compaction_scan_limit(&p, 1048576, 3, true, 65, &ovf), 32);
+	KT_EXPECT(t, ovf, "depth 65 flagged");
+	KT_EXPECT_EQ(t, compaction_scan_limit(&p, 131072, 3, true, ~0UL, &ovf), 32);
+	KT_EXPECT(t, ovf, "depth ULONG_MAX flagged");
+}
+
+/* §8 rows: a suitable page and the end of compact_zone (leaving). */
+static void compaction_transitions_finish(struct kt *t)
+{
+	struct compact_params p = params(COMPACT_POLICY_P9, COMPACT_P5_INTENDED);
+	struct zone z;
+
+	if (!zone_setup(t, &z, &p, 131072))
+		return;
+	/* cof 4: T = 16. */
+	set_state(&z, true, 3, 15, 0, 4);
+	KT_EXPECT_EQ(t, compaction_note_success(&z), 16);
+	z.flags |= 1UL << ZONE_COMPACTION_SCANALLFREE;
+	compaction_zone_finish(&z, 131072);
+	KT_EXPECT(t, !depleted_flag(&z), "s >= T: flag off");
+	KT_EXPECT(t, !scanallfree(&z), "s > 0: SCANALLFREE off");
+	KT_EXPECT_EQ(t, z.compact_depletion_depth, 3);	/* depth left as is */
+
+	/* Flag on, 0 < s < T: stays depleted, SCANALLFREE off. */
+	set_state(&z, true, 2, 5, 0, 4);
+	z.flags |= 1UL << ZONE_COMPACTION_SCANALLFREE;
+	compaction_zone_finish(&z, 131072);
+	KT_EXPECT(t, depleted_flag(&z) && !scanallfree(&z), "D2, SCANALLFREE off");
+
+	/* Flag on, s == 0: nothing changes. */
+	set_state(&z, true, 2, 0, 0, 4);
+	z.flags |= 1UL << ZONE_COMPACTION_SCANALLFREE;
+	compaction_zone_finish(&z, 131072);
+	KT_EXPECT(t, depleted_flag(&z) && scanallfree(&z), "s == 0 keeps both");
+
+	/* Flag off: the finish does nothing, even with s >= T. */
+	set_state(&z, false, 7, 100, 0, 4);
+	compaction_zone_finish(&z, 131072);
+	KT_EXPECT(t, !depleted_flag(&z), "N stays N");
+	KT_EXPECT_EQ(t, z.compact_depletion_depth, 7);
+	zone_destroy(&z);
+}
+
+/* §8 / P4: fail_compaction, compaction_failed_reset, restarting. */
+static void compaction_failure_counter(struct kt *t)
+{
+	struct compact_params p = params(COMPACT_POLICY_P9, COMPACT_P5_INTENDED);
+	struct zone z;
+	int i;
+
+	if (!zone_setup(t, &z, &p, 131072))
+		return;
+	set_state(&z, false, 0, 0, 2, 4);
+	compaction_fail(&z, 3);		/* order < cof: cof := 3, f := 0 */
+	KT_EXPECT_EQ(t, z.compact_order_failed, 3);
+	KT_EXPECT_EQ(t, z.compact_failed, 0);
+	for (i = 1; i <= 4; i++) {
+		KT_EXPECT(t, !compaction_restarting(&z, 3), "f = %d", i - 1);
+		compaction_fail(&z, 3);	/* order >= cof: f += 1 */
+		KT_EXPECT_EQ(t, z.compact_failed, i);
+	}
+	KT_EXPECT(t, compaction_restarting(&z, 3), "f >= 4 at order >= cof");
+	KT_EXPECT(t, !compaction_restarting(&z, 2), "order < cof never restarts");
+	KT_EXPECT_EQ(t, z.failed_events, 4);
+
+	/* Watermark met, no allocation: cof := order + 1, f unchanged. */
+	compaction_failed_reset(&z, 3, false);
+	KT_EXPECT_EQ(t, z.compact_order_failed, 4);
+	KT_EXPECT_EQ(t, z.compact_failed, 4);
+	/* order < cof: untouched. */
+	compaction_failed_reset(&z, 2, false);
+	KT_EXPECT_EQ(t, z.compact_order_failed, 4);
+	/* Allocation success: f := 0, cof := max(cof, order + 1). */
+	compaction_failed_reset(&z, 2, true);
+	KT_EXPECT_EQ(t, z.compact_failed, 0);
+	KT_EXPECT_EQ(t, z.compact_order_failed, 4);
+	compaction_failed_reset(&z, 6, true);
+	KT_EXPECT_EQ(t, z.compact_order_failed, 7);
+	/* Invariant 2: cof stays within [0, MAX_ORDER]. */
+	compaction_failed_reset(&z, MAX_ORDER, true);
+	KT_EXPECT_EQ(t, z.compact_order_failed, MAX_ORDER);
+	zone_destroy(&z);
+}
+
+/* §8 reset rows, intended P5, for both policies. */
+static void compaction_transitions_reset(struct kt *t)
+{
+	struct compact_params p = params(COMPACT_POLICY_P9, COMPACT_P5_INTENDED);
+	struct compact_reset_report rep;
+	struct zone_desc *d;
+	struct zone z;
+	unsigned long b;
+
+	if (!zone_setup(t, &z, &p, 131072))
+		return;
+	d = z.desc;
+	/* N, s < T (cof 4, T 16): enter D0. SCANALLFREE cleared first. */
+	set_state(&z, false, 9, 3, 4, 4);
+	z.flags |= 1UL << ZONE_COMPACTION_SCANALLFREE;
+	z.compact_cached_migrate_pfn[0] = 777;
+	z.compact_cached_migrate_pfn[1] = 999;
+	z.compact_cached_free_pfn = 555;
+	for (b = 0; b < 256; b += 3) {
+		z.skip_migrate[b / 64] |= 1UL << (b % 64);
+		z.skip_free[b / 64] |= 1UL << (b % 64);
+	}
+	compaction_reset(&z, d, &rep);
+	KT_EXPECT(t, rep.entered && !rep.deepened && depleted_flag(&z), "N -> D0");
+	KT_EXPECT(t, !scanallfree(&z), "SCANALLFREE off");
+	KT_EXPECT_EQ(t, z.compact_depletion_depth, 0);
+	/* Invariant 9: s, f, skip bits, cached pfns. */
+	KT_EXPECT_EQ(t, z.compact_success, 0);
+	KT_EXPECT_EQ(t, z.compact_failed, 0);
+	KT_EXPECT_EQ(t, z.compact_cached_migrate_pfn[0], 0);
+	KT_EXPECT_EQ(t, z.compact_cached_migrate_pfn[1], 0);
+	KT_EXPECT_EQ(t, z.compact_cached_free_pfn, 0);	/* P7: zone start */
+	for (b = 0; b < 4; b++)
+		KT_EXPECT(t, !z.skip_migrate[b] && !z.skip_free[b], "skip word %lu", b);
+
+	/* D0, s == 0: D1 with SCANALLFREE. */
+	compaction_reset(&z, d, &rep);
+	KT_EXPECT(t, rep.deepened && depleted_flag(&z) && scanallfree(&z), "D0 -> D1 + SAF");
+	KT_EXPECT_EQ(t, z.compact_depletion_depth, 1);
+	/* D1, 0 < s < T: D2, SCANALLFREE stays off (cleared first). */
+	set_state(&z, true, 1, 5, 0, 4);
+	z.flags |= 1UL << ZONE_COMPACTION_SCANALLFREE;
+	compaction_reset(&z, d, &rep);
+	KT_EXPECT(t, rep.deepened && depleted_flag(&z) && !scanallfree(&z), "D1 -> D2");
+	KT_EXPECT_EQ(t, z.compact_depletion_depth, 2);
+	/* Dk, s >= T: unchanged (flag and depth), s zeroed. */
+	set_state(&z, true, 2, 16, 0, 4);
+	compaction_reset(&z, d, &rep);
+	KT_EXPECT(t, !rep.judged_depleted && depleted_flag(&z), "D2 stays D2");
+	KT_EXPECT_EQ(t, z.compact_depletion_depth, 2);
+	KT_EXPECT_EQ(t, z.compact_success, 0);
+	/* N, s >= T: unchanged. */
+	set_state(&z, false, 5, 16, 3, 4);
+	compaction_reset(&z, d, &rep);
+	KT_EXPECT(t, !depleted_flag(&z) && z.compact_depletion_depth == 5, "N stays N");
+	/* Threshold 1 (P2-P8): one success keeps the zone out. */
+	p.policy = COMPACT_POLICY_THRESHOLD1;
+	set_state(&z, false, 0, 1, 0, 4);
+	compaction_reset(&z, d, &rep);
+	KT_EXPECT(t, !depleted_flag(&z), "s = 1 >= T = 1");
+	compaction_reset(&z, d, &rep);
+	KT_EXPECT(t, depleted_flag(&z), "s = 0 < 1: D0");
+	zone_destroy(&z);
+}
+
+/* §4.2: the posted P5 differs exactly where the analysis says. */
+static void compaction_p5_dangling_else(struct kt *t)
+{
+	struct compact_params pi = params(COMPACT_POLICY_THRESHOLD1, COMPACT_P5_INTENDED);
+	struct compact_params pp = params(COMPACT_POLICY_THRESHOLD1, COMPACT_P5_AS_POSTED);
+	struct compact_reset_report rep;
+	struct zone zi, zp;
+
+	if (!zone_setup(t, &zi, &pi, 131072) || !zone_setup(t, &zp, &pp, 131072))
+		return;
+	/* Threshold 1, N, s == 0: intended enters D0; posted never sets DEPLETED. */
+	set_state(&zi, false, 0, 0, 0, 4);
+	set_state(&zp, false, 0, 0, 0, 4);
+	compaction_reset(&zi, zi.desc, &rep);
+	KT_EXPECT(t, depleted_flag(&zi) && !scanallfree(&zi), "intended: D0");
+	compaction_reset(&zp, zp.desc, &rep);
+	KT_EXPECT(t, !depleted_flag(&zp) && scanallfree(&zp),
+		  "posted: SCANALLFREE on, DEPLETED off (invariant 6 broken)");
+	KT_EXPECT(t, rep.set_scanallfree && !rep.was_depleted_flag && !rep.set_depleted,
+		  "the report shows it");
+	/* And again: still never depleted. */
+	compaction_reset(&zp, zp.desc, &rep);
+	KT_EXPECT(t, !depleted_flag(&zp) && scanallfree(&zp), "posted: still N");
+
+	/* P9, Dk with 0 < s < T: intended deepens, posted re-enters at depth 0. */
+	pi.policy = pp.policy = COMPACT_POLICY_P9;
+	set_state(&zi, true, 3, 5, 0, 4);
+	set_state(&zp, true, 3, 5, 0, 4);
+	compaction_reset(&zi, zi.desc, &rep);
+	KT_EXPECT_EQ(t, zi.compact_depletion_depth, 4);
+	compaction_reset(&zp, zp.desc, &rep);
+	KT_EXPECT_EQ(t, zp.compact_depletion_depth, 0);
+	KT_EXPECT(t, depleted_flag(&zp), "posted: DEPLETED on for 0 < s < T");
+	/* P9, Dk with s == 0: both deepen and set SCANALLFREE. */
+	set_state(&zi, true, 3, 0, 0, 4);
+	set_state(&zp, true, 3, 0, 0, 4);
+	compaction_reset(&zi, zi.desc, &rep);
+	compaction_reset(&zp, zp.desc, &rep);
+	KT_EXPECT(t, zi.compact_depletion_depth == 4 && zp.compact_depletion_depth == 4, "deepen");
+	KT_EXPECT(t, scanallfree(&zi) && scanallfree(&zp), "last resort");
+	/* Posted: SCANALLFREE outlives a leave that needs DEPLETED on. */
+	set_state(&zp, false, 0, 3, 0, 4);
+	zp.flags |= 1UL << ZONE_COMPACTION_SCANALLFREE;
+	compaction_zone_finish(&zp, 131072);
+	KT_EXPECT(t, scanallfree(&zp), "finish needs DEPLETED to clear SCANALLFREE");
+	zone_destroy(&zi);
+	zone_destroy(&zp);
+}
+
+/* §1: v4.3 deferral for the Base policy. */
+static void compaction_deferral(struct kt *t)
+{
+	struct compact_params p = params(COMPACT_POLICY_BASE, COMPACT_P5_INTENDED);
+	struct zone z;
+	int i, skipped;
+
+	if (!zone_setup(t, &z, &p, 131072))
+		return;
+	/* cof starts at 0 (v4.3 never initialises it). */
+	KT_EXPECT(t, !compaction_deferred(&z, 3), "shift 0: 1 << 0 = 1 request");
+	compaction_defer(&z, 3);
+	KT_EXPECT_EQ(t, z.compact_defer_shift, 1);
+	KT_EXPECT_EQ(t, z.compact_order_failed, 0);	/* min(0, 3) */
+	compaction_defer_reset(&z, 3, false);
+	KT_EXPECT_EQ(t, z.compact_order_failed, 4);
+	KT_EXPECT(t, !compaction_deferred(&z, 2), "order < cof never deferred");
+	for (i = 2; i <= 8; i++)
+		compaction_defer(&z, 3);
+	KT_EXPECT_EQ(t, z.compact_defer_shift, COMPACT_MAX_DEFER_SHIFT);
+	KT_EXPECT_EQ(t, z.compact_order_failed, 3);
+	skipped = 0;
+	for (i = 0; i < 64; i++)
+		skipped += compaction_deferred(&z, 3);
+	KT_EXPECT_EQ(t, skipped, 63);		/* 1 << 6 minus the one let through */
+	KT_EXPECT_EQ(t, z.compact_considered, 64);
+	KT_EXPECT(t, compaction_restarting_base(&z, 3), "shift 6, considered 64");
+	compaction_deferred(&z, 3);
+	KT_EXPECT_EQ(t, z.compact_considered, 64);	/* invariant 12: capped */
+	compaction_defer_reset(&z, 3, true);
+	KT_EXPECT(t, !z.compact_considered && !z.compact_defer_shift, "success clears");
+	KT_EXPECT(t, !compaction_restarting_base(&z, 3), "no restart after success");
+	zone_destroy(&z);
+}
+
+static const struct kt_case cases[] = {
+	KT_CASE(compaction_threshold_table),
+	KT_CASE(compaction_scan_limit_depths),
+	KT_CASE(compaction_shift_guard),
+	KT_CASE(compaction_transitions_finish),
+	KT_CASE(compaction_failure_counter),
+	KT_CASE(compaction_transitions_reset),
+	KT_CASE(compaction_p5_dangling_else),
+	KT_CASE(compaction_deferral),
+};
+
+KT_MAIN("compaction", cases)

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tree shape and declared accuracy: the library (through items_size() and
+ * under/over, the only ways the API exposes the shape) and lib/shape,
+ * both against the tables of spec/hpcc.md §2.3, §5.4 and §5.5, which are
+ * copied here by hand.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <kcompat/kcompat.h>
+#include <linux/kernel.h>
+#include <linux/percpu_counter_tree.h>
+#include "hpcc_util.h"
+
+/* spec/hpcc.md §2.3 */
+static const struct {
+	unsigned int nr_levels;
+	unsigned int arity[5];
+	unsigned long level_items[5];	/* levels 1 .. root */
+	unsigned long nr_items;
+} spec_shape[21] = {
+	[0]  = { 0, { 0 }, { 0 }, 0 },
+	[1]  = { 1, { 1 }, { 1 }, 1 },
+	[2]  = { 2, { 1, 1 }, { 2, 1 }, 3 },
+	[3]  = { 3, { 1, 1, 1 }, { 4, 2, 1 }, 7 },
+	[4]  = { 3, { 2, 1, 1 }, { 4, 2, 1 }, 7 },
+	[5]  = { 3, { 2, 2, 1 }, { 8, 2, 1 }, 11 },
+	[6]  = { 3, { 2, 2, 2 }, { 16, 4, 1 }, 21 },
+	[7]  = { 3, { 3, 2, 2 }, { 16, 4, 1 }, 21 },
+	[8]  = { 3, { 3, 3, 2 }, { 32, 4, 1 }, 37 },
+	[9]  = { 3, { 3, 3, 3 }, { 64, 8, 1 }, 73 },
+	[10] = { 4, { 3, 3, 2, 2 }, { 128, 16, 4, 1 }, 149 },
+	[11] = { 4, { 3, 3, 3, 2 }, { 256, 32, 4, 1 }, 293 },
+	[12] = { 4, { 3, 3, 3, 3 }, { 512, 64, 8, 1 }, 585 },
+	[13] = { 5, { 3, 3, 3, 2, 2 }, { 1024, 128, 16, 4, 1 }, 1173 },
+	[14] = { 5, { 3, 3, 3, 3, 2 }, { 2048, 256, 32, 4, 1 }, 2341 },
+	[15] = { 5, { 3, 3, 3, 3, 3 }, { 4096, 512, 64, 8, 1 }, 4681 },
+	[16] = { 5, { 4, 3, 3, 3, 3 }, { 4096, 512, 64, 8, 1 }, 4681 },
+	[17] = { 5, { 4, 4, 3, 3, 3 }, { 8192, 512, 64, 8, 1 }, 8777 },
+	[18] = { 5, { 4, 4, 4, 3, 3 }, { 16384, 1024, 64, 8, 1 }, 17481 },
+	[19] = { 5, { 4, 4, 4, 4, 3 }, { 32768, 2048, 128, 8, 1 }, 34953 },
+	[20] = { 5, { 4, 4, 4, 4, 4 }, { 65536, 4096, 256, 16, 1 }, 69905 },
+};
+
+/* spec/hpcc.md §5.5 (batch 32) */
+static const struct {
+	unsigned int cpus, order, nr_levels;
+	unsigned long nr_items, multiplier, under, over, t;
+} spec_small[] = {
+	{ 1, 0, 0, 0, 0, 0, 0, 0 },
+	{ 2, 1, 1, 1, 2, 64, 62, 62 },
+	{ 3, 2, 2, 3, 8, 256, 248, 157 },
+	{ 4, 2, 2, 3, 8, 256, 248, 188 },
+	{ 8, 3, 3, 7, 24, 768, 744, 504 },
+	{ 64, 6, 3, 21, 192, 6144, 5952, 5056 },
+	{ 256, 8, 3, 37, 768, 24576, 23808, 22272 },
+	{ 512, 9, 3, 73, 1536, 49152, 47616, 44544 },
+	{ 1024, 10, 4, 149, 4096, 131072, 126976, 113664 },
+	{ 4096, 12, 4, 585, 16384, 524288, 507904, 471040 },
+};
+
+#define ITEM_SIZE	sizeof(struct percpu_counter_tree_level_item)
+
+static unsigned int order_of(unsigned long n)
+{
+	unsigned int o = 0;
+
+	while ((1UL << o) < n)
+		o++;
+	return o;
+}
+
+/* items_size() at the smallest and largest CPU count of every order 0..20. */
+static void shape_items_size_every_order(struct kt *t)
+{
+	unsigned int order, k;
+
+	for (order = 0; order <= 20; order++) {
+		unsigned long counts[2] = { order ? (1UL << (order - 1)) + 1 : 1,
+					    1UL << order };
+
+		for (k = 0; k < 2; k++) {
+			KT_ASSERT(t, kc_set_nr_cpu_ids(counts[k]) == 0, "%lu", counts[k]);
+			KT_EXPECT(t, percpu_counter_tree_subsystem_init() == 0,
+				  "%lu CPUs", counts[k]);
+			KT_EXPECT(t, percpu_counter_tree_items_size() ==
+				  spec_shape[order].nr_items * ITEM_SIZE,
+				  "order %u (%lu CPUs): items_size %zu, spec %lu items",
+				  order, counts[k], percpu_counter_tree_items_size(),
+				  spec_shape[order].nr_items);
+		}
+	}
+	KT_EXPECT(t, ITEM_SIZE == 64, "item size %zu (cache line)", ITEM_SIZE);
+}
+
+/* Subsystem init rejects order >= 21 with -1, a warning and a KERN_ERR line. */
+static void shape_order_21_rejected(struct kt *t)
+{
+	static const unsigned int bad[] = { (1U << 20) + 1, 1U << 21, 3U << 20, 0xffffffffU };
+	unsigned long before = kc_warn_count();
+	char log[512] = "";
+	FILE *tmp = tmpfile();
+	int saved = dup(2);
+	unsigned int i;
+	size_t n;
+
+	kt_expect_warns(t);
+	KT_ASSERT(t, tmp && saved >= 0, "tmpfile/dup");
+	fflush(stderr);
+	dup2(fileno(tmp), 2);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		KT_EXPECT(t, kc_set_nr_cpu_ids(bad[i]) == 0, "%u", bad[i]);
+		KT_EXPECT(t, percpu_counter_tree_subsystem_init() == -1,
+			  "%u CPUs must be rejected", bad[i]);
+	}
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	n = fread(log, 1, sizeof(log) - 1, tmp);
+	log[n] = 0;
+	fclose(tmp);
+	KT_EXPECT(t, kc_warn_count() > before, "no warning for an unsupported CPU count");
+	KT_EXPECT(t, strstr(log, "Unsupported number of CPUs") != NULL,
+		  "log was \"%s\"", log);
+	/* The largest supported count still works afterwards. */
+	KT_EXPECT(t, kt_hpcc_setup(t, 1U << 20), "2^20 CPUs");
+	KT_EXPECT(t, percpu_counter_tree_items_size() == 69905 * ITEM_SIZE, "order 20");
+}
+
+static unsigned long spec_multiplier(unsigned int order)
+{
+	return (unsigned long)spec_shape[order].nr_levels << order;
+}
+
+/* under/over of real counters for many (CPUs, batch) pairs, against the formulas. */
+static void shape_under_over_pairs(struct kt *t)
+{
+	static const unsigned int cpus[] = {
+		1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64, 65, 100,
+		127, 128, 129, 255, 256, 257, 500, 512, 513, 1000, 1024, 1025,
+		2047, 2048, 2049, 4095, 4096, 4097, 8191, NR_CPUS
+	};
+	static const unsigned long batches[] = { 2, 4, 8, 16, 32, 64, 256, 1024, 1UL << 20,
+						 1UL << 40 };
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(cpus); i++) {
+		unsigned int order = order_of(cpus[i]);
+
+		if (cpus[i] > NR_CPUS)
+			continue;
+		if (!kt_hpcc_setup(t, cpus[i]))
+			return;
+		for (j = 0; j < ARRAY_SIZE(batches); j++) {
+			struct hu_counter hc;
+			struct hpcc_shape s;
+			unsigned long b = batches[j], m = spec_multiplier(order);
+
+			if (!hu_counter_init(t, &hc, b))
+				return;
+			KT_EXPECT(t, hu_under(&hc.c) == b * m,
+				  "%u CPUs batch %lu: under %lu, want %lu",
+				  cpus[i], b, hu_under(&hc.c), b * m);
+			KT_EXPECT(t, hu_over(&hc.c) == (b - 1) * m,
+				  "%u CPUs batch %lu: over %lu, want %lu",
+				  cpus[i], b, hu_over(&hc.c), (b - 1) * m);
+			KT_ASSERT(t, hpcc_shape_compute(&s, cpus[i], b) == 0, "shape");
+			KT_EXPECT(t, s.under == b * m && s.over == (b - 1) * m,
+				  "lib/shape %u CPUs batch %lu: %lu/%lu", cpus[i], b,
+				  s.under, s.over);
+			hu_counter_destroy(&hc);
+		}
+	}
+	/* 3 CPUs get the 4-CPU multiplier. */
+	if (!kt_hpcc_setup(t, 3))
+		return;
+	{
+		struct hu_counter hc;
+
+		if (!hu_counter_init(t, &hc, 32))
+			return;
+		KT_EXPECT_EQU(t, hu_under(&hc.c), 256);
+		KT_EXPECT_EQU(t, hu_over(&hc.c), 248);
+		hu_counter_destroy(&hc);
+	}
+}
+
+/* lib/shape against §2.3, row by row. */
+static void shape_model_matches_spec_table(struct kt *t)
+{
+	unsigned int order, l;
+
+	for (order = 0; order <= 20; order++) {
+		struct hpcc_shape s;
+		unsigned long m = 32, items = 0;
+
+		KT_ASSERT(t, hpcc_shape_compute(&s, 1U << order, 32) == 0, "order %u", order);
+		KT_EXPECT(t, s.order == order, "order %u: %u", order, s.order);
+		KT_EXPECT(t, s.nr_levels == spec_shape[order].nr_levels,
+			  "order %u: nr_levels %u", order, s.nr_levels);
+		KT_EXPECT(t, s.nr_items == spec_shape[order].nr_items,
+			  "order %u: nr_items %lu", order, s.nr_items);
+		KT_EXPECT(t, s.multiplier == spec_multiplier(order),
+			  "order %u: multiplier %lu", order, s.multiplier);
+		KT_EXPECT(t, s.level_items[0] == 1UL << order, "order %u", order);
+		for (l = 0; l < spec_shape[order].nr_levels; l++) {
+			KT_EXPECT(t, s.arity[l] == spec_shape[order].arity[l],
+				  "order %u level %u: arity %u", order, l, s.arity[l]);
+			KT_EXPECT(t, s.level_items[l + 1] == spec_shape[order].level_items[l],
+				  "order %u level %u: items %lu", order, l + 1,
+				  s.level_items[l + 1]);
+			KT_EXPECT(t, s.threshold[l] == m,
+				  "order %u level %u: M %lu, want %lu", order, l,
+				  s.threshold[l], m);
+			items += spec_shape[order].level_items[l];
+			m <<= spec_shape[order].arity[l];
+		}
+		/* The table is self-consistent: Σ arity = order, Σ items = nr_items. */
+		KT_EXPECT(t, items == spec_shape[order].nr_items, "spec row %u", order);
+		KT_EXPECT(t, s.m_top == (order ? m >> spec_shape[order].arity[s.nr_levels - 1] : 0),
+			  "order %u: m_top %lu", order, s.m_top);
+	}
+}
+
+/* lib/shape against §5.5 (batch 32) and §5.4 (256 CPUs). */
+static void shape_model_matches_accuracy_tables(struct kt *t)
+{
+	struct hpcc_shape s;
+	unsigned int i, cpu;
+
+	for (i = 0; i < ARRAY_SIZE(spec_small); i++) {
+		KT_ASSERT(t, hpcc_shape_compute(&s, spec_small[i].cpus, 32) == 0, "");
+		KT_EXPECT(t, s.order == spec_small[i].order && s.nr_levels ==
+			  spec_small[i].nr_levels && s.nr_items == spec_small[i].nr_items,
+			  "%u CPUs: order %u levels %u items %lu", spec_small[i].cpus,
+			  s.order, s.nr_levels, s.nr_items);
+		KT_EXPECT(t, s.multiplier == spec_small[i].multiplier &&
+			  s.under == spec_small[i].under && s.over == spec_small[i].over,
+			  "%u CPUs: mult %lu under %lu over %lu", spec_small[i].cpus,
+			  s.multiplier, s.under, s.over);
+		KT_EXPECT(t, s.settled_max == spec_small[i].t,
+			  "%u CPUs: T %lu, spec %lu", spec_small[i].cpus, s.settled_max,
+			  spec_small[i].t);
+	}
+	/* §5.4 */
+	KT_ASSERT(t, hpcc_shape_compute(&s, 256, 32) == 0, "");
+	KT_EXPECT(t, s.threshold[0] == 32 && s.threshold[1] == 256 && s.threshold[2] == 2048,
+		  "thresholds %lu %lu %lu", s.threshold[0], s.threshold[1], s.threshold[2]);
+	KT_EXPECT_EQU(t, s.m_top, 2048);
+	for (cpu = 0; cpu < 256; cpu++) {
+		KT_EXPECT(t, hpcc_shape_item_index(&s, 1, cpu) == (cpu & 31), "cpu %u", cpu);
+		KT_EXPECT(t, hpcc_shape_item_index(&s, 2, cpu) == 32 + (cpu & 3), "cpu %u", cpu);
+	}
+	KT_EXPECT_EQU(t, hpcc_shape_pending_bound(&s, 1), 2048);
+	KT_EXPECT_EQU(t, hpcc_shape_pending_bound(&s, -2048), 2048);
+	KT_EXPECT_EQU(t, hpcc_shape_pending_bound(&s, 2049), 4096);
+	KT_EXPECT_EQU(t, hpcc_shape_pending_bound(&s, 0), 0);
+	/* §2.4: with 8 CPUs, CPUs 0 and 4 share level-1 node 0. */
+	KT_ASSERT(t, hpcc_shape_compute(&s, 8, 32) == 0, "");
+	KT_EXPECT(t, hpcc_shape_item_index(&s, 1, 0) == 0 && hpcc_shape_item_index(&s, 1, 4) == 0 &&
+		  hpcc_shape_item_index(&s, 1, 1) == 1, "8-CPU mapping");
+	KT_EXPECT(t, s.m_top == 128, "m_top %lu", s.m_top);
+	/* Bad input. */
+	KT_EXPECT(t, hpcc_shape_compute(&s, (1U << 20) + 1, 32) == -1, "order 21");
+	KT_EXPECT(t, hpcc_shape_compute(&s, 0, 32) == -1, "0 CPUs");
+	KT_EXPECT(t, hpcc_shape_compute(&s, 4, 0) == -1 && hpcc_shape_compute(&s, 4, 1) == -1 &&
+		  hpcc_shape_compute(&s, 4, 3) == -1 && hpcc_shape_compute(&s, 4, 6) == -1,
+		  "bad batches");
+}
+
+/* The library and lib/shape agree on items_size and under/over for every count up to 300. */
+static void shape_library_matches_model(struct kt *t)
+{
+	unsigned int cpus;
+
+	for (cpus = 1; cpus <= 300; cpus++) {
+		struct hpcc_shape s;
+		struct hu_counter hc;
+
+		if (!kt_hpcc_setup(t, cpus))
+			return;
+		KT_ASSERT(t, hpcc_shape_compute(&s, cpus, 64) == 0, "");
+		KT_EXPECT(t, percpu_counter_tree_items_size() == s.nr_items * ITEM_SIZE,
+			  "%u CPUs", cpus);
+		if (!hu_counter_init(t, &hc, 64))
+			return;
+		KT_EXPECT(t, hu_under(&hc.c) == s.under && hu_over(&hc.c) == s.over,
+			  "%u CPUs: %lu/%lu vs %lu/%lu", cpus, hu_under(&hc.c),
+			  hu_over(&hc.c), s.under, s.over);
+		hu_counter_destroy(&hc);
+	}
+}
+
+static const struct kt_case cases[] = {
+	KT_CASE(shape_items_size_every_order),
+	KT_CASE(shape_order_21_rejected),
+	KT_CASE(shape_under_over_pairs),
+	KT_CASE(shape_model_matches_spec_table),
+	KT_CASE(shape_model_matches_accuracy_tables),
+	KT_CASE(shape_library_matches_model),
+};
+
+KT_MAIN("hpcc_shape", cases)

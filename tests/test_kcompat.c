@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The userspace kernel environment (lib/kcompat) against the meanings in
+ * spec/hpcc.md §8: get_count_order, type-generic abs(), per-CPU memory,
+ * this_cpu_add_return, WARN recording, virtual CPUs and RCU ordering.
+ */
+#include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/kernel.h>
+#include <linux/errno.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <kcompat/kcompat.h>
+#include "ktap.h"
+
+static void kcompat_get_count_order(struct kt *t)
+{
+	unsigned int k;
+
+	KT_EXPECT_EQ(t, get_count_order(0), -1);
+	KT_EXPECT_EQ(t, get_count_order(1), 0);
+	KT_EXPECT_EQ(t, get_count_order(2), 1);
+	KT_EXPECT_EQ(t, get_count_order(3), 2);
+	KT_EXPECT_EQ(t, get_count_order(4), 2);
+	KT_EXPECT_EQ(t, get_count_order(5), 3);
+	KT_EXPECT_EQ(t, get_count_order(UINT_MAX), 32);
+	for (k = 1; k < 32; k++) {
+		KT_EXPECT(t, get_count_order(1U << k) == (int)k, "2^%u", k);
+		KT_EXPECT(t, get_count_order((1U << k) + 1) == (int)k + 1, "2^%u + 1", k);
+		KT_EXPECT(t, get_count_order((1U << k) - 1) == (int)k - (k == 1 ? 1 : 0),
+			  "2^%u - 1", k);
+	}
+	for (k = 0; k < 64; k++)
+		KT_EXPECT(t, get_count_order_long(1UL << k) == (int)k, "long 2^%u", k);
+	KT_EXPECT_EQ(t, get_count_order_long((1UL << 40) + 1), 41);
+}
+
+static void kcompat_abs_long(struct kt *t)
+{
+	long big = -(1L << 31), huge = -(1L << 40), odd = -3000000000L, lmin = LONG_MIN;
+	int small = -5, imin = INT_MIN;
+
+	KT_EXPECT(t, sizeof(abs(big)) == sizeof(long), "abs(long) is a long");
+	KT_EXPECT(t, sizeof(abs(small)) == sizeof(int), "abs(int) is an int");
+	KT_EXPECT(t, abs(big) == 1L << 31, "abs(-2^31) = %ld", abs(big));
+	KT_EXPECT(t, abs(huge) == 1L << 40, "abs(-2^40) = %ld", abs(huge));
+	KT_EXPECT(t, abs(odd) == 3000000000L, "abs(-3e9) = %ld", abs(odd));
+	KT_EXPECT(t, abs(-odd) == 3000000000L, "abs(3e9) = %ld", abs(-odd));
+	/* Wraps like the kernel's -fno-strict-overflow build. */
+	KT_EXPECT(t, abs(lmin) == LONG_MIN, "abs(LONG_MIN) = %ld", abs(lmin));
+	KT_EXPECT(t, ((unsigned long)abs(lmin) & ((1UL << 20) - 1)) == 0, "low bits");
+	KT_EXPECT(t, abs(small) == 5 && abs(5) == 5 && abs(0) == 0, "int");
+	KT_EXPECT(t, abs(imin) == INT_MIN, "abs(INT_MIN)");
+	/* The skip-level test: |c| & (M - 1) for |c| >= 2^32. */
+	KT_EXPECT(t, (abs(-(1L << 32) - 96) & 255) == 96, "low bits of |c|");
+}
+
+static void kcompat_percpu_alloc(struct kt *t)
+{
+	unsigned int cpu, round;
+	unsigned long *p, *q;
+
+	KT_ASSERT(t, kc_set_nr_cpu_ids(64) == 0, "");
+	p = __alloc_percpu_gfp(3 * sizeof(unsigned long), __alignof__(unsigned long), GFP_KERNEL);
+	KT_ASSERT(t, p != NULL, "alloc");
+	for (cpu = 0; cpu < 64; cpu++) {
+		KT_EXPECT(t, (char *)per_cpu_ptr(p, cpu) - (char *)p ==
+			  (long)(cpu * KC_PERCPU_UNIT), "stride at cpu %u", cpu);
+		KT_EXPECT(t, per_cpu_ptr(p + 2, cpu) == per_cpu_ptr(p, cpu) + 2,
+			  "interior pointer at cpu %u", cpu);
+		KT_EXPECT(t, !p[0] && !*per_cpu_ptr(p, cpu) && !*per_cpu_ptr(p + 2, cpu),
+			  "zeroed at cpu %u", cpu);
+	}
+	for (round = 0; round < 3; round++) {
+		for (cpu = 0; cpu < 64; cpu++) {
+			*per_cpu_ptr(p, cpu) = ~0UL;
+			*per_cpu_ptr(p + 1, cpu) = cpu;
+			*per_cpu_ptr(p + 2, cpu) = ~0UL;
+		}
+		free_percpu(p);
+		q = __alloc_percpu_gfp(3 * sizeof(unsigned long), __alignof__(unsigned long),
+				       GFP_KERNEL);
+		KT_EXPECT(t, q == p, "freed block reused (%p, %p)", (void *)q, (void *)p);
+		for (cpu = 0; cpu < 64; cpu++)
+			KT_EXPECT(t, !*per_cpu_ptr(q, cpu) && !*per_cpu_ptr(q + 1, cpu) &&
+				  !*per_cpu_ptr(q + 2, cpu), "reused block zeroed at cpu %u", cpu);
+		p = q;
+	}
+	q = __alloc_percpu_gfp(8, 64, GFP_KERNEL);
+	KT_EXPECT(t, q && !((uintptr_t)q & 63), "alignment 64: %p", (void *)q);
+	KT_EXPECT(t, q != p, "distinct live blocks");
+	free_percpu(q);
+	free_percpu(p);
+	free_percpu(NULL);
+	/* More CPUs than areas: allocation fails cleanly. */
+	KT_ASSERT(t, kc_set_nr_cpu_ids(NR_CPUS + 1) == 0, "");
+	KT_EXPECT(t, __alloc_percpu_gfp(8, 8, GFP_KERNEL) == NULL, "beyond NR_CPUS");
+	KT_EXPECT_EQ(t, kc_set_nr_cpu_ids(0), -EINVAL);
+	KT_ASSERT(t, kc_set_nr_cpu_ids(4) == 0, "");
+}
+
+static unsigned long hook_calls;
+
+static void count_hook(void)
+{
+	hook_calls++;
+}
+
+struct adder {
+	unsigned long *p;
+	unsigned int cpu;
+	unsigned long n;
+	int seen_cpu;
+};
+
+static void *adder_fn(void *arg)
+{
+	struct adder *a = arg;
+	unsigned long i;
+
+	kc_set_cpu(a->cpu);
+	a->seen_cpu = raw_smp_processor_id();
+	for (i = 0; i < a->n; i++)
+		this_cpu_add_return(*a->p, 1);
+	return NULL;
+}
+
+static void kcompat_this_cpu_add_return(struct kt *t)
+{
+	unsigned long *p;
+	unsigned int cpu;
+
+	KT_ASSERT(t, kc_set_nr_cpu_ids(8) == 0, "");
+	p = alloc_percpu(unsigned long);
+	KT_ASSERT(t, p != NULL, "alloc");
+	kc_set_cpu(3);
+	KT_EXPECT_EQ(t, raw_smp_processor_id(), 3);
+	kc_after_pcpu_add_hook = count_hook;
+	KT_EXPECT_EQ(t, this_cpu_add_return(*p, 5), 5);
+	KT_EXPECT_EQ(t, this_cpu_add_return(*p, -7), -2);
+	kc_after_pcpu_add_hook = NULL;
+	KT_EXPECT_EQ(t, hook_calls, 2);
+	for (cpu = 0; cpu < 8; cpu++)
+		KT_EXPECT(t, *per_cpu_ptr(p, cpu) == (cpu == 3 ? (unsigned long)-2 : 0),
+			  "cpu %u: %ld", cpu, (long)*per_cpu_ptr(p, cpu));
+	kc_set_cpu(0);
+	free_percpu(p);
+}
+
+/* Threads sharing a virtual CPU lose nothing; each thread has its own CPU id. */
+static void kcompat_this_cpu_shared(struct kt *t)
+{
+	struct adder a[6];
+	pthread_t tid[6];
+	unsigned long *p;
+	unsigned int i;
+
+	KT_ASSERT(t, kc_set_nr_cpu_ids(8) == 0, "");
+	p = alloc_percpu(unsigned long);
+	KT_ASSERT(t, p != NULL, "alloc");
+	for (i = 0; i < 6; i++) {
+		a[i] = (struct adder){ .p = p, .cpu = i % 2 ? 5 : 1, .n = 100000, .seen_cpu = -1 };
+		KT_ASSERT(t, pthread_create(&tid[i], NULL, adder_fn, &a[i]) == 0, "create");
+	}
+	for (i = 0; i < 6; i++) {
+		pthread_join(tid[i], NULL);
+		KT_EXPECT(t, a[i].seen_cpu == (int)a[i].cpu, "thread %u saw cpu %d", i,
+			  a[i].seen_cpu);
+	}
+	KT_EXPECT_EQ(t, *per_cpu_ptr(p, 1), 300000);
+	KT_EXPECT_EQ(t, *per_cpu_ptr(p, 5), 300000);
+	KT_EXPECT_EQ(t, *per_cpu_ptr(p, 0), 0);
+	KT_EXPECT_EQ(t, raw_smp_processor_id(), 0);
+	free_percpu(p);
+}
+
+static void kcompat_warn_recording(struct kt *t)
+{
+	struct kc_warn_info wi;
+	unsigned long w0;
+	int i, ret, fired = 0;
+
+	kt_expect_warns(t);
+	kc_warn_reset();
+	KT_EXPECT_EQ(t, kc_warn_count(), 0);
+	KT_EXPECT(t, WARN_ON(0) == 0, "WARN_ON(0)");
+	KT_EXPECT_EQ(t, kc_warn_count(), 0);
+	ret = WARN_ON(1 + 1 == 2);
+	KT_EXPECT(t, ret == 1, "WARN_ON(true) = %d", ret);
+	KT_EXPECT_EQ(t, kc_warn_count(), 1);
+	kc_warn_get(&wi);
+	KT_EXPECT(t, strstr(wi.first, "test_kcompat.c:") && strstr(wi.first, "1 + 1 == 2"),
+		  "first: %s", wi.first);
+	w0 = kc_warn_count();
+	for (i = 0; i < 5; i++)
+		fired += WARN_ON_ONCE(i >= 0);
+	KT_EXPECT(t, fired == 5, "WARN_ON_ONCE still returns its condition (%d)", fired);
+	KT_EXPECT_EQ(t, kc_warn_count(), w0 + 1);
+	for (i = 0; i < 3; i++)
+		WARN_ON(i < 10);
+	KT_EXPECT_EQ(t, kc_warn_count(), w0 + 4);
+	kc_warn_get(&wi);
+	KT_EXPECT(t, strstr(wi.first, "1 + 1 == 2") != NULL, "first kept: %s", wi.first);
+}
+
+/* RCU: a grace period and a call_rcu callback wait for a reader's section. */
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int state;		/* 1: reader inside, 2: writer waiting, 3: reader left */
+	_Atomic bool reader_left;
+	_Atomic bool left_before_gp, left_before_cb, cb_ran;
+	int *gp;
+} rs = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
+
+static void rs_wait(int state)
+{
+	pthread_mutex_lock(&rs.lock);
+	while (rs.state < state)
+		pthread_cond_wait(&rs.cond, &rs.lock);
+	pthread_mutex_unlock(&rs.lock);
+}
+
+static void rs_set(int state)
+{
+	pthread_mutex_lock(&rs.lock);
+	rs.state = state;
+	pthread_cond_broadcast(&rs.cond);
+	pthread_mutex_unlock(&rs.lock);
+}
+
+static void *rcu_reader(void *arg)
+{
+	int *p;
+
+	kc_rcu_register_thread();
+	rcu_read_lock();
+	p = rcu_dereference(rs.gp);
+	rs_set(1);
+	rs_wait(2);
+	/* Give a broken grace period time to end early (power, not correctness). */
+	usleep(20000);
+	*(int *)arg = *p;
+	atomic_store(&rs.reader_left, true);
+	rcu_read_unlock();
+	kc_rcu_unregister_thread();
+	return NULL;
+}
+
+static void rcu_cb(struct rcu_head *head)
+{
+	atomic_store(&rs.left_before_cb, atomic_load(&rs.reader_left));
+	atomic_store(&rs.cb_ran, true);
+}
+
+static void kcompat_rcu_ordering(struct kt *t)
+{
+	static int value = 42, other = 7;
+	static struct rcu_head head;
+	pthread_t tid;
+	int seen = 0;
+
+	kc_rcu_register_thread();
+	rcu_assign_pointer(rs.gp, &value);
+	KT_ASSERT(t, pthread_create(&tid, NULL, rcu_reader, &seen) == 0, "create");
+	rs_wait(1);
+	call_rcu(&head, rcu_cb);
+	rcu_assign_pointer(rs.gp, &other);
+	rs_set(2);
+	synchronize_rcu();
+	atomic_store(&rs.left_before_gp, atomic_load(&rs.reader_left));
+	pthread_join(tid, NULL);
+	kc_rcu_barrier();
+	KT_EXPECT(t, atomic_load(&rs.left_before_gp), "synchronize_rcu returned inside a reader");
+	KT_EXPECT(t, atomic_load(&rs.cb_ran), "call_rcu callback did not run");
+	KT_EXPECT(t, atomic_load(&rs.left_before_cb), "callback ran inside a reader");
+	KT_EXPECT_EQ(t, seen, 42);
+	rcu_read_lock();
+	KT_EXPECT(t, rcu_dereference(rs.gp) == &other, "published pointer");
+	KT_EXPECT(t, rcu_read_lock_held(), "depth");
+	rcu_read_unlock();
+	KT_EXPECT(t, !rcu_read_lock_held(), "depth after unlock");
+	kc_rcu_unregister_thread();
+}
+
+static const struct kt_case cases[] = {
+	KT_CASE(kcompat_get_count_order),
+	KT_CASE(kcompat_abs_long),
+	KT_CASE(kcompat_percpu_alloc),
+	KT_CASE(kcompat_this_cpu_add_return),
+	KT_CASE(kcompat_this_cpu_shared),
+	KT_CASE(kcompat_warn_recording),
+	KT_CASE(kcompat_rcu_ordering),
+};
+
+KT_MAIN("kcompat", cases)

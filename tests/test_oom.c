@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * OOM badness and victim selection on constructed task sets: the precise
+ * single pass, v16 3/3 and bounded against a brute-force oracle, the
+ * 16-sum budget, and spec/oom-two-pass.md §6's worked cases to the page
+ * (256 CPUs, batch 32, settled counters).
+ */
+#include <kcompat/kcompat.h>
+#include "mm/oom_select.h"
+#include "mm/oom_layout.h"
+#include "ktap.h"
+
+#define TOTALPAGES	1000000UL	/* one adj unit = 1000 pages */
+#define MAX_TASKS	64
+
+struct set {
+	struct task_struct *p[MAX_TASKS];
+	long precise[MAX_TASKS];	/* ground truth, adj included */
+	unsigned int n;
+	unsigned long under, over, slack;	/* per task: U, O, 4T */
+};
+
+static bool setup(struct kt *t, struct set *s, unsigned int cpus)
+{
+	static bool registered;
+
+	if (!registered) {
+		kc_rcu_register_thread();
+		registered = true;
+	}
+	oom_model_reset();
+	if (!kt_hpcc_setup(t, cpus))
+		return false;
+	KT_EXPECT_EQ(t, oom_model_init(32), 0);
+	s->n = 0;
+	oom_badness_accuracy(&s->under, &s->over);
+	s->slack = NR_MM_COUNTERS * oom_layout_counter_slack();
+	return true;
+}
+
+/* A task with settled approx @a and precise @a + @r, adj @adj. */
+static struct task_struct *mk(struct kt *t, struct set *s, long a,
+			      unsigned long r, short adj)
+{
+	struct oom_task_attr attr = { .oom_score_adj = adj };
+	struct task_struct *p = oom_task_create(&attr);
+
+	t->checks++;
+	if (!p || oom_layout_task(p, a, r)) {
+		kt_fail(t, __FILE__, __LINE__, "layout %ld+%lu failed", a, r);
+		return p;
+	}
+	s->p[s->n] = p;
+	s->precise[s->n++] = a + (long)r + adj * (long)(TOTALPAGES / 1000);
+	return p;
+}
+
+static long precise_of(struct task_struct *p)
+{
+	return oom_badness(p, TOTALPAGES, false, NULL, NULL, NULL);
+}
+
+static long true_max(const struct set *s)
+{
+	long m = LONG_MIN;
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++)
+		m = max(m, s->precise[i]);
+	return m;
+}
+
+/* Run @algo; return the victim's precise badness (LONG_MIN: none/abort). */
+static long run(struct kt *t, enum oom_algo algo, struct oom_control *oc)
+{
+	long v = LONG_MIN;
+
+	*oc = (struct oom_control){ .totalpages = TOTALPAGES, .algo = algo };
+	oom_select_bad_process(oc);
+	KT_EXPECT(t, !oc->poisoned, "no freed task met");
+	if (oc->chosen && oc->chosen != OOM_ABORT)
+		v = precise_of(oc->chosen);
+	if (algo != OOM_ALGO_PRECISE) {
+		KT_EXPECT(t, oc->stats.precise_evals <= OOM_MAX_PRECISE_BADNESS_SUMS,
+			  "%lu precise evaluations", oc->stats.precise_evals);
+		KT_EXPECT(t, oc->stats.precise_counter_sums <=
+			  NR_MM_COUNTERS * OOM_MAX_PRECISE_BADNESS_SUMS,
+			  "%lu precise counter sums", oc->stats.precise_counter_sums);
+	}
+	return v;
+}
+
+static struct task_struct *victim(struct kt *t, enum oom_algo algo, long *pts)
+{
+	struct oom_control oc;
+	struct task_struct *p;
+
+	*pts = run(t, algo, &oc);
+	p = oc.chosen;
+	oom_select_put(&oc);
+	return p;	/* identity only: the reference is gone */
+}
+
+/* The accuracy constants the §6 numbers are built on. */
+static void oom_accuracy_constants(struct kt *t)
+{
+	struct set s;
+
+	if (!setup(t, &s, 256))
+		return;
+	KT_EXPECT_EQU(t, s.under, 98304);
+	KT_EXPECT_EQU(t, s.over, 95232);
+	KT_EXPECT_EQU(t, s.slack, 89088);
+	oom_model_reset();
+}
+
+static void oom_badness_edges(struct kt *t)
+{
+	struct oom_task_attr init = { .is_init = true }, kthread = { .kthread = true },
+			     vfork = { .in_vfork = true };
+	unsigned long u = 7, o = 9;
+	struct task_struct *p;
+	struct set s;
+
+	if (!setup(t, &s, 8))
+		return;
+	p = mk(t, &s, 5000, 100, 0);
+	KT_EXPECT_EQ(t, precise_of(p), 5100);
+	/* Approximate: the accuracy of the four counters is added, not stored. */
+	KT_EXPECT_EQ(t, oom_badness(p, TOTALPAGES, true, &u, &o, NULL), 5000);
+	KT_EXPECT_EQU(t, u, 7 + s.under);
+	KT_EXPECT_EQU(t, o, 9 + s.over);
+	/* Page-table bytes count in whole pages. */
+	atomic_long_add(PAGE_SIZE - 1, &p->mm->pgtables_bytes);
+	KT_EXPECT_EQ(t, precise_of(p), 5100);
+	atomic_long_add(1, &p->mm->pgtables_bytes);
+	KT_EXPECT_EQ(t, precise_of(p), 5101);
+	/* adj: points += adj * (totalpages / 1000), division first. */
+	oom_set_score_adj(p, 1000);
+	KT_EXPECT_EQ(t, precise_of(p), 5101 + 1000000);
+	oom_set_score_adj(p, -999);
+	KT_EXPECT_EQ(t, oom_badness(p, 1999, false, NULL, NULL, NULL), 5101 - 999);
+	oom_set_score_adj(p, OOM_SCORE_ADJ_MIN);
+	KT_EXPECT_EQ(t, precise_of(p), LONG_MIN);
+	oom_set_score_adj(p, 0);
+	/* A negative counter reads as 0 on both paths. */
+	oom_mm_add(p->mm, MM_SHMEMPAGES, -3);
+	KT_EXPECT_EQ(t, precise_of(p), 5101);
+	oom_mm_add(p->mm, MM_SHMEMPAGES, 3);
+	oom_set_mm_skip(p);
+	KT_EXPECT_EQ(t, precise_of(p), LONG_MIN);
+
+	KT_EXPECT_EQ(t, precise_of(oom_task_create(&init)), LONG_MIN);
+	KT_EXPECT_EQ(t, precise_of(oom_task_create(&kthread)), LONG_MIN);
+	KT_EXPECT_EQ(t, precise_of(oom_task_create(&vfork)), LONG_MIN);
+	p = mk(t, &s, 100, 0, 0);
+	get_task_struct(p);
+	oom_task_exit(p);
+	KT_EXPECT_EQ(t, precise_of(p), LONG_MIN);	/* no mm */
+	put_task_struct(p);
+	oom_model_reset();
+}
+
+static const enum oom_algo algos[] = {
+	OOM_ALGO_PRECISE, OOM_ALGO_V16, OOM_ALGO_BOUNDED
+};
+
+/* One clear maximum, with the hog before, inside and after the crowd. */
+static void oom_select_clear_hog(struct kt *t)
+{
+	unsigned int pos, i, a;
+	struct task_struct *hog;
+	struct set s;
+	long pts;
+
+	for (pos = 0; pos < 3; pos++) {
+		if (!setup(t, &s, 64))
+			return;
+		hog = NULL;
+		for (i = 0; i < 30; i++) {
+			if (i == pos * 14)
+				hog = mk(t, &s, 4000000, 3000, 0);
+			else
+				mk(t, &s, 10000 + 2048 * i, i * 7, 0);
+		}
+		for (a = 0; a < ARRAY_SIZE(algos); a++) {
+			KT_EXPECT(t, victim(t, algos[a], &pts) == hog,
+				  "%s picks the hog", oom_algo_names[algos[a]]);
+			KT_EXPECT_EQ(t, pts, 4003000);
+		}
+	}
+	oom_model_reset();
+}
+
+/* Equal badness: the later task wins; >16 equal all stay at the max. */
+static void oom_select_ties(struct kt *t)
+{
+	unsigned int n, a;
+	struct set s;
+	long pts;
+
+	for (n = 2; n <= 20; n += 9) {
+		if (!setup(t, &s, 64))
+			return;
+		mk(t, &s, 500, 0, 0);
+		while (s.n < n + 1)
+			mk(t, &s, 100000, 777, 0);
+		mk(t, &s, 600, 0, 0);
+		for (a = 0; a < ARRAY_SIZE(algos); a++) {
+			struct task_struct *v = victim(t, algos[a], &pts);
+
+			KT_EXPECT_EQ(t, pts, 100777);
+			if (n <= OOM_MAX_PRECISE_BADNESS_SUMS)
+				KT_EXPECT(t, v == s.p[n], "%s: later task wins the tie",
+					  oom_algo_names[algos[a]]);
+		}
+	}
+	oom_model_reset();
+}
+
+static void oom_select_adj(struct kt *t)
+{
+	struct task_struct *big, *small;
+	unsigned int a;
+	struct set s;
+	long pts;
+
+	if (!setup(t, &s, 64))
+		return;
+	small = mk(t, &s, 2048, 0, 0);
+	big = mk(t, &s, 900000, 0, OOM_SCORE_ADJ_MIN);
+	mk(t, &s, 4096, 0, 0);
+	for (a = 0; a < ARRAY_SIZE(algos); a++)
+		KT_EXPECT(t, victim(t, algos[a], &pts) != big, "-1000 never chosen");
+	oom_set_score_adj(big, 0);
+	oom_set_score_adj(small, OOM_SCORE_ADJ_MAX);
+	for (a = 0; a < ARRAY_SIZE(algos); a++) {
+		KT_EXPECT(t, victim(t, algos[a], &pts) == small, "+1000 wins");
+		KT_EXPECT_EQ(t, pts, 2048 + 1000000);
+	}
+	oom_model_reset();
+}
+
+static void oom_select_origin_and_victims(struct kt *t)
+{
+	struct oom_task_attr origin = { .oom_origin = true };
+	struct task_struct *o, *killed;
+	struct oom_control oc;
+	unsigned int a;
+	struct set s;
+
+	if (!setup(t, &s, 64))
+		return;
+	mk(t, &s, 800000, 0, 0);
+	o = oom_task_create(&origin);
+	mk(t, &s, 900000, 0, 0);
+	for (a = 0; a < ARRAY_SIZE(algos); a++) {
+		run(t, algos[a], &oc);
+		KT_EXPECT(t, oc.chosen == o, "%s: oom origin chosen",
+			  oom_algo_names[algos[a]]);
+		KT_EXPECT_EQ(t, oc.chosen_points, LONG_MAX);
+		oom_select_put(&oc);
+	}
+	/* A kill in progress aborts every algorithm; sysrq ignores it. */
+	killed = mk(t, &s, 10, 0, 0);
+	oom_mark_victim(killed);
+	for (a = 0; a < ARRAY_SIZE(algos); a++) {
+		run(t, algos[a], &oc);
+		KT_EXPECT(t, oc.chosen == OOM_ABORT, "%s aborts",
+			  oom_algo_names[algos[a]]);
+		oom_select_put(&oc);
+		oc = (struct oom_control){ .totalpages = TOTALPAGES,
+					   .algo = algos[a], .sysrq = true };
+		oom_select_bad_process(&oc);
+		KT_EXPECT(t, oc.chosen == o, "sysrq ignores the victim");
+		oom_select_put(&oc);
+	}
+	/* Once reaped (MMF_OOM_SKIP) the victim is skipped. */
+	oom_set_mm_skip(killed);
+	for (a = 0; a < ARRAY_SIZE(algos); a++) {
+		run(t, algos[a], &oc);
+		KT_EXPECT(t, oc.chosen == o, "reaped victim skipped");
+		oom_select_put(&oc);
+	}
+	oom_model_reset();
+}
+
+static struct task_struct *exit_target;
+
+static void exit_between(struct oom_control *oc)
+{
+	if (exit_target == oc->chosen)
+		get_task_struct(exit_target);	/* keep it to inspect */
+	oom_task_exit(exit_target);
+}
+
+/* The pinned choice exits between the passes; another task exits too. */
+static void oom_select_exit_between_passes(struct kt *t)
+{
+	struct task_struct *hog, *mid, *v;
+	struct oom_control oc;
+	unsigned int a;
+	struct set s;
+
+	for (a = 1; a < ARRAY_SIZE(algos); a++) {
+		if (!setup(t, &s, 64))
+			return;
+		mk(t, &s, 1000, 0, 0);
+		mid = mk(t, &s, 3000000, 0, 0);
+		hog = mk(t, &s, 4000000, 0, 0);
+		mk(t, &s, 2000, 0, 0);
+		/* Non-chosen exit: the rest is judged as usual. */
+		exit_target = mid;
+		oom_between_passes_hook = exit_between;
+		run(t, algos[a], &oc);
+		oom_between_passes_hook = NULL;
+		KT_EXPECT(t, oc.chosen == hog, "%s keeps the hog", oom_algo_names[algos[a]]);
+		oom_select_put(&oc);
+		/* The chosen task exits: it stays the choice, referenced, not freed. */
+		exit_target = hog;
+		oom_between_passes_hook = exit_between;
+		run(t, algos[a], &oc);
+		oom_between_passes_hook = NULL;
+		v = oc.chosen;
+		KT_EXPECT(t, v == hog, "the exited choice remains");
+		KT_EXPECT(t, oom_task_alive(hog, "test") && READ_ONCE(hog->exited),
+			  "exited but alive");
+		KT_EXPECT_EQ(t, precise_of(hog), LONG_MIN);
+		oom_select_put(&oc);
+		put_task_struct(hog);
+		oom_model_reset();
+	}
+}
+
+/* §6 row 1 (settled): the exact maximum displaced by one later task: O. */
+static void oom_v16_drift_row1(struct kt *t)
+{
+	struct task_struct *top, *last, *v;
+	const long x = 3000000;
+	unsigned int i;
+	struct set s;
+	long pts;
+
+	if (!setup(t, &s, 256))
+		return;
+	top = mk(t, &s, x, 0, 0);
+	for (i = 1; i < OOM_MAX_PRECISE_BADNESS_SUMS; i++)
+		mk(t, &s, x - 4096, 0, 0);
+	last = mk(t, &s, x - (long)s.over, 0, 0);
+	v = victim(t, OOM_ALGO_V16, &pts);
+	KT_EXPECT(t, v == last, "v16 takes the late task after the budget");
+	KT_EXPECT_EQ(t, x - pts, 95232);
+	v = victim(t, OOM_ALGO_BOUNDED, &pts);
+	KT_EXPECT(t, v == top, "bounded keeps the exact maximum");
+	KT_EXPECT_EQ(t, x - pts, 0);
+	oom_model_reset();
+}
+
+/*
+ * §6 rows 2 and 3 (settled): the true maximum m (residual 4T) is met after
+ * the budget, accepted on its approximation, then a chain of k tasks each
+ * U + O lower displaces it: 4T + k (U + O). Bounded stays within 4T.
+ */
+static void oom_v16_drift_chain(struct kt *t)
+{
+	struct oom_control oc;
+	unsigned int k, i;
+	const long am = 2000000;
+	struct set s;
+	long pts, w;
+
+	for (k = 1; k <= 3; k += 2) {
+		if (!setup(t, &s, 256))
+			return;
+		w = (long)(s.under + s.over);
+		for (i = 0; i < OOM_MAX_PRECISE_BADNESS_SUMS; i++)
+			mk(t, &s, am, 0, 0);
+		mk(t, &s, am, s.slack, 0);		/* the true maximum */
+		for (i = 1; i <= k; i++)
+			mk(t, &s, am - (long)i * w, 0, 0);
+		KT_EXPECT_EQ(t, true_max(&s), am + 89088);
+		pts = run(t, OOM_ALGO_V16, &oc);
+		KT_EXPECT(t, oc.chosen == s.p[s.n - 1], "v16 ends on the chain's tail");
+		KT_EXPECT_EQ(t, true_max(&s) - pts, 89088 + (long)k * 193536);
+		KT_EXPECT(t, true_max(&s) - pts > w, "v16 misses by more than a window");
+		KT_EXPECT_EQU(t, oc.stats.precise_evals, 16);
+		KT_EXPECT_EQU(t, oc.stats.precise_counter_sums, 64);
+		KT_EXPECT_EQU(t, oc.stats.fallback_selects, k + 1);
+		oom_select_put(&oc);
+		pts = run(t, OOM_ALGO_BOUNDED, &oc);
+		KT_EXPECT_EQ(t, true_max(&s) - pts, 89088);
+		KT_EXPECT(t, true_max(&s) - pts <= w, "bounded within one window");
+		KT_EXPECT_EQU(t, oc.stats.fallback_selects, 0);
+		oom_select_put(&oc);
+		oom_model_reset();
+	}
+}
+
+/* Tasks whose range can reach the approximate maximum (docs/oom.md). */
+static unsigned int window_count(const struct set *s, const long *approx)
+{
+	long amax = LONG_MIN;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < s->n; i++)
+		amax = max(amax, approx[i]);
+	for (i = 0; i < s->n; i++)
+		n += approx[i] + (long)(s->under + s->over) >= amax;
+	return n;
+}
+
+/*
+ * Seeded layouts: spreads from well inside one window to many windows,
+ * random residuals, the maximum anywhere. Precise is always exact; both
+ * two-pass variants are exact when <= 16 tasks are in the window; bounded
+ * is within one window always; v16's worst miss is reported.
+ */
+static void oom_select_seeded(struct kt *t)
+{
+	static const long spread_w[] = { 0, 1, 2, 8, 64 };	/* quarter windows */
+	unsigned long seed, exact_cases = 0, crowded = 0;
+	long approx[MAX_TASKS], worst_v16 = 0, worst_b = 0;
+	struct oom_control oc;
+	struct kt_rng rng;
+	struct set s;
+
+	for (seed = 1; seed <= 60; seed++) {
+		unsigned int n, i, inwin;
+		long w, spread, m, pts;
+
+		if (!setup(t, &s, seed % 2 ? 256 : 64))
+			return;
+		kt_rng_seed(&rng, seed);
+		w = (long)(s.under + s.over);
+		n = 2 + kt_rng_below(&rng, 39);
+		spread = spread_w[seed % ARRAY_SIZE(spread_w)] * w / 4 + 1;
+		for (i = 0; i < n; i++) {
+			approx[i] = 20 * w - (long)kt_rng_below(&rng, spread);
+			mk(t, &s, approx[i], kt_rng_below(&rng, s.slack + 1), 0);
+		}
+		m = true_max(&s);
+		inwin = window_count(&s, approx);
+
+		KT_EXPECT_EQ(t, run(t, OOM_ALGO_PRECISE, &oc), m);
+		KT_EXPECT_EQU(t, oc.stats.precise_evals, n);
+		oom_select_put(&oc);
+
+		pts = run(t, OOM_ALGO_V16, &oc);
+		oom_select_put(&oc);
+		if (inwin <= OOM_MAX_PRECISE_BADNESS_SUMS)
+			KT_EXPECT(t, pts == m, "seed %lu v16: %ld != max %ld (%u in window)",
+				  seed, pts, m, inwin);
+		worst_v16 = max(worst_v16, m - pts);
+
+		pts = run(t, OOM_ALGO_BOUNDED, &oc);
+		if (inwin <= OOM_MAX_PRECISE_BADNESS_SUMS) {
+			KT_EXPECT(t, pts == m, "seed %lu bounded: %ld != max %ld", seed, pts, m);
+			KT_EXPECT(t, oc.stats.budget_hits == 0, "budget never hit");
+			exact_cases++;
+		} else {
+			crowded++;
+		}
+		KT_EXPECT(t, m - pts <= w, "seed %lu bounded misses by %ld > %ld",
+			  seed, m - pts, w);
+		worst_b = max(worst_b, m - pts);
+		oom_select_put(&oc);
+	}
+	KT_EXPECT(t, exact_cases >= 10 && crowded >= 10,
+		  "both regimes covered: %lu exact, %lu crowded", exact_cases, crowded);
+	printf("# seeded: %lu exact-regime, %lu crowded; worst miss v16 %ld, bounded %ld pages\n",
+	       exact_cases, crowded, worst_v16, worst_b);
+	oom_model_reset();
+}
+
+/* Exactly 16 in the window: exact with the maximum first, middle, last. */
+static void oom_select_sixteen_in_window(struct kt *t)
+{
+	unsigned int pos, i, a;
+	const long x = 5000000;
+	struct set s;
+	long pts;
+
+	for (pos = 0; pos < 16; pos += 5) {
+		if (!setup(t, &s, 256))
+			return;
+		for (i = 0; i < 24; i++) {
+			if (i >= 16)
+				mk(t, &s, 100000 + i, 0, 0);		/* far below */
+			else if (i == pos)
+				mk(t, &s, x - 2048, s.slack, 0);	/* max, hidden */
+			else
+				mk(t, &s, x, 0, 0);
+		}
+		for (a = 1; a < ARRAY_SIZE(algos); a++) {
+			victim(t, algos[a], &pts);
+			KT_EXPECT_EQ(t, pts, x - 2048 + 89088);
+		}
+	}
+	oom_model_reset();
+}
+
+static const struct kt_case cases[] = {
+	KT_CASE(oom_accuracy_constants),
+	KT_CASE(oom_badness_edges),
+	KT_CASE(oom_select_clear_hog),
+	KT_CASE(oom_select_ties),
+	KT_CASE(oom_select_adj),
+	KT_CASE(oom_select_origin_and_victims),
+	KT_CASE(oom_select_exit_between_passes),
+	KT_CASE(oom_v16_drift_row1),
+	KT_CASE(oom_v16_drift_chain),
+	KT_CASE(oom_select_sixteen_in_window),
+	KT_CASE(oom_select_seeded),
+};
+
+KT_MAIN("oom", cases)
