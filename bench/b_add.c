@@ -12,6 +12,7 @@
  * threads over the wall span: 2.0 = both threads ran side by side all
  * along) are reported too; contention costs only show when it is ~2.
  */
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
@@ -19,14 +20,26 @@
 #include "bench.h"
 #include "variants.h"
 
+/* Pair mode: progress is published every STEP adds, CPU time read every CHUNK. */
+#define PAIR_STEP	256UL
+#define PAIR_CHUNK	(16 * PAIR_STEP)
+
+struct pair_slot {
+	unsigned long progress __attribute__((aligned(128)));	/* adds done */
+	unsigned long long ov_cpu;	/* CPU ns of the overlapped chunks */
+	unsigned long ov_adds;		/* adds in the overlapped chunks */
+};
+
 struct add_run {
 	const struct bench_cfg *cfg;
 	struct bench_counters *bc;
 	enum bench_variant v;
+	unsigned int nthreads;
 	unsigned long iters;
 	pthread_barrier_t start;
 	/* Per thread: wall start/end, CPU time used. */
 	unsigned long long *t0, *t1, *cpu;
+	struct pair_slot pair[2];	/* 2 threads only */
 };
 
 struct add_thread {
@@ -40,7 +53,40 @@ struct add_result {
 	double cpu;		/* CPU ns of all threads per add */
 	double concurrency;	/* CPU time of all threads / wall span */
 	double span;		/* first start to last end, ns */
+	double overlap_cpu;	/* 2 threads: CPU ns per add while both ran */
+	double overlap_frac;	/* 2 threads: share of the adds made so */
 };
+
+/*
+ * Two threads: run in chunks and keep the CPU time of the chunks during
+ * which the other thread made at least 3/4 as many adds, i.e. ran side
+ * by side with this one. That is the cost of a contended add, whatever
+ * else preempts the threads on a shared machine.
+ */
+static void pair_loop(struct add_run *r, unsigned int id)
+{
+	struct pair_slot *me = &r->pair[id], *other = &r->pair[!id];
+	unsigned long done = 0, n, k, seen;
+	unsigned long long c0;
+
+	while (done < r->iters) {
+		n = r->iters - done < PAIR_CHUNK ? r->iters - done : PAIR_CHUNK;
+		seen = __atomic_load_n(&other->progress, __ATOMIC_RELAXED);
+		c0 = bench_thread_cpu_ns();
+		for (k = 0; k < n; k += PAIR_STEP) {
+			unsigned long step = n - k < PAIR_STEP ? n - k : PAIR_STEP;
+
+			bench_add_loop(r->bc, r->v, step);
+			__atomic_store_n(&me->progress, done + k + step, __ATOMIC_RELAXED);
+		}
+		c0 = bench_thread_cpu_ns() - c0;
+		if (__atomic_load_n(&other->progress, __ATOMIC_RELAXED) - seen >= n * 3 / 4) {
+			me->ov_cpu += c0;
+			me->ov_adds += n;
+		}
+		done += n;
+	}
+}
 
 static void *add_thread_fn(void *arg)
 {
@@ -54,7 +100,10 @@ static void *add_thread_fn(void *arg)
 	pthread_barrier_wait(&r->start);
 	c0 = bench_thread_cpu_ns();
 	r->t0[id] = bench_now_ns();
-	bench_add_loop(r->bc, r->v, r->iters);
+	if (r->nthreads == 2)
+		pair_loop(r, id);
+	else
+		bench_add_loop(r->bc, r->v, r->iters);
 	r->t1[id] = bench_now_ns();
 	r->cpu[id] = bench_thread_cpu_ns() - c0;
 	return NULL;
@@ -70,7 +119,8 @@ static int add_measure(const struct bench_cfg *cfg, struct bench_counters *bc,
 {
 	struct add_thread *at = calloc(nthreads, sizeof(*at));
 	unsigned long long *buf = calloc(3 * (size_t)nthreads, sizeof(*buf));
-	struct add_run r = { .cfg = cfg, .bc = bc, .v = v, .iters = iters };
+	struct add_run r = { .cfg = cfg, .bc = bc, .v = v, .nthreads = nthreads,
+			     .iters = iters };
 	unsigned long long first = ~0ULL, last = 0, cpu = 0;
 	pthread_attr_t attr;
 	double wall = 0;
@@ -110,6 +160,14 @@ static int add_measure(const struct bench_cfg *cfg, struct bench_counters *bc,
 	res->cpu = (double)cpu / ((double)iters * nthreads);
 	res->span = last - first;
 	res->concurrency = res->span > 0 ? cpu / res->span : 0;
+	res->overlap_cpu = res->overlap_frac = NAN;
+	if (nthreads == 2) {
+		unsigned long adds = r.pair[0].ov_adds + r.pair[1].ov_adds;
+
+		res->overlap_frac = (double)adds / (2.0 * iters);
+		if (adds)
+			res->overlap_cpu = (double)(r.pair[0].ov_cpu + r.pair[1].ov_cpu) / adds;
+	}
 	free(at);
 	free(buf);
 	return 0;
@@ -131,6 +189,8 @@ struct add_point {
 	double cpu[BV_NR][BENCH_MAX_REPS];
 	double wall[BV_NR][BENCH_MAX_REPS];
 	double conc[BV_NR][BENCH_MAX_REPS];
+	double ov[BV_NR][BENCH_MAX_REPS];	/* 2 threads: overlapped CPU ns/add */
+	double ovf[BV_NR][BENCH_MAX_REPS];	/* 2 threads: overlapped share */
 	unsigned long iters[BV_NR];
 	unsigned long total[BV_NR];		/* adds done, for the check */
 };
@@ -166,6 +226,8 @@ static int add_point_run(const struct bench_cfg *cfg, unsigned int nthreads,
 			p->cpu[v][rep] = res.cpu;
 			p->wall[v][rep] = res.wall;
 			p->conc[v][rep] = res.concurrency;
+			p->ov[v][rep] = res.overlap_cpu;
+			p->ovf[v][rep] = res.overlap_frac;
 			p->total[v] += p->iters[v] * nthreads;
 		}
 	}
@@ -192,7 +254,7 @@ static void ratio(struct json *j, const char *key, const double *num, const doub
 	unsigned int i;
 
 	for (i = 0; i < reps; i++)
-		r[i] = den[i] > 0 ? num[i] / den[i] : 0;
+		r[i] = num[i] / den[i];	/* NaN when either is: skipped by the stats */
 	json_kstats(j, key, r, reps);
 }
 
@@ -224,11 +286,21 @@ static void add_point_json(const struct bench_cfg *cfg, struct json *j,
 	per_variant(cfg, j, "ns_per_op", p->cpu);
 	per_variant(cfg, j, "wall_ns_per_op", p->wall);
 	per_variant(cfg, j, "concurrency", p->conc);
+	if (threads == 2) {
+		per_variant(cfg, j, "overlap_ns_per_op", p->ov);
+		per_variant(cfg, j, "overlap_fraction", p->ovf);
+	}
 	json_key(j, "ratios");
 	json_obj_open(j);
 	ratio(j, "hpcc_vs_split", p->cpu[BV_HPCC], p->cpu[BV_SPLIT], cfg->reps);
 	ratio(j, "atomic_vs_hpcc", p->cpu[BV_ATOMIC], p->cpu[BV_HPCC], cfg->reps);
 	ratio(j, "percpu_counter_vs_hpcc", p->cpu[BV_KPCC], p->cpu[BV_HPCC], cfg->reps);
+	if (threads == 2) {
+		ratio(j, "hpcc_vs_split_overlap", p->ov[BV_HPCC], p->ov[BV_SPLIT], cfg->reps);
+		ratio(j, "atomic_vs_hpcc_overlap", p->ov[BV_ATOMIC], p->ov[BV_HPCC], cfg->reps);
+		ratio(j, "percpu_counter_vs_hpcc_overlap", p->ov[BV_KPCC], p->ov[BV_HPCC],
+		      cfg->reps);
+	}
 	json_obj_close(j);
 	json_obj_close(j);
 }
@@ -242,8 +314,14 @@ static void progress(const struct bench_cfg *cfg, const char *what, unsigned int
 	for (v = 0; v < BV_NR; v++)
 		fprintf(stderr, " %s=%.2f", bench_variant_name[v],
 			bench_median(p->cpu[v], cfg->reps));
-	fprintf(stderr, " cpu-ns/op, atomic concurrency %.2f\n",
+	fprintf(stderr, " cpu-ns/op, atomic concurrency %.2f",
 		bench_median(p->conc[BV_ATOMIC], cfg->reps));
+	if (threads == 2)
+		fprintf(stderr, ", side by side: atomic=%.2f hpcc=%.2f (%.0f%% of adds)",
+			bench_median(p->ov[BV_ATOMIC], cfg->reps),
+			bench_median(p->ov[BV_HPCC], cfg->reps),
+			100 * bench_median(p->ovf[BV_ATOMIC], cfg->reps));
+	fputc('\n', stderr);
 }
 
 int bench_add(const struct bench_cfg *cfg, struct json *j)

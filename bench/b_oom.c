@@ -24,7 +24,6 @@ enum { W_HOG, W_CROWDED, W_NR };
 static const char *const workload_name[W_NR] = { "one_hog", "crowded" };
 
 struct oom_truth {
-	struct task_struct *p;
 	long pid;
 	long pages;	/* exact badness: RSS, adj 0, no page tables */
 };
@@ -71,29 +70,9 @@ static int populate(int w, unsigned long tasks, unsigned long window,
 			pages = 500000 + rng_next(&rs) % window;
 		rss_add(p->mm, MM_ANONPAGES, pages - pages / 4, &rs);
 		rss_add(p->mm, MM_FILEPAGES, pages / 4, &rs);
-		truth[i] = (struct oom_truth){ .p = p, .pid = p->pid, .pages = pages };
+		truth[i] = (struct oom_truth){ .pid = p->pid, .pages = pages };
 	}
 	return 0;
-}
-
-/*
- * Exit the tasks in slices and drain the freed ones after each: lib/mm's
- * quarantine ring mishandles more than OOM_QUARANTINE (4096) pending
- * frees (reported to the coordinator); slices keep it below.
- */
-static void depopulate(struct oom_truth *truth, unsigned long n)
-{
-	unsigned long i;
-
-	for (i = 0; i < n; i++) {
-		if (truth[i].p)
-			oom_task_exit(truth[i].p);
-		if (i % 1024 == 1023 || i == n - 1) {
-			kc_rcu_barrier();
-			oom_quarantine_drain();
-		}
-	}
-	oom_model_reset();
 }
 
 static long truth_of(const struct oom_truth *truth, unsigned long n, long pid)
@@ -118,9 +97,8 @@ static int oom_point(const struct bench_cfg *cfg, struct json *j, int w,
 
 	if (!truth || populate(w, tasks, window, truth)) {
 		fprintf(stderr, "hpcc-bench: cannot create %lu tasks\n", tasks);
-		if (truth)
-			depopulate(truth, tasks);
 		free(truth);
+		oom_model_reset();
 		return -1;
 	}
 	for (i = 0; i < tasks; i++)
@@ -184,17 +162,17 @@ static int oom_point(const struct bench_cfg *cfg, struct json *j, int w,
 		bench_median(lat[0], cfg->reps), bench_median(lat[1], cfg->reps),
 		bench_median(lat[2], cfg->reps), st[0].precise_counter_sums,
 		st[1].precise_counter_sums, st[2].precise_counter_sums);
-	depopulate(truth, tasks);
 	free(truth);
+	oom_model_reset();
 	return ret;
 }
 
 int bench_oom(const struct bench_cfg *cfg, struct json *j)
 {
-	static const unsigned long full[] = { 40, 100, 300, 1000, 3000, 10000 };
+	static const unsigned long full[] = { 40, 100, 300, 1000, 3000, 5000, 7000, 10000 };
 	static const unsigned long quick[] = { 40, 400 };
 	const unsigned long *n = cfg->quick ? quick : full;
-	unsigned int nn = cfg->quick ? 2 : 6, i;
+	unsigned int nn = cfg->quick ? ARRAY_SIZE(quick) : ARRAY_SIZE(full), i;
 	unsigned long under = 0, over = 0;
 	int w, ret = 0;
 

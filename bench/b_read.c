@@ -143,10 +143,30 @@ static void fit_json(struct json *j, const char *key, const struct read_point *p
 	json_obj_close(j);
 }
 
+/*
+ * Largest over smallest median approximate read of @v across the points,
+ * or of @v's per-repetition ratio to @ref (ref >= 0).
+ */
+static double flatness(const struct bench_cfg *cfg, const struct read_point *pts,
+		       unsigned int n, int v, int ref)
+{
+	double lo = INFINITY, hi = 0, r[BENCH_MAX_REPS], m;
+	unsigned int i, k;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < cfg->reps; k++)
+			r[k] = pts[i].approx[v][k] / (ref < 0 ? 1 : pts[i].approx[ref][k]);
+		m = bench_median(r, cfg->reps);
+		lo = m < lo ? m : lo;
+		hi = m > hi ? m : hi;
+	}
+	return hi / lo;
+}
+
 int bench_read(const struct bench_cfg *cfg, struct json *j)
 {
 	struct read_point *pts = calloc(BENCH_MAX_POINTS, sizeof(*pts));
-	unsigned int n = 0, x, i;
+	unsigned int n = 0, x;
 	int v, ret = 0;
 
 	if (!pts)
@@ -180,19 +200,11 @@ int bench_read(const struct bench_cfg *cfg, struct json *j)
 	/* Flat in nr_cpus: largest over smallest median approximate read. */
 	json_key(j, "approx_flatness");
 	json_obj_open(j);
-	for (v = 0; v < BV_NR; v++) {
-		double lo = INFINITY, hi = 0;
-
-		if (!has_approx(v))
-			continue;
-		for (i = 0; i < n; i++) {
-			double m = bench_median(pts[i].approx[v], cfg->reps);
-
-			lo = m < lo ? m : lo;
-			hi = m > hi ? m : hi;
-		}
-		json_knum(j, bench_variant_name[v], hi / lo);
-	}
+	for (v = 0; v < BV_NR; v++)
+		if (has_approx(v))
+			json_knum(j, bench_variant_name[v], flatness(cfg, pts, n, v, -1));
+	/* Against the atomic read of the same repetition: drift cancels out. */
+	json_knum(j, "hpcc_vs_atomic", flatness(cfg, pts, n, BV_HPCC, BV_ATOMIC));
 	json_obj_close(j);
 	free(pts);
 	return ret;

@@ -29,8 +29,7 @@ static unsigned int ceil_log2(unsigned long n)
 static int lib_accuracy(unsigned long batch, unsigned long *under, unsigned long *over)
 {
 	struct percpu_counter_tree c;
-	size_t isz = percpu_counter_tree_items_size();
-	void *items = aligned_alloc(128, (isz + 127) & ~127UL ? : 128);
+	void *items = bench_items_alloc();
 	int ret = -1;
 
 	*under = *over = 0;

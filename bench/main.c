@@ -14,6 +14,20 @@
 #define HPCC_SOURCE "lib/hpcc"
 #endif
 
+/* A sanitizer build measures the sanitizer: say so in the results. */
+#if defined(KC_TSAN)
+#define BENCH_SANITIZER "tsan"
+#elif defined(__SANITIZE_ADDRESS__)
+#define BENCH_SANITIZER "asan"
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BENCH_SANITIZER "asan"
+#endif
+#endif
+#ifndef BENCH_SANITIZER
+#define BENCH_SANITIZER "none"
+#endif
+
 enum { S_ADD = 1, S_OVERSUB = 2, S_READ = 4, S_SHAPE = 8, S_OOM = 16, S_ALL = 31 };
 
 static const char *const section_name[] = { "add", "oversub", "read", "shape", "oom" };
@@ -114,6 +128,7 @@ static void meta(const struct bench_cfg *cfg, struct json *j)
 	json_kstr(j, "kernel", u.release);
 	json_kstr(j, "compiler", __VERSION__);
 	json_kstr(j, "hpcc_source", HPCC_SOURCE);
+	json_kstr(j, "sanitizer", BENCH_SANITIZER);
 	json_kulong(j, "host_cpus", cfg->host_cpus);
 	json_kulong(j, "NR_CPUS", NR_CPUS);
 	json_kulong(j, "percpu_unit_bytes", KC_PERCPU_UNIT);
@@ -229,6 +244,9 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (strcmp(BENCH_SANITIZER, "none"))
+		fprintf(stderr, "# hpcc-bench: %s build: the timings measure the sanitizer\n",
+			BENCH_SANITIZER);
 	json_begin(&j, f);
 	json_obj_open(&j);
 	meta(&cfg, &j);

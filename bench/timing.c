@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Clocks, medians, thread pinning and virtual-CPU switching. */
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -34,35 +35,42 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The non-NaN samples of @v, sorted, into @s; returns their number. */
+static unsigned int sorted(const double *v, unsigned int n, double *s)
+{
+	unsigned int i, k = 0;
+
+	for (i = 0; i < n && i < BENCH_MAX_REPS; i++)
+		if (!isnan(v[i]))
+			s[k++] = v[i];
+	qsort(s, k, sizeof(*s), cmp_double);
+	return k;
+}
+
+/* Statistics skip NaN samples (nothing measured); NaN if all are. */
 double bench_median(const double *v, unsigned int n)
 {
 	double s[BENCH_MAX_REPS];
 
-	if (!n || n > BENCH_MAX_REPS)
-		return 0;
-	memcpy(s, v, n * sizeof(*v));
-	qsort(s, n, sizeof(*s), cmp_double);
+	n = sorted(v, n, s);
+	if (!n)
+		return NAN;
 	return n & 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
 double bench_min(const double *v, unsigned int n)
 {
-	double m = n ? v[0] : 0;
+	double s[BENCH_MAX_REPS];
 
-	while (n--)
-		if (v[n] < m)
-			m = v[n];
-	return m;
+	return sorted(v, n, s) ? s[0] : NAN;
 }
 
 double bench_max(const double *v, unsigned int n)
 {
-	double m = n ? v[0] : 0;
+	double s[BENCH_MAX_REPS];
 
-	while (n--)
-		if (v[n] > m)
-			m = v[n];
-	return m;
+	n = sorted(v, n, s);
+	return n ? s[n - 1] : NAN;
 }
 
 unsigned int bench_host_cpus(void)

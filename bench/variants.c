@@ -23,18 +23,25 @@ int bench_variant_parse(const char *name)
 	return -1;
 }
 
+void *bench_items_alloc(void)
+{
+	size_t isz = percpu_counter_tree_items_size();
+
+	/* aligned_alloc() wants a multiple of the alignment, and not 0. */
+	isz = (isz + 127) & ~127UL;
+	return aligned_alloc(128, isz ? isz : 128);
+}
+
 struct bench_counters *bench_counters_new(unsigned long batch)
 {
 	struct bench_counters *bc;
-	size_t isz = percpu_counter_tree_items_size();
 
 	bc = aligned_alloc(128, sizeof(*bc));
 	if (!bc)
 		return NULL;
 	memset(bc, 0, sizeof(*bc));
 	bc->batch = batch;
-	/* Items are cache-line aligned; aligned_alloc wants a multiple. */
-	bc->hpcc_items = aligned_alloc(128, (isz + 127) & ~127UL ? : 128);
+	bc->hpcc_items = bench_items_alloc();
 	bc->split = alloc_percpu(unsigned long);
 	if (!bc->hpcc_items || !bc->split || kpcc_init(&bc->kpcc))
 		goto fail;

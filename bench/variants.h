@@ -30,6 +30,8 @@ struct bench_counters {
 	unsigned long batch;
 };
 
+/* Item memory for one hpcc counter (cache-line aligned), or NULL. */
+void *bench_items_alloc(void);
 /* NULL on failure (message on stderr). Call after bench_set_cpus(). */
 struct bench_counters *bench_counters_new(unsigned long batch);
 void bench_counters_free(struct bench_counters *bc);

@@ -15,6 +15,7 @@ enum opt_id {
 	O_SCENARIO, O_LIST, O_CPUS, O_DURATION, O_SEED, O_BATCH, O_SELECTORS,
 	O_INJECT, O_STUTTER, O_REPORT, O_JSON, O_STAT, O_STALL, O_UNTIL_FAIL,
 	O_ROUND, O_DESCRIBE, O_VERBOSE, O_HELP, O_VERSION, O_NO_CHECK, O_DUTY,
+	O_STEPS, O_REPLAY, O_REPLAY_OUT, O_SHRINK, O_REPLAY_SEARCH,
 };
 
 static const struct cli_opt {
@@ -30,7 +31,7 @@ static const struct cli_opt {
 	{ "duration", 't', "D", O_DURATION, "run time per scenario: 30s, 5m, 2h, 1d, bare seconds; 0 = until interrupted (default: 10s in total)" },
 	{ "seed", 0, "N", O_SEED, "seed of every random decision (default: from the clock; always printed)" },
 	{ "batch", 0, "B", O_BATCH, "hpcc batch size, a power of two, 2..2^24 (default 32)" },
-	{ "selectors", 0, "K", O_SELECTORS, "checker/selector threads, 0..1024 (default 2)" },
+	{ "selectors", 0, "K", O_SELECTORS, "checker/selector threads, 0..1024 (default 2, or CPUs/256 if more)" },
 	{ "selector-duty", 0, "F", O_DUTY, "fraction of the time each selector may run, 0.01..1 (default 0.5)" },
 	{ "inject", 0, "SPEC", O_INJECT, "faults between the level-0 add and the carry: hop=P,delay=P,yield=P or off (default hop=0.01,delay=0.0002,yield=0.0002)" },
 	{ "stutter", 0, "SPEC", O_STUTTER, "park every CPU for quiescent checks every D or every MIN-MAX (seeded), or off (default 250ms-1s)" },
@@ -38,8 +39,13 @@ static const struct cli_opt {
 	{ "json", 0, "FILE", O_JSON, "also write the JSON report to FILE" },
 	{ "stat-interval", 0, "D", O_STAT, "progress line interval; 0 = none (default 1s)" },
 	{ "stall-timeout", 0, "D", O_STALL, "a CPU without progress for D is a failure (default: 30s + 10ms per CPU per core)" },
+	{ "steps", 0, "N", O_STEPS, "each vCPU stops after N steps; the run ends when all did (default: unbounded)" },
 	{ "until-fail", 0, NULL, O_UNTIL_FAIL, "repeat with fresh seeds until a failure or --duration (total) ends" },
 	{ "round", 0, "D", O_ROUND, "--until-fail: run time of one scenario per round (default 2s)" },
+	{ "replay", 0, "FILE", O_REPLAY, "rerun a replay file serially, exactly (docs/regress.md)" },
+	{ "replay-out", 0, "FILE", O_REPLAY_OUT, "where a failure's replay file goes (default ./stress-replay-SEED.txt); with --replay/--shrink: the result" },
+	{ "replay-search", 0, "N", O_REPLAY_SEARCH, "serial schedules tried to reproduce a failure, 0..1000 (default 8)" },
+	{ "shrink", 0, "FILE", O_SHRINK, "shrink a replay file: fewer CPUs, injections, operations" },
 	{ "describe", 0, NULL, O_DESCRIBE, "print the tree shape for --cpus/--batch as JSON and exit" },
 	{ "no-check", 0, NULL, O_NO_CHECK, "benchmark mode: no ground truth, no checkers, no stutter" },
 	{ "verbose", 'v', NULL, O_VERBOSE, "more detail (thread-to-core map, ...)" },
@@ -176,10 +182,16 @@ static int apply(struct stress_config *cfg, enum opt_id id, const char *name,
 		}
 		cfg->batch = v;
 		return 0;
+	case O_STEPS:
+		if (stress_parse_ulong(val, 1, ~0ULL, &v, err, sizeof(err)))
+			goto bad;
+		cfg->steps = v;
+		return 0;
 	case O_SELECTORS:
 		if (stress_parse_ulong(val, 0, STRESS_MAX_SELECTORS, &v, err, sizeof(err)))
 			goto bad;
 		cfg->nr_selectors = v;
+		cfg->selectors_given = true;
 		return 0;
 	case O_DUTY: {
 		char *end;
@@ -254,6 +266,23 @@ static int apply(struct stress_config *cfg, enum opt_id id, const char *name,
 	case O_VERBOSE:
 		cfg->verbose = true;
 		return 0;
+	case O_REPLAY:
+	case O_SHRINK:
+		if (!*val)
+			return usage_error("--%s: empty file name%s", name, "");
+		*(id == O_REPLAY ? &cfg->replay_file : &cfg->shrink_file) = val;
+		*act = id == O_REPLAY ? ACT_REPLAY : ACT_SHRINK;
+		return 0;
+	case O_REPLAY_OUT:
+		if (!*val)
+			return usage_error("--replay-out: empty file name%s%s", "", "");
+		cfg->replay_out = val;
+		return 0;
+	case O_REPLAY_SEARCH:
+		if (stress_parse_ulong(val, 0, 1000, &v, err, sizeof(err)))
+			goto bad;
+		cfg->replay_search = v;
+		return 0;
 	case O_NO_CHECK:
 		cfg->no_check = true;
 		return 0;
@@ -273,6 +302,7 @@ static void set_defaults(struct stress_config *cfg)
 	cfg->batch = 32;
 	cfg->stat_interval = 1;
 	cfg->round = 2;
+	cfg->replay_search = 8;
 	cfg->selector_duty = 0.5;
 	stress_parse_inject("hop=0.01,delay=0.0002,yield=0.0002", &cfg->inject, err, sizeof(err));
 	stress_parse_stutter("250ms-1s", &cfg->stutter, err, sizeof(err));
@@ -355,6 +385,9 @@ int stress_cli_parse(int argc, char **argv, struct stress_config *cfg,
 				       (unsigned long long)clock());
 	if (!cfg->duration_given)
 		cfg->duration = cfg->nr_scenarios ? 10.0 / cfg->nr_scenarios : 10.0;
+	/* Checks cost O(nr_cpus): more checkers for more CPUs. */
+	if (!cfg->selectors_given && cfg->nr_cpus / 256 > cfg->nr_selectors)
+		cfg->nr_selectors = cfg->nr_cpus / 256;
 	if (cfg->no_check) {
 		cfg->nr_selectors = 0;
 		cfg->stutter.min = cfg->stutter.max = 0;

@@ -65,6 +65,11 @@ bool stress_stopping(struct stress *s)
 	return atomic_load_explicit(&s->stop, memory_order_relaxed);
 }
 
+bool stress_failed(struct stress *s)
+{
+	return atomic_load(&s->failed);
+}
+
 bool stress_checking(struct stress *s)
 {
 	return !s->cfg->no_check;
@@ -203,9 +208,11 @@ void stress_internal_error(struct stress *s, const char *fmt, ...)
 void stress_build_reproducer(const struct stress_config *cfg, const struct scenario *sc,
 			     unsigned long long seed, double duration, char *buf, size_t len)
 {
-	char dur[32], stall[64] = "";
+	char dur[32], stall[64] = "", steps[48] = "";
 
 	stress_format_duration(duration, dur, sizeof(dur));
+	if (cfg->steps)
+		snprintf(steps, sizeof(steps), " --steps %llu", cfg->steps);
 	if (cfg->stall_timeout) {
 		char t[32];
 
@@ -213,9 +220,10 @@ void stress_build_reproducer(const struct stress_config *cfg, const struct scena
 		snprintf(stall, sizeof(stall), " --stall-timeout %s", t);
 	}
 	snprintf(buf, len, "%s --scenario %s --cpus %u --batch %lu --seed %llu --duration %s "
-		 "--selectors %u --selector-duty %g --inject %s --stutter %s%s%s%s",
+		 "--selectors %u --selector-duty %g --inject %s --stutter %s%s%s%s%s",
 		 cfg->argv0, sc->name, cfg->nr_cpus, cfg->batch, seed, dur,
 		 cfg->nr_selectors, cfg->selector_duty, cfg->inject.text, cfg->stutter.text, stall,
+		 steps,
 		 cfg->no_check ? " --no-check" : "", cfg->scenario_args);
 }
 
@@ -309,7 +317,7 @@ int stress_run(struct stress *s)
 			break;
 		}
 		now = stress_now();
-		if (deadline && now >= deadline)
+		if ((deadline && now >= deadline) || stress_threads_done(s))
 			break;
 		if (next_stutter && now >= next_stutter) {
 			if (!stress_threads_quiesce(s, stall))

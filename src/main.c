@@ -11,6 +11,7 @@
 #include <linux/percpu_counter_tree.h>
 #include <kcompat/kcompat.h>
 #include "stress.h"
+#include "replay.h"
 
 #ifndef HPCC_SOURCE
 #define HPCC_SOURCE "unknown"
@@ -93,6 +94,8 @@ static int run_all(struct stress_config *cfg)
 			rc = stress_run(s);
 			status = worse(status, rc);
 			report_run(s, ++index, out);
+			if (rc == STRESS_EXIT_FAIL && !s->stalled && !s->interrupted)
+				replay_after_failure(s, cfg->report == REPORT_JSON ? stderr : out);
 			if (body)
 				report_json_run(s, index == 1, body);
 			if (s->interrupted || stress_signalled || rc != STRESS_EXIT_PASS)
@@ -169,6 +172,8 @@ int main(int argc, char **argv)
 	case ACT_DESCRIBE:
 		return stress_describe(&cfg);
 	case ACT_RUN:
+	case ACT_REPLAY:
+	case ACT_SHRINK:
 		break;
 	}
 	if (!cfg.nr_scenarios) {
@@ -179,6 +184,10 @@ int main(int argc, char **argv)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	if (act == ACT_REPLAY)
+		return stress_replay_main(&cfg);
+	if (act == ACT_SHRINK)
+		return stress_shrink_main(&cfg);
 	if (kc_set_nr_cpu_ids(cfg.nr_cpus) || percpu_counter_tree_subsystem_init()) {
 		fprintf(stderr, "stress: hpcc subsystem init failed for %u CPUs\n", cfg.nr_cpus);
 		return STRESS_EXIT_INTERNAL;

@@ -35,12 +35,16 @@ double stress_worst_margin(struct stress *s, const char **name)
 	unsigned int i, n = atomic_load(&s->nr_margins);
 	double w = 0;
 
+	/* Also called while selectors run: only the atomic copy of each worst. */
 	*name = "none";
-	for (i = 0; i < n; i++)
-		if (s->margins[i].worst > w || (i == 0 && s->margins[i].worst >= w)) {
-			w = s->margins[i].worst;
+	for (i = 0; i < n; i++) {
+		double m = atomic_load_explicit(&s->margins[i].worst_fast, memory_order_relaxed);
+
+		if (m > w || (i == 0 && m >= w)) {
+			w = m;
 			*name = s->margins[i].name;
 		}
+	}
 	return w < 0 ? 0 : w;
 }
 

@@ -90,6 +90,8 @@ void stress_trace(struct stress *s, unsigned int cpu, const char *op, long a, lo
  */
 bool stress_checking(struct stress *s);
 bool stress_verbose(struct stress *s);
+/* An invariant failed in this run (stress_stopping() is also true at the end). */
+bool stress_failed(struct stress *s);
 /* Seed a private stream from the run's seed, a stream name and an id. */
 void stress_rng_seed(struct stress_rng *r, unsigned long long seed,
 		     const char *stream, unsigned long long id);

@@ -52,12 +52,14 @@ struct stress_config {
 	unsigned long batch;
 	unsigned long long seed;
 	bool seed_given;
+	bool selectors_given;
 	double duration;	/* per scenario; 0: until interrupted */
 	bool duration_given;
 	double stat_interval;	/* 0: no progress lines */
 	double stall_timeout;	/* 0: computed default */
 	double round;		/* --until-fail: length of one scenario run */
 	double selector_duty;	/* fraction of time a selector may run */
+	unsigned long long steps;	/* per vCPU; 0: unbounded */
 	struct inject_spec inject;
 	struct stutter_spec stutter;
 	enum stress_report_fmt report;
@@ -65,6 +67,11 @@ struct stress_config {
 	bool until_fail;
 	bool verbose;
 	bool no_check;
+	/* Replay (src/replay*.c, src/serial.c; docs/regress.md). */
+	const char *replay_file;	/* --replay FILE */
+	const char *replay_out;		/* --replay-out FILE */
+	const char *shrink_file;	/* --shrink FILE */
+	unsigned int replay_search;	/* --replay-search N */
 	const struct scenario *scenarios[STRESS_MAX_SCENARIOS];
 	unsigned int nr_scenarios;
 	/* Scenario options as given ("--name=value" ...), for the reproducer. */
@@ -80,7 +87,8 @@ int stress_parse_stutter(const char *s, struct stutter_spec *out, char *err, siz
 void stress_format_duration(double secs, char *buf, size_t len);
 
 /* cli.c: parse argv. Returns -1 after printing usage errors (exit 2). */
-enum stress_action { ACT_RUN, ACT_LIST, ACT_HELP, ACT_VERSION, ACT_DESCRIBE };
+enum stress_action { ACT_RUN, ACT_LIST, ACT_HELP, ACT_VERSION, ACT_DESCRIBE, ACT_REPLAY,
+		     ACT_SHRINK };
 int stress_cli_parse(int argc, char **argv, struct stress_config *cfg,
 		     enum stress_action *act);
 void stress_usage(FILE *out);
@@ -149,6 +157,7 @@ struct stress {
 	unsigned long park_gen;		/* under lock */
 	unsigned int nr_parked;		/* under lock */
 	unsigned int nr_exited;		/* under lock */
+	unsigned int nr_vcpus_done;	/* under lock: vCPUs that did --steps */
 	bool go;			/* under lock */
 	int vcpu_nice;			/* vCPU threads' nice value */
 
@@ -199,6 +208,7 @@ bool stress_threads_quiesce(struct stress *s, double timeout);
 /* Stop and join every worker; false when some did not exit in time. */
 bool stress_threads_stop(struct stress *s, double timeout);
 unsigned long stress_threads_ops(struct stress *s);
+bool stress_threads_done(struct stress *s);
 int stress_host_cores(int *cores, int max);
 int stress_vcpu_nice(const struct stress_config *cfg, unsigned int nr_selectors);
 

@@ -149,15 +149,20 @@ static void *worker(void *arg)
 			continue;
 		}
 		atomic_store_explicit(&th->state, TS_STEP, memory_order_relaxed);
+		if (!th->selector && s->cfg->steps && n >= s->cfg->steps) {
+			pthread_mutex_lock(&s->lock);
+			s->nr_vcpus_done++;
+			pthread_mutex_unlock(&s->lock);
+			break;
+		}
 		if (th->selector) {
 			sc->select_step(s, th->id, &rng);
-			pace(s, &busy_since, n);
+			pace(s, &busy_since, n + 1);
 		} else {
 			kc_set_cpu(th->id);	/* back home after an injected hop */
 			sc->cpu_step(s, th->id, &rng);
 		}
-		n = atomic_load_explicit(&th->progress, memory_order_relaxed);
-		atomic_store_explicit(&th->progress, n + 1, memory_order_relaxed);
+		atomic_store_explicit(&th->progress, ++n, memory_order_relaxed);
 		atomic_store_explicit(&th->state, TS_RUN, memory_order_relaxed);
 	}
 
@@ -270,9 +275,24 @@ bool stress_threads_quiesce(struct stress *s, double timeout)
 	pthread_mutex_unlock(&s->lock);
 	s->park_time += stress_now() - t0;
 	if (!ok) {
-		stress_fail(s, "watchdog", -1, "threads did not park for a stutter within %.1fs",
-			    timeout);
-		s->stalled = true;
+		char who[160] = "";
+		size_t len = 0;
+		int first = -1;
+		unsigned int i;
+
+		for (i = 0; i < s->nr_threads && len < sizeof(who) - 24; i++) {
+			struct stress_thread *th = &s->threads[i];
+			int st = atomic_load_explicit(&th->state, memory_order_relaxed);
+
+			if (!th->started || st == TS_PARKED || st == TS_EXITED)
+				continue;
+			if (first < 0 && !th->selector)
+				first = th->id;
+			len += snprintf(who + len, sizeof(who) - len, " %s %u",
+					th->selector ? "selector" : "cpu", th->id);
+		}
+		stress_fail(s, "watchdog", first, "threads did not park for a stutter within %.1fs:%s",
+			    timeout, who);
 	}
 	t1 = stress_now();
 	if (ok && !atomic_load(&s->stop)) {
@@ -323,4 +343,17 @@ unsigned long stress_threads_ops(struct stress *s)
 	for (i = 0; i < s->cfg->nr_cpus && i < s->nr_threads; i++)
 		n += atomic_load_explicit(&s->threads[i].progress, memory_order_relaxed);
 	return n;
+}
+
+/* Every vCPU did its --steps. */
+bool stress_threads_done(struct stress *s)
+{
+	bool done;
+
+	if (!s->cfg->steps)
+		return false;
+	pthread_mutex_lock(&s->lock);
+	done = s->nr_vcpus_done >= s->cfg->nr_cpus;
+	pthread_mutex_unlock(&s->lock);
+	return done;
 }

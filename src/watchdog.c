@@ -72,7 +72,6 @@ bool stress_watchdog_check(struct stress *s, double now, double timeout)
 	}
 	if (!stalled)
 		return true;
-	s->stalled = true;
 	stress_fail(s, "watchdog", s->threads[first].selector ? -1 : (int)first,
 		    "%u thread(s) made no progress for %.1fs (first: %s %u)", stalled,
 		    timeout, s->threads[first].selector ? "selector" : "cpu",

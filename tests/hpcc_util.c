@@ -4,16 +4,28 @@
 #include <stdlib.h>
 #include <string.h>
 #include <kcompat/kcompat.h>
+#include <linux/kernel.h>
 #include <linux/percpu_counter_tree.h>
 #include "hpcc_util.h"
+
+void *hu_items_alloc(unsigned int nr)
+{
+	size_t align = __alignof__(struct percpu_counter_tree_level_item);
+	/* At least one item: the size is 0 at order 0. */
+	size_t size = ALIGN(nr * percpu_counter_tree_items_size() + 1, align);
+	void *p = aligned_alloc(align, size);
+
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
 
 bool hu_counter_init(struct kt *t, struct hu_counter *hc, unsigned long batch)
 {
 	size_t size = percpu_counter_tree_items_size();
 	int ret;
 
-	/* One spare byte keeps calloc() meaningful at order 0 (size 0). */
-	hc->items = calloc(1, size + 1);
+	hc->items = hu_items_alloc(1);
 	t->checks++;
 	if (!hc->items) {
 		kt_fail(t, __FILE__, __LINE__, "out of memory for %zu item bytes", size);

@@ -19,6 +19,9 @@ struct hu_counter {
 	struct percpu_counter_tree_level_item *items;
 };
 
+/* Zeroed item memory for @nr counters, aligned as the item type requires. */
+void *hu_items_alloc(unsigned int nr);
+
 /* Allocate items and init (after kt_hpcc_setup); false and a failure on error. */
 bool hu_counter_init(struct kt *t, struct hu_counter *hc, unsigned long batch);
 void hu_counter_destroy(struct hu_counter *hc);

@@ -42,12 +42,13 @@ static void compaction_hpcc_decision(struct kt *t)
 	struct zone z;
 	int round;
 
-	if (!kt_hpcc_setup(t, 64) || !zone_setup(t, &z, &p, 131072, true))
+	if (!kt_hpcc_setup(t, 8) || !zone_setup(t, &z, &p, 131072, true))
 		return;
 	kt_rng_seed(&rng, 5);
 	for (round = 0; round < 4; round++) {
 		z.compact_order_failed = 3 + (round & 1);
 		th = compaction_threshold(p.policy, 131072, z.compact_order_failed);
+		under = over = 0;	/* the query accumulates */
 		percpu_counter_tree_approximate_accuracy_range(&z.success_tree, &under, &over);
 		/* Far enough past T + the accuracy range for the approximate answer. */
 		for (n = 0; n <= 3 * th + under + over; n++) {
@@ -60,7 +61,7 @@ static void compaction_hpcc_decision(struct kt *t)
 			KT_EXPECT(t, d_hpcc == (n < th), "round %d n %lu T %lu", round, n, th);
 			precise_used += precise;
 			decisions++;
-			kc_set_cpu(kt_rng_below(&rng, 64));
+			kc_set_cpu(kt_rng_below(&rng, 8));
 			compaction_note_success(&z);
 		}
 		kc_set_cpu(0);
@@ -91,7 +92,7 @@ static void *inc_thread(void *a)
 }
 
 #define INC_THREADS	4
-#define INC_EACH	50000
+#define INC_EACH	20000
 
 /* relaxed and seq-cst: concurrent increments are never lost. */
 static void compaction_atomic_exact(struct kt *t)
@@ -184,8 +185,18 @@ static void compaction_desc_rcu(struct kt *t)
 		goto out;
 	for (i = 1; i <= 8; i++) {
 		unsigned long managed = i & 1 ? 126976 : 131072;
+		struct zone_desc *old;
+		unsigned long om, os;
 
+		/* A reader holding the old descriptor across the replace keeps it alive. */
+		rcu_read_lock();
+		old = rcu_dereference(z.desc);
+		om = old->managed_pages;
+		os = old->zone_start_pfn;
 		zone_desc_replace(&z, zone_desc_alloc(4096 * i, managed, managed, PB));
+		KT_EXPECT(t, old->managed_pages == om && old->zone_start_pfn == os,
+			  "old descriptor intact inside the read section");
+		rcu_read_unlock();
 		rcu_read_lock();
 		d = rcu_dereference(z.desc);
 		KT_EXPECT_EQU(t, d->generation, i);

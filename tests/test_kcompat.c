@@ -45,12 +45,12 @@ static void kcompat_abs_long(struct kt *t)
 
 	KT_EXPECT(t, sizeof(abs(big)) == sizeof(long), "abs(long) is a long");
 	KT_EXPECT(t, sizeof(abs(small)) == sizeof(int), "abs(int) is an int");
-	KT_EXPECT(t, abs(big) == 1L << 31, "abs(-2^31) = %ld", abs(big));
-	KT_EXPECT(t, abs(huge) == 1L << 40, "abs(-2^40) = %ld", abs(huge));
-	KT_EXPECT(t, abs(odd) == 3000000000L, "abs(-3e9) = %ld", abs(odd));
-	KT_EXPECT(t, abs(-odd) == 3000000000L, "abs(3e9) = %ld", abs(-odd));
+	KT_EXPECT(t, abs(big) == 1L << 31, "abs(-2^31) = %ld", (long)abs(big));
+	KT_EXPECT(t, abs(huge) == 1L << 40, "abs(-2^40) = %ld", (long)abs(huge));
+	KT_EXPECT(t, abs(odd) == 3000000000L, "abs(-3e9) = %ld", (long)abs(odd));
+	KT_EXPECT(t, abs(-odd) == 3000000000L, "abs(3e9) = %ld", (long)abs(-odd));
 	/* Wraps like the kernel's -fno-strict-overflow build. */
-	KT_EXPECT(t, abs(lmin) == LONG_MIN, "abs(LONG_MIN) = %ld", abs(lmin));
+	KT_EXPECT(t, abs(lmin) == LONG_MIN, "abs(LONG_MIN) = %ld", (long)abs(lmin));
 	KT_EXPECT(t, ((unsigned long)abs(lmin) & ((1UL << 20) - 1)) == 0, "low bits");
 	KT_EXPECT(t, abs(small) == 5 && abs(5) == 5 && abs(0) == 0, "int");
 	KT_EXPECT(t, abs(imin) == INT_MIN, "abs(INT_MIN)");

@@ -82,13 +82,15 @@ int main(int argc, char **argv)
 		{ "free-pages", required_argument, NULL, 'f' },
 		{ "cluster-max", required_argument, NULL, 'c' },
 		{ "p5", required_argument, NULL, 'p' },
+		{ "pin-churn", required_argument, NULL, 'u' },
 		{ "check", no_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct frag_stats st[NR_POLICIES];
 	struct frag_config cfg;
-	unsigned long seed = 2015, threads = 4, requests = 3000, free_pages = 8192, cm = 32;
+	unsigned long seed = 2015, threads = 4, requests = 3000, free_pages = 32768, cm = 32;
+	unsigned long churn = 0;
 	enum compact_p5 p5 = COMPACT_P5_INTENDED;
 	bool check = false, ok = true;
 	double ratio, t0, secs;
@@ -137,6 +139,12 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'u':
+			if (parse_ulong("pin-churn", optarg, &churn) || churn > 1024) {
+				fprintf(stderr, "frag-bench: --pin-churn takes 0..1024\n");
+				return 2;
+			}
+			break;
 		case 'k':
 			check = true;
 			break;
@@ -163,6 +171,7 @@ int main(int argc, char **argv)
 		cfg.requests = requests;
 		cfg.free_pages = free_pages;
 		cfg.cluster_max = cm;
+		cfg.pin_churn = churn;
 		cfg.p5 = p5;
 		if (frag_run(&cfg, &st[i])) {
 			fprintf(stderr, "frag-bench: model run failed\n");
@@ -192,10 +201,11 @@ int main(int argc, char **argv)
 	printf("# model only:            ");
 	for (i = 0; i < NR_POLICIES; i++)
 		printf(" %s: allocs %lu deferred %lu skipped %lu resets %lu limited %lu "
-		       "budget-stops %lu max-depth %lu zone-successes %lu;", policy_name[i],
+		       "budget-stops %lu limited-scanned %lu max-depth %lu zone-successes %lu enomem %lu zone-end %lu;\n#",
+		       policy_name[i],
 		       st[i].alloc_success, st[i].deferred, st[i].skipped, st[i].resets,
-		       st[i].limited_runs, st[i].budget_stops, st[i].max_depth,
-		       st[i].zone_successes);
+		       st[i].limited_runs, st[i].budget_stops, st[i].limited_scanned, st[i].max_depth,
+		       st[i].zone_successes, st[i].enomem, st[i].zone_end);
 	printf("\n");
 
 	ratio = st[2].compact_migrate_scanned ?

@@ -185,6 +185,7 @@ static void reset_depletion(struct zone *z, unsigned long managed,
 	if (z->par->p5 == COMPACT_P5_INTENDED) {
 		if (rep->was_depleted_flag) {
 			rep->depth_after = zone_add_return(z, &z->compact_depletion_depth, 1);
+			rep->depth_incremented = rep->depth_after;
 			rep->deepened = true;
 			rep->success_seen = zone_read(z, &z->compact_success);
 			if (!rep->success_seen) {
@@ -213,6 +214,7 @@ static void reset_depletion(struct zone *z, unsigned long managed,
 	rep->depth_after = rep->depth_before;
 	if (rep->was_depleted_flag) {
 		rep->depth_after = zone_add_return(z, &z->compact_depletion_depth, 1);
+		rep->depth_incremented = rep->depth_after;
 		rep->deepened = true;
 	}
 	rep->success_seen = zone_read(z, &z->compact_success);
@@ -267,15 +269,17 @@ void compaction_zone_finish(struct zone *z, unsigned long managed)
 		zone_clear_flag(z, ZONE_COMPACTION_DEPLETED);
 }
 
-void compaction_fail(struct zone *z, int order)
+/* True when the failure was counted (f += 1), false when it lowered cof. */
+bool compaction_fail(struct zone *z, int order)
 {
 	if (order < zone_read(z, &z->compact_order_failed)) {
 		zone_write(z, &z->compact_order_failed, order);
 		zone_write(z, &z->compact_failed, 0);
-		return;
+		return false;
 	}
 	zone_add_return(z, &z->failed_events, 1);
 	zone_add_return(z, &z->compact_failed, 1);
+	return true;
 }
 
 void compaction_failed_reset(struct zone *z, int order, bool alloc_success)

@@ -204,6 +204,7 @@ struct compact_reset_report {
 	bool entered, deepened;
 	bool set_scanallfree;
 	bool set_depleted;
+	long depth_incremented;		/* what the deepening RMW returned */
 };
 
 /* §4.1 / §4.2: __reset_isolation_suitable(), intended or as posted. */
@@ -214,7 +215,7 @@ void compaction_reset(struct zone *z, const struct zone_desc *d,
 void compaction_zone_finish(struct zone *z, unsigned long managed);
 
 /* §2.2 / P4: the failure counter. */
-void compaction_fail(struct zone *z, int order);
+bool compaction_fail(struct zone *z, int order);
 void compaction_failed_reset(struct zone *z, int order, bool alloc_success);
 bool compaction_restarting(struct zone *z, int order);
 

@@ -106,8 +106,10 @@ static int frag_setup_memory(struct frag *m)
 	}
 	for (i = 0; i < nr8; i++)
 		idx[i] = i;
-	for (i = nr8 - 1; i > 0; i--)
-		swap(idx[i], idx[frag_below(m, i + 1)]);
+	for (i = nr8 - 1; i > 0; i--) {
+		j = frag_below(m, i + 1);	/* swap() evaluates its arguments twice */
+		swap(idx[i], idx[j]);
+	}
 	for (i = 0; i < cfg->candidates; i++)
 		cand[idx[i]] = 1;
 	noncand = nr8 - cfg->candidates;
@@ -234,6 +236,8 @@ static void isolate_migratepages(struct frag *m, struct frag_cc *cc)
 		}
 	}
 	m->st->compact_migrate_scanned += scanned;
+	if (cc->limited)
+		m->st->limited_scanned += scanned;
 	m->st->migrate_isolated += cc->nr_migratepages;
 	m->st->compact_isolated += cc->nr_migratepages;
 	cc->limit -= scanned;
@@ -308,6 +312,7 @@ static enum compact_status compact_finished(struct frag *m, struct frag_cc *cc)
 		zone_write(z, &z->compact_cached_migrate_pfn[0], 0);
 		zone_write(z, &z->compact_cached_migrate_pfn[1], 0);
 		zone_write(z, &z->compact_blockskip_flush, 1);
+		m->st->zone_end++;
 		return COMPACT_COMPLETE;
 	}
 	if (cc->limit < 0) {
@@ -364,6 +369,7 @@ static enum compact_status compact_zone(struct frag *m, struct frag_cc *cc)
 			zone_write(z, &z->compact_cached_migrate_pfn[cc->sync], cc->migrate_pfn);
 		if (cc->nr_migratepages && !migrate_pages(m, cc)) {
 			ret = COMPACT_COMPLETE;			/* P7: -ENOMEM */
+			m->st->enomem++;
 			break;
 		}
 	}
@@ -419,15 +425,11 @@ static bool try_alloc(struct frag *m)
 	return true;
 }
 
-/* __alloc_pages_direct_compact(): stall, then success or fail of the allocation. */
-static bool direct_compact(struct frag *m, unsigned int *lists, bool sync)
+/* The allocation attempt right after a compaction that was not skipped: success or fail. */
+static bool alloc_after_compaction(struct frag *m)
 {
 	struct zone *z = &m->zone;
-	enum compact_status ret = try_to_compact(m, lists, sync);
 
-	if (ret == COMPACT_SKIPPED || ret == COMPACT_DEFERRED)
-		return false;
-	m->st->compact_stall++;
 	if (try_alloc(m)) {
 		m->st->compact_success++;
 		if (m->par.policy == COMPACT_POLICY_BASE)
@@ -438,6 +440,17 @@ static bool direct_compact(struct frag *m, unsigned int *lists, bool sync)
 	}
 	m->st->compact_fail++;
 	return false;
+}
+
+/* Direct compaction; true when it counts as a stall (not SKIPPED or DEFERRED). */
+static bool direct_compact(struct frag *m, unsigned int *lists, bool sync)
+{
+	enum compact_status ret = try_to_compact(m, lists, sync);
+
+	if (ret == COMPACT_SKIPPED || ret == COMPACT_DEFERRED)
+		return false;
+	m->st->compact_stall++;
+	return true;
 }
 
 /* The reclaim stub: free random movable pages (zram and page cache). */
@@ -469,7 +482,37 @@ static void refault(struct frag *m)
 	}
 }
 
-enum req_step { STEP_START, STEP_RECLAIM, STEP_SYNC };
+/*
+ * The slow path of an order-3 GFP_NORETRY request (§7), one step per turn.
+ * The allocation after a compaction is a step of its own: another
+ * requester may take the page first, as on the 8-CPU guest.
+ */
+/*
+ * Unmovable memory is not frozen: slab and page-table pages are freed and
+ * others allocated (from the smallest free block, as the buddy allocator
+ * does). So pin-free order-3 blocks keep appearing after the initial
+ * candidates are gone, as order-3 pages kept appearing on the guest.
+ */
+static void pin_churn(struct frag *m)
+{
+	unsigned long n, tries;
+	long pfn;
+
+	for (n = 0; n < m->cfg->pin_churn; n++) {
+		for (tries = 0; tries < 4096; tries++) {
+			pfn = frag_below(m, m->cfg->nr_frames);
+			if (m->b.state[pfn] == FRAME_PINNED) {
+				frag_buddy_free(&m->b, pfn, 0);
+				break;
+			}
+		}
+		pfn = frag_buddy_alloc(&m->b, 0);
+		if (pfn >= 0)
+			m->b.state[pfn] = FRAME_PINNED;
+	}
+}
+
+enum req_step { STEP_START, STEP_ASYNC_ALLOC, STEP_RECLAIM, STEP_SYNC, STEP_SYNC_ALLOC };
 
 /* One step of one requester's current request; false when it has no more work. */
 static bool request_step(struct frag *m, unsigned int *lists, enum req_step *step)
@@ -479,17 +522,24 @@ static bool request_step(struct frag *m, unsigned int *lists, enum req_step *ste
 		if (m->next_request >= m->cfg->requests)
 			return false;
 		m->next_request++;
+		pin_churn(m);
 		refault(m);
-		if (try_alloc(m) || direct_compact(m, lists, false))
+		if (try_alloc(m))
 			return true;
-		*step = STEP_RECLAIM;
+		*step = direct_compact(m, lists, false) ? STEP_ASYNC_ALLOC : STEP_RECLAIM;
+		return true;
+	case STEP_ASYNC_ALLOC:
+		*step = alloc_after_compaction(m) ? STEP_START : STEP_RECLAIM;
 		return true;
 	case STEP_RECLAIM:
 		reclaim(m);
 		*step = try_alloc(m) ? STEP_START : STEP_SYNC;
 		return true;
 	case STEP_SYNC:
-		direct_compact(m, lists, true);
+		*step = direct_compact(m, lists, true) ? STEP_SYNC_ALLOC : STEP_START;
+		return true;
+	case STEP_SYNC_ALLOC:
+		alloc_after_compaction(m);
 		*step = STEP_START;
 		return true;
 	}
@@ -543,11 +593,12 @@ void frag_config_default(struct frag_config *cfg, enum compact_policy policy)
 		.pageblock = 512,
 		.pinned = 32768,
 		.candidates = 1500,
-		.free_pages = 8192,
+		.free_pages = 32768,
 		.requests = 3000,
 		.threads = 4,
 		.reclaim_batch = 32,
 		.refault = 24,
+		.pin_churn = 0,
 		.order = 3,
 	};
 }

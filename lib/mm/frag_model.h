@@ -26,6 +26,7 @@ struct frag_config {
 	unsigned int threads;		/* requesters, interleaved step by step */
 	unsigned long reclaim_batch;	/* pages the reclaim stub frees per call */
 	unsigned long refault;		/* pages the hogger takes back per request */
+	unsigned long pin_churn;	/* unmovable frames freed and re-allocated per request */
 	int order;			/* 3 */
 };
 
@@ -48,6 +49,9 @@ struct frag_stats {
 	unsigned long resets;
 	unsigned long limited_runs;
 	unsigned long budget_stops;	/* runs ended PARTIAL by the scan limit */
+	unsigned long limited_scanned;	/* migrate-scanned by limited runs */
+	unsigned long enomem;		/* runs ended COMPLETE: free scanner dry */
+	unsigned long zone_end;		/* runs ended COMPLETE: migrate scanner at the end */
 	unsigned long max_depth;
 	unsigned long zone_successes;	/* the zone field's increments */
 	unsigned long shift_overflows;

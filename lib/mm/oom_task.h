@@ -54,12 +54,13 @@ struct task_struct {
 	spinlock_t alloc_lock;		/* task_lock(): protects ->mm */
 	struct list_head tasks;		/* the global task list, under RCU */
 	struct rcu_head rcu;
+	struct mm_struct *mm;		/* NULL once exited (so at free) */
+	void *owner;			/* the creator's data (ground truth) */
 	/* Poisoned on free from here on. */
 	unsigned long magic;
 	atomic_t usage;
 	pid_t pid;
 	unsigned int flags;		/* PF_KTHREAD */
-	struct mm_struct *mm;		/* NULL once exited */
 	short oom_score_adj;		/* signal->oom_score_adj */
 	bool is_init;			/* is_global_init() */
 	bool in_vfork;
@@ -67,7 +68,6 @@ struct task_struct {
 	bool oom_victim;		/* tsk_is_oom_victim() */
 	bool oom_mm_skip;		/* MMF_OOM_SKIP on signal->oom_mm */
 	bool exited;			/* oom_task_exit() ran (unlinked) */
-	void *owner;			/* the creator's data (ground truth) */
 };
 
 struct oom_task_attr {
@@ -133,7 +133,10 @@ void oom_set_mm_skip(struct task_struct *p);
  */
 typedef void (*oom_poison_fn)(const void *obj, const char *where);
 extern oom_poison_fn oom_poison_hook;
-/* Called once per task just before it is poisoned (frees ->owner). */
+/*
+ * Called once per task just before it is poisoned. ->owner is kept so a
+ * buggy early free is reported, not a crash: free it after a grace period.
+ */
 extern void (*oom_task_free_hook)(struct task_struct *p);
 bool oom_task_alive(struct task_struct *p, const char *where);
 unsigned long oom_poison_hits(void);

@@ -45,6 +45,7 @@ struct oom_gt {
 	atomic_ulong adj_min_until;	/* before adj left -1000 */
 	atomic_ulong victim_seq;	/* after marked victim */
 	atomic_ulong skip_seq;		/* before MMF_OOM_SKIP */
+	struct rcu_head rcu;
 };
 
 struct oom_slot {
@@ -168,7 +169,7 @@ static const struct scenario_opt oom_opts[] = {
 	  parse_layout },
 	{ "oom-tasks", "N", "task slots, 2..4096 (default 48; chain uses at least 24)",
 	  parse_tasks },
-	{ NULL }
+	{ 0 }
 };
 
 /* --- layouts --- */
@@ -218,14 +219,21 @@ static bool churn_allowed(void)
 
 /* --- tasks --- */
 
+static void gt_free_rcu(struct rcu_head *head)
+{
+	struct oom_gt *gt = container_of(head, struct oom_gt, rcu);
+
+	pthread_mutex_destroy(&gt->lock);
+	free(gt);
+}
+
+/* After a grace period: a reader that found the task may still read it. */
 static void gt_free(struct task_struct *p)
 {
 	struct oom_gt *gt = p->owner;
 
-	if (gt) {
-		pthread_mutex_destroy(&gt->lock);
-		free(gt);
-	}
+	if (gt)
+		call_rcu(&gt->rcu, gt_free_rcu);
 }
 
 static void on_poison(const void *obj, const char *where)
@@ -245,8 +253,10 @@ static struct task_struct *task_new(bool unkillable, bool kthread)
 	pthread_mutex_init(&gt->lock, NULL);
 	gt->unkillable = unkillable || kthread;
 	p = oom_task_create(&a);
-	if (!p)
-		gt_free(&(struct task_struct){ .owner = gt });
+	if (!p) {
+		pthread_mutex_destroy(&gt->lock);
+		free(gt);
+	}
 	return p;
 }
 
@@ -386,7 +396,7 @@ static unsigned long selections_done(void)
  * CPU goes on with its work for a while (selections meanwhile must
  * abort), then the reaper sets MMF_OOM_SKIP and the task exits.
  */
-static void oom_kill_start(struct stress *s, unsigned int cpu, struct stress_rng *rng,
+static void oom_kill_start(struct stress *s, unsigned int cpu,
 			   struct task_struct *p)
 {
 	struct oom_gt *gt = p->owner;
@@ -453,14 +463,14 @@ static void cpu_step(struct stress *s, unsigned int cpu, struct stress_rng *rng)
 		stress_trace(s, cpu, "exit", p->pid, i);
 		/* One exit in 1000 is an OOM kill, one at a time per CPU. */
 		if (!R->killing[cpu] && stress_rng_below(rng, 1000) == 0)
-			oom_kill_start(s, cpu, rng, p);
+			oom_kill_start(s, cpu, p);
 		else
 			task_exit(p);
 		return;
 	}
 	rcu_read_lock();
 	p = rcu_dereference(sl->task);
-	if (p && p != SLOT_CLAIMED) {
+	if (p && p != SLOT_CLAIMED && oom_task_alive(p, "charge path")) {
 		if (churn_allowed() && r < 110)
 			change_adj(s, cpu, rng, p);
 		else

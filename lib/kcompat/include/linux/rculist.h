@@ -26,10 +26,18 @@ static inline void list_add_tail_rcu(struct list_head *new,
 	__list_add_rcu(new, head->prev, head);
 }
 
-/* Readers may still be on @entry: keep ->next, poison ->prev only. */
+/*
+ * Readers may still be on @entry: keep ->next, poison ->prev only. The
+ * store into prev->next is a release: a reader that reaches @entry->next
+ * through it must see that node's initialisation (C11, and so TSan, have
+ * no dependency ordering to carry the publisher's release along).
+ */
 static inline void list_del_rcu(struct list_head *entry)
 {
-	__list_del_entry(entry);
+	struct list_head *prev = entry->prev, *next = entry->next;
+
+	next->prev = prev;
+	rcu_assign_pointer(prev->next, next);
 	entry->prev = LIST_POISON2;
 }
 

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Replay files and the serial replay mode (docs/regress.md). A replay
+ * file pins down one serial run completely: the run's seed (hence every
+ * virtual CPU's operation sequence), the configuration, the seed of the
+ * serial schedule, the injection probabilities and the caps (steps,
+ * operations per CPU). Replaying it is a pure function of the file.
+ */
+#ifndef _STRESS_REPLAY_H
+#define _STRESS_REPLAY_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "stress.h"
+
+#define REPLAY_VERSION		1
+#define REPLAY_NO_CAP		(~0UL)
+#define REPLAY_DEF_STEPS	1000000UL
+#define REPLAY_DEF_SEARCH	8
+
+struct replay {
+	/* what runs */
+	char scenario[64];
+	char args[1024];		/* scenario options, as the command line gave them */
+	unsigned int nr_cpus, nr_selectors;
+	unsigned long batch;
+	unsigned long long seed;	/* per-CPU operation sequences */
+	/* how it is scheduled */
+	unsigned long long sched_seed;
+	double preempt;			/* P(switch at the injection point) */
+	double hop;			/* P(migration at the injection point) */
+	double selector_share;		/* fraction of steps given to selectors */
+	unsigned long stutter_min, stutter_max;	/* steps between quiescent checks; 0: off */
+	unsigned long steps;		/* the run stops after this many steps */
+	unsigned long *ops;		/* per-CPU cap on operations started; NULL: none */
+	char expect[64];		/* the invariant this file reproduces ("" unknown) */
+	char origin[256];		/* free text: where the file came from */
+	/* the outcome, when the file was written after a serial run */
+	bool has_result, failed;
+	char invariant[64];
+	unsigned long fail_step, hops, preempts, quiescent;
+};
+
+/* Defaults for a schedule of @nr_cpus CPUs (everything but the identity). */
+void replay_init(struct replay *rp);
+void replay_free(struct replay *rp);
+int replay_copy(struct replay *dst, const struct replay *src);
+/* 0, or -1 with a one-line reason in @err. */
+int replay_load(const char *path, struct replay *rp, char *err, size_t errlen);
+int replay_save(const char *path, const struct replay *rp);
+void replay_write(FILE *out, const struct replay *rp);
+unsigned long replay_total_ops(const struct replay *rp);
+
+/* serial.c: run @rp serially on this thread; fills the outcome fields. */
+int serial_run(struct stress *s, struct replay *rp);
+
+/* replay.c: --replay FILE (exit status as for a run). */
+int stress_replay_main(const struct stress_config *cli);
+/* replay_search.c: --shrink FILE. */
+int stress_shrink_main(const struct stress_config *cli);
+/*
+ * After a failed concurrent run: write a replay file and search serial
+ * schedules (bounded) for one that reproduces a failure.
+ */
+void replay_after_failure(struct stress *s, FILE *out);
+/* Run @rp in a child process (a fresh ./stress --replay); 0 or -1. */
+int replay_trial(const struct replay *rp, struct replay *result, double timeout);
+
+#endif /* _STRESS_REPLAY_H */

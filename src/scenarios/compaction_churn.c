@@ -1,0 +1,693 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compaction_churn: the 2015 compaction depletion state machine under
+ * concurrency (issue 5, spec/compaction-depletion.md).
+ *
+ * Virtual CPUs run simulated direct-compaction requests on one zone
+ * (async, then sync, §7): each run loads the cached pfns, takes its scan
+ * limit from the depletion state, scans in rounds of at most a pageblock
+ * and finds a suitable page with a probability that drifts with a seeded
+ * fragmentation level. Selector threads evaluate depletion and scan limits
+ * under rcu_read_lock(), resize the zone (a new descriptor published under
+ * RCU, the old one freed after a grace period) and reset it as kswapd and
+ * /proc would.
+ *
+ * Hard invariants (§9.1) fail the run; the soft ones (§9.2) and the
+ * effects of benign races are counted. Every increment of compact_success
+ * and compact_failed is also counted per CPU: in relaxed and seq-cst
+ * modes the zone must match exactly, in plain mode (the kernel's unlocked
+ * RMW, done as a relaxed load and a relaxed store so that TSan stays
+ * quiet) the lost updates are measured and reported.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <kcompat/kcompat.h>
+#include <linux/bitops.h>
+#include "mm/compaction.h"
+#include "scenario.h"
+
+#define CC_ORDER	3
+#define CC_PB		512
+#define CC_MAX_PAGES	(1UL << 20)		/* largest zone after a resize */
+#define CC_MAX_BLOCKS	(CC_MAX_PAGES / CC_PB)
+#define CC_CONTENTION	64	/* a run ends PARTIAL on contention: 1 round in 64 */
+
+/* Options (parsed before setup). */
+static enum compact_policy opt_policy = COMPACT_POLICY_P9;
+static enum compact_p5 opt_p5 = COMPACT_P5_INTENDED;
+static enum compact_atomic_mode opt_atomic = COMPACT_ATOMIC_RELAXED;
+static unsigned long opt_cluster_max = 32;
+static double opt_frag = -1;			/* < 0: drift */
+static bool opt_depth_clamp;
+
+static const char *const atomic_names[] = { "plain", "relaxed", "seqcst" };
+
+struct cc_cpu {
+	/* Ground truth, written by the owning vCPU only. */
+	atomic_ulong success_incs;	/* compaction_note_success() calls */
+	atomic_ulong failed_incs;	/* compaction_fail() calls that counted */
+	atomic_ulong stall, success, fail;	/* vmstat events (per CPU, exact) */
+	atomic_ulong scanned, limited_runs, budget_stops, contended;
+	unsigned long steps;
+} __attribute__((aligned(64)));
+
+struct cc_state {
+	struct compact_params par;
+	struct zone zone;
+	struct cc_cpu *cpu;
+	unsigned int nr_cpus;
+	atomic_ulong requests;		/* drives the fragmentation drift */
+	atomic_ulong resets, resizes, kswapd_resets, proc_resets;
+	atomic_ulong max_depth;
+	atomic_ulong depth_clamps;
+	/* Quiescent results. */
+	unsigned long q_checks, q_hpcc_precise, q_lost_success, q_lost_failed;
+	unsigned long q_hpcc_vs_field;
+};
+
+static struct cc_state *C;
+
+static int parse_policy(const char *v, char *err, size_t len)
+{
+	if (!strcmp(v, "threshold1"))
+		opt_policy = COMPACT_POLICY_THRESHOLD1;
+	else if (!strcmp(v, "p9"))
+		opt_policy = COMPACT_POLICY_P9;
+	else
+		return snprintf(err, len, "takes threshold1 or p9"), -1;
+	return 0;
+}
+
+static int parse_p5(const char *v, char *err, size_t len)
+{
+	if (!strcmp(v, "intended"))
+		opt_p5 = COMPACT_P5_INTENDED;
+	else if (!strcmp(v, "as-posted"))
+		opt_p5 = COMPACT_P5_AS_POSTED;
+	else
+		return snprintf(err, len, "takes intended or as-posted"), -1;
+	return 0;
+}
+
+static int parse_atomic(const char *v, char *err, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(atomic_names); i++) {
+		if (!strcmp(v, atomic_names[i])) {
+			opt_atomic = i;
+			return 0;
+		}
+	}
+	return snprintf(err, len, "takes plain, relaxed or seqcst"), -1;
+}
+
+static int parse_cluster(const char *v, char *err, size_t len)
+{
+	if (!strcmp(v, "32"))
+		opt_cluster_max = 32;
+	else if (!strcmp(v, "256"))
+		opt_cluster_max = 256;
+	else
+		return snprintf(err, len, "takes 32 or 256"), -1;
+	return 0;
+}
+
+static int parse_frag(const char *v, char *err, size_t len)
+{
+	char *end;
+	double f;
+
+	if (!strcmp(v, "drift")) {
+		opt_frag = -1;
+		return 0;
+	}
+	errno = 0;
+	f = strtod(v, &end);
+	if (errno || end == v || *end || !(f >= 0 && f <= 1))
+		return snprintf(err, len, "takes drift or a probability 0..1"), -1;
+	opt_frag = f;
+	return 0;
+}
+
+static int parse_guard(const char *v, char *err, size_t len)
+{
+	if (!strcmp(v, "fail"))
+		opt_depth_clamp = false;
+	else if (!strcmp(v, "clamp"))
+		opt_depth_clamp = true;
+	else
+		return snprintf(err, len, "takes fail or clamp"), -1;
+	return 0;
+}
+
+static const struct scenario_opt cc_opts[] = {
+	{ "depletion-policy", "P", "compaction_churn: threshold1 (P2-P8) or p9 (default p9)",
+	  parse_policy },
+	{ "p5", "V", "compaction_churn: intended or as-posted (the dangling else; default intended)",
+	  parse_p5 },
+	{ "atomic-mode", "M",
+	  "compaction_churn: plain (kernel RMW, lost updates measured), relaxed or seqcst (default relaxed)",
+	  parse_atomic },
+	{ "cluster-max", "N", "compaction_churn: COMPACT_CLUSTER_MAX, 32 or 256 (default 32)",
+	  parse_cluster },
+	{ "frag-level", "F",
+	  "compaction_churn: chance that a scan round finds a suitable page, 0..1, or drift (default)",
+	  parse_frag },
+	{ "depth-guard", "G",
+	  "compaction_churn: depth >= 64 is a failure (fail, default) or clamped and counted (clamp)",
+	  parse_guard },
+	{ 0 }
+};
+
+/* Plain mode: sometimes yield inside the RMW window so lost updates show on 2 cores. */
+static __thread unsigned long long window_rng;
+
+static void cc_rmw_window(void)
+{
+	window_rng = window_rng * 6364136223846793005ULL + 1442695040888963407ULL;
+	if (!(window_rng >> 50))		/* about 1 in 16384 */
+		sched_yield();
+}
+
+/* The fragmentation level: a triangle wave over all requests made so far. */
+static double frag_chance(void)
+{
+	unsigned long n = atomic_load_explicit(&C->requests, memory_order_relaxed);
+	unsigned long period = 1UL << 20, ph = n % period;
+	double tri = ph < period / 2 ? (double)ph / (period / 2) :
+		     (double)(period - ph) / (period / 2);
+
+	if (opt_frag >= 0)
+		return opt_frag;
+	return 0.0002 + 0.05 * tri * tri * tri;
+}
+
+static void note_depth(unsigned long depth)
+{
+	unsigned long old = atomic_load_explicit(&C->max_depth, memory_order_relaxed);
+
+	while (depth > old &&
+	       !atomic_compare_exchange_weak_explicit(&C->max_depth, &old, depth,
+						      memory_order_relaxed, memory_order_relaxed))
+		;
+}
+
+/* Invariant 5: a depth that would make the limit shift undefined. */
+static bool shift_guard(struct stress *s, int cpu, unsigned long depth, const char *where)
+{
+	if (depth < BITS_PER_LONG)
+		return true;
+	if (opt_depth_clamp) {
+		atomic_fetch_add_explicit(&C->depth_clamps, 1, memory_order_relaxed);
+		return false;
+	}
+	stress_fail(s, "shift-range", cpu,
+		    "%s: compact_depletion_depth %lu >= BITS_PER_LONG: the scan limit shift "
+		    "max(M >> 8, PB) >> depth is undefined in C (x86 masks it and the limit "
+		    "snaps back to full size)", where, depth);
+	return false;
+}
+
+/* §9.1 invariants 6 and 7 on what one reset saw and did. */
+static void check_reset(struct stress *s, int cpu, const struct compact_reset_report *rep)
+{
+	atomic_fetch_add_explicit(&C->resets, 1, memory_order_relaxed);
+	if (rep->set_scanallfree && !rep->was_depleted_flag && !rep->set_depleted)
+		stress_fail(s, "scanallfree-implies-depleted", cpu,
+			    "a reset turned SCANALLFREE on for a zone it saw with DEPLETED off "
+			    "and did not turn DEPLETED on (s=%ld, depth %ld): SCANALLFREE => "
+			    "DEPLETED broken (P5 %s)", rep->success_seen, rep->depth_before,
+			    opt_p5 == COMPACT_P5_AS_POSTED ? "as posted" : "intended");
+	if (rep->deepened) {
+		/* Invariant 7: the deepening RMW adds 1 (overlapping resets may add more). */
+		if (rep->depth_incremented <= rep->depth_before &&
+		    opt_atomic != COMPACT_ATOMIC_PLAIN)
+			stress_fail(s, "depth-writes", cpu, "deepening reset: depth %ld -> %ld",
+				    rep->depth_before, rep->depth_incremented);
+		else if (rep->depth_incremented != rep->depth_before + 1)
+			stress_soft(s, "depth_step_not_1 (overlapping resets)", 1);
+		note_depth(rep->depth_incremented);
+		/*
+		 * The posted else then turns the (already set) flag on and zeroes
+		 * depth: inside invariant 7's letter, a symptom of P5 as posted.
+		 */
+		if (rep->set_depleted)
+			stress_soft(s, "p5_posted_reentry_zeroed_depth", 1);
+	}
+	if (rep->entered && rep->depth_after)
+		stress_fail(s, "depth-writes", cpu, "entering reset left depth %ld",
+			    rep->depth_after);
+	stress_count_checks(s, 1);
+}
+
+enum run_status { RUN_SKIPPED, RUN_PARTIAL, RUN_COMPLETE };
+
+/* Invariant 3: the limit at run start against the state it was computed from. */
+static void check_limit(struct stress *s, int cpu, const struct zone_desc *d, long limit,
+			bool depleted, unsigned long depth)
+{
+	unsigned long hi = max(opt_cluster_max, max(d->managed_pages >> 8, (unsigned long)CC_PB) >> 1);
+
+	if ((limit == COMPACT_SCAN_UNLIMITED) != (!depleted || !depth))
+		stress_fail(s, "limit-at-start", cpu,
+			    "limit %ld with DEPLETED %d depth %lu: LONG_MAX iff flag off or depth 0",
+			    limit, depleted, depth);
+	else if (limit != COMPACT_SCAN_UNLIMITED &&
+		 (limit < (long)opt_cluster_max || limit > (long)hi))
+		stress_fail(s, "limit-at-start", cpu, "limit %ld outside [%lu, %lu] (M %lu, depth %lu)",
+			    limit, opt_cluster_max, hi, d->managed_pages, depth);
+	stress_count_checks(s, 1);
+}
+
+/* One compact_zone() (§7) on the zone described by @d. */
+static enum run_status compact_run(struct stress *s, unsigned int cpu, struct stress_rng *rng,
+				   const struct zone_desc *d, bool sync, bool *found)
+{
+	struct zone *z = &C->zone;
+	struct cc_cpu *me = &C->cpu[cpu];
+	struct compact_reset_report rep;
+	unsigned long start = d->zone_start_pfn, end = zone_desc_end_pfn(d), pfn, depth, scanned = 0;
+	double chance = frag_chance();
+	long limit, start_limit;
+	bool depleted, ovf, budget_out = false;
+	enum run_status ret = RUN_PARTIAL;
+	unsigned int rounds;
+
+	*found = false;
+	if (compaction_restarting(z, CC_ORDER)) {
+		compaction_reset(z, d, &rep);
+		stress_trace(s, cpu, "reset", rep.depth_before, rep.depth_after);
+		check_reset(s, cpu, &rep);
+	}
+	/* Cached pfns may lie outside a resized zone: fixed up here (invariant 10). */
+	pfn = zone_read(z, &z->compact_cached_migrate_pfn[sync]);
+	if (pfn < start || pfn > end)
+		pfn = start;
+	if (!sync && pfn >= end)
+		return RUN_SKIPPED;					/* P7 */
+	depleted = zone_test_flag(z, ZONE_COMPACTION_DEPLETED);
+	depth = zone_read(z, &z->compact_depletion_depth);
+	if (depleted && !shift_guard(s, cpu, depth, "run start"))
+		depth = BITS_PER_LONG - 1;
+	limit = compaction_scan_limit(&C->par, d->managed_pages, CC_ORDER, depleted, depth, &ovf);
+	check_limit(s, cpu, d, limit, depleted, depth);
+	start_limit = limit;
+	if (limit != COMPACT_SCAN_UNLIMITED)
+		atomic_fetch_add_explicit(&me->limited_runs, 1, memory_order_relaxed);
+
+	/* Bounded: a run never scans more than the zone. */
+	for (rounds = 0; rounds <= CC_MAX_BLOCKS + 1; rounds++) {
+		unsigned long blk_end, nr;
+
+		/* __compact_finished(), v2 order (§5): contention (need_resched) first. */
+		if (rounds && !stress_rng_below(rng, CC_CONTENTION)) {
+			atomic_fetch_add_explicit(&me->contended, 1, memory_order_relaxed);
+			break;
+		}
+		if (pfn >= end) {
+			if (!sync) {
+				zone_write(z, &z->compact_cached_migrate_pfn[0], end);
+				break;
+			}
+			zone_write(z, &z->compact_cached_migrate_pfn[0], start);
+			zone_write(z, &z->compact_cached_migrate_pfn[1], start);
+			zone_write(z, &z->compact_blockskip_flush, 1);
+			ret = RUN_COMPLETE;
+			break;
+		}
+		if (limit < 0) {
+			budget_out = true;
+			atomic_fetch_add_explicit(&me->budget_stops, 1, memory_order_relaxed);
+			break;
+		}
+		if (rounds && stress_rng_chance(rng, chance)) {
+			compaction_note_success(z);
+			atomic_fetch_add_explicit(&me->success_incs, 1, memory_order_relaxed);
+			*found = true;
+			break;
+		}
+		/* isolate_migratepages_block(): the rest of a pageblock at most. */
+		blk_end = min(end, (pfn / CC_PB + 1) * CC_PB);
+		nr = 1 + stress_rng_below(rng, blk_end - pfn);
+		if (!stress_rng_below(rng, 8))
+			__atomic_fetch_or(&z->skip_migrate[(pfn / CC_PB) % CC_MAX_BLOCKS / BITS_PER_LONG],
+					  1UL << ((pfn / CC_PB) % BITS_PER_LONG), __ATOMIC_RELAXED);
+		pfn += nr;
+		scanned += nr;
+		if (limit != COMPACT_SCAN_UNLIMITED)
+			limit -= nr;
+		zone_write(z, &z->compact_cached_migrate_pfn[sync], pfn);
+		/* P7: -ENOMEM from migrate_pages() ends the run COMPLETE. */
+		if (sync && stress_rng_below(rng, 4096) == 0) {
+			ret = RUN_COMPLETE;
+			break;
+		}
+	}
+	atomic_fetch_add_explicit(&me->scanned, scanned, memory_order_relaxed);
+	/* Invariant 4: overshoot by at most one pageblock, no success after the budget. */
+	if (start_limit != COMPACT_SCAN_UNLIMITED) {
+		if (scanned > (unsigned long)start_limit + CC_PB || limit < -(long)CC_PB)
+			stress_fail(s, "limit-overshoot", cpu,
+				    "limited run scanned %lu with a limit of %ld (final %ld, PB %d)",
+				    scanned, start_limit, limit, CC_PB);
+		if (budget_out && *found)
+			stress_fail(s, "limit-overshoot", cpu, "a run past its budget counted a success");
+		stress_count_checks(s, 1);
+	}
+	compaction_zone_finish(z, d->managed_pages);
+	return ret;
+}
+
+/* try_to_compact_pages() and __alloc_pages_direct_compact() for one mode. */
+static bool direct_compact(struct stress *s, unsigned int cpu, struct stress_rng *rng,
+			   const struct zone_desc *d, bool sync)
+{
+	struct zone *z = &C->zone;
+	struct cc_cpu *me = &C->cpu[cpu];
+	enum run_status st;
+	bool found, wmark;
+
+	st = compact_run(s, cpu, rng, d, sync, &found);
+	if (st == RUN_SKIPPED)
+		return false;
+	atomic_fetch_add_explicit(&me->stall, 1, memory_order_relaxed);
+	/* Another CPU may take the page first; reclaim may have made one. */
+	wmark = found ? stress_rng_below(rng, 8) != 0 : !stress_rng_below(rng, 64);
+	if (wmark) {
+		compaction_failed_reset(z, CC_ORDER, false);
+	} else if (sync && st == RUN_COMPLETE) {
+		if (compaction_fail(z, CC_ORDER))
+			atomic_fetch_add_explicit(&me->failed_incs, 1, memory_order_relaxed);
+	}
+	if (wmark) {
+		atomic_fetch_add_explicit(&me->success, 1, memory_order_relaxed);
+		compaction_failed_reset(z, CC_ORDER, true);
+		return true;
+	}
+	atomic_fetch_add_explicit(&me->fail, 1, memory_order_relaxed);
+	return false;
+}
+
+static int setup(struct stress *s)
+{
+	struct zone_desc *d;
+	unsigned int i;
+
+	C = calloc(1, sizeof(*C));
+	if (!C)
+		return -1;
+	C->nr_cpus = stress_nr_cpus(s);
+	C->cpu = aligned_alloc(64, sizeof(*C->cpu) * C->nr_cpus);
+	if (!C->cpu)
+		goto fail;
+	memset(C->cpu, 0, sizeof(*C->cpu) * C->nr_cpus);
+	C->par = (struct compact_params){
+		.policy = opt_policy, .p5 = opt_p5, .atomic_mode = opt_atomic,
+		.cluster_max = opt_cluster_max, .min_scan_limit = CC_PB,
+	};
+	d = zone_desc_alloc(0, 131072, 131072, CC_PB);
+	if (!d)
+		goto fail;
+	if (zone_init(&C->zone, &C->par, d, CC_MAX_BLOCKS, true)) {
+		free(d);
+		goto fail;
+	}
+	if (opt_atomic == COMPACT_ATOMIC_PLAIN)
+		C->zone.rmw_window = cc_rmw_window;
+	for (i = 0; i < C->nr_cpus; i++)
+		C->cpu[i].steps = 0;
+	stress_set_priv(s, C);
+	return 0;
+fail:
+	free(C->cpu);
+	free(C);
+	C = NULL;
+	return -1;
+}
+
+static void cpu_step(struct stress *s, unsigned int cpu, struct stress_rng *rng)
+{
+	struct zone_desc *d;
+
+	if (!window_rng)
+		window_rng = stress_mix(stress_seed(s) ^ cpu) | 1;
+	atomic_fetch_add_explicit(&C->requests, 1, memory_order_relaxed);
+	C->cpu[cpu].steps++;
+	rcu_read_lock();
+	d = rcu_dereference(C->zone.desc);
+	/* Slow path of an order-3 GFP_NORETRY request: async, reclaim, sync. */
+	if (!direct_compact(s, cpu, rng, d, false))
+		direct_compact(s, cpu, rng, d, true);
+	rcu_read_unlock();
+}
+
+static const unsigned long resize_pages[] = { 131072, 126976, 262144, 131072, 1048576 };
+
+/* A selector: resize, kswapd and /proc resets, and continuous state checks. */
+static void select_step(struct stress *s, unsigned int id, struct stress_rng *rng)
+{
+	struct zone *z = &C->zone;
+	struct compact_reset_report rep;
+	unsigned long flags, managed, depth, th;
+	struct zone_desc *d;
+	long cof, f, limit;
+	bool ovf, precise;
+	int cpu = -1;
+
+	if (id == 0 && !stress_rng_below(rng, 64)) {
+		/* Memory hotplug: a new descriptor, the old one freed after a GP. */
+		unsigned long m = resize_pages[stress_rng_below(rng, ARRAY_SIZE(resize_pages))];
+		unsigned long start = CC_PB * stress_rng_below(rng, 4);
+
+		d = zone_desc_alloc(start, m, m - stress_rng_below(rng, CC_PB), CC_PB);
+		if (d) {
+			zone_desc_replace(z, d);
+			atomic_fetch_add_explicit(&C->resizes, 1, memory_order_relaxed);
+		}
+	}
+	rcu_read_lock();
+	d = rcu_dereference(z->desc);
+	managed = d->managed_pages;
+	if (!stress_rng_below(rng, 256)) {
+		/* kswapd going to sleep (b), or a write to compact_memory (c). */
+		if (zone_read(z, &z->compact_blockskip_flush)) {
+			compaction_reset(z, d, &rep);
+			check_reset(s, cpu, &rep);
+			atomic_fetch_add_explicit(&C->kswapd_resets, 1, memory_order_relaxed);
+		} else if (!stress_rng_below(rng, 4)) {
+			compaction_reset(z, d, &rep);
+			check_reset(s, cpu, &rep);
+			atomic_fetch_add_explicit(&C->proc_resets, 1, memory_order_relaxed);
+		}
+	}
+	flags = zone_flags(z);
+	depth = zone_read(z, &z->compact_depletion_depth);
+	cof = zone_read(z, &z->compact_order_failed);
+	f = zone_read(z, &z->compact_failed);
+	/* Invariants 1 and 2. */
+	th = compaction_threshold(C->par.policy, managed, cof);
+	if (cof < 0 || cof > MAX_ORDER)
+		stress_fail(s, "failed-order", cpu, "compact_order_failed %ld outside [0, %d]",
+			    cof, MAX_ORDER);
+	if (C->par.policy == COMPACT_POLICY_P9 ?
+	    th < 4 || th != max(4UL, managed >> (cof + 9)) : th != 1)
+		stress_fail(s, "threshold", cpu, "threshold %lu for managed %lu cof %ld", th,
+			    managed, cof);
+	/* Soft (§9.2): several CPUs can record a failure before one resets. */
+	if (f > COMPACT_MAX_FAILED)
+		stress_soft(s, "compact_failed_above_4", 1);
+	/* Invariant 6, whole state: only a reset/leave race can get here (analysis). */
+	if ((flags >> ZONE_COMPACTION_SCANALLFREE & 1) && !(flags >> ZONE_COMPACTION_DEPLETED & 1))
+		stress_soft(s, "scanallfree_seen_without_depleted", 1);
+	if (flags >> ZONE_COMPACTION_DEPLETED & 1) {
+		if (shift_guard(s, cpu, depth, "selector")) {
+			limit = compaction_scan_limit(&C->par, managed, CC_ORDER, true, depth, &ovf);
+			check_limit(s, cpu, d, limit, true, depth);
+		}
+	}
+	/* The hpcc depletion decision; racing increments may make it differ from the field's. */
+	if (compaction_depleted_hpcc(z, managed, &precise) != compaction_depleted(z, managed))
+		stress_soft(s, "hpcc_vs_field_decision_in_flight", 1);
+	rcu_read_unlock();
+	stress_count_checks(s, 3);
+}
+
+static void sum_truth(unsigned long *succ, unsigned long *failed)
+{
+	unsigned int i;
+
+	*succ = *failed = 0;
+	for (i = 0; i < C->nr_cpus; i++) {
+		*succ += atomic_load_explicit(&C->cpu[i].success_incs, memory_order_relaxed);
+		*failed += atomic_load_explicit(&C->cpu[i].failed_incs, memory_order_relaxed);
+	}
+}
+
+/* Exact counts (relaxed, seq-cst) or measured lost updates (plain). */
+static void check_counts(struct stress *s, const char *when)
+{
+	struct zone *z = &C->zone;
+	unsigned long succ, failed, stall = 0, ok = 0, ko = 0;
+	long zs, zf, tree;
+	unsigned int i;
+
+	sum_truth(&succ, &failed);
+	zs = zone_read(z, &z->success_events);
+	zf = zone_read(z, &z->failed_events);
+	tree = percpu_counter_tree_precise_sum(&z->success_tree);
+	/* The hpcc counter is atomic in every mode: always exact. */
+	if (tree != (long)succ)
+		stress_fail(s, "hpcc-success-exact", -1, "%s: hpcc success sum %ld != %lu increments",
+			    when, tree, succ);
+	if (opt_atomic != COMPACT_ATOMIC_PLAIN) {
+		if (zs != (long)succ || zf != (long)failed)
+			stress_fail(s, "exact-counts", -1,
+				    "%s (%s): compact_success increments %ld != %lu, "
+				    "compact_failed increments %ld != %lu", when,
+				    atomic_names[opt_atomic], zs, succ, zf, failed);
+	} else {
+		if (zs > (long)succ || zf > (long)failed)
+			stress_fail(s, "exact-counts", -1, "%s: more increments than made: %ld > %lu "
+				    "or %ld > %lu", when, zs, succ, zf, failed);
+		C->q_lost_success = succ - zs;
+		C->q_lost_failed = failed - zf;
+	}
+	/* Invariant 11: vmstat stall == success + fail (per-CPU events, exact). */
+	for (i = 0; i < C->nr_cpus; i++) {
+		stall += atomic_load_explicit(&C->cpu[i].stall, memory_order_relaxed);
+		ok += atomic_load_explicit(&C->cpu[i].success, memory_order_relaxed);
+		ko += atomic_load_explicit(&C->cpu[i].fail, memory_order_relaxed);
+	}
+	if (stall != ok + ko)
+		stress_fail(s, "vmstat", -1, "%s: compact_stall %lu != success %lu + fail %lu",
+			    when, stall, ok, ko);
+	stress_count_checks(s, 4);
+}
+
+/* Every CPU and selector is parked. */
+static void quiescent(struct stress *s)
+{
+	struct zone *z = &C->zone;
+	struct compact_reset_report rep;
+	struct zone_desc *d;
+	bool precise, dh;
+	unsigned long b;
+
+	C->q_checks++;
+	check_counts(s, "quiescent");
+	rcu_read_lock();
+	d = rcu_dereference(z->desc);
+	/* The hpcc decision equals the precise one on a settled counter. */
+	dh = compaction_depleted_hpcc(z, d->managed_pages, &precise);
+	C->q_hpcc_precise += precise;
+	if (dh != compaction_depleted_hpcc_precise(z, d->managed_pages))
+		stress_fail(s, "hpcc-decision", -1,
+			    "quiescent: hpcc depletion decision %d (precise fallback %d) != precise %d",
+			    dh, precise, !dh);
+	if (dh != compaction_depleted(z, d->managed_pages))
+		C->q_hpcc_vs_field++;
+	/* A /proc reset on the idle zone: invariant 9 exactly. */
+	compaction_reset(z, d, &rep);
+	check_reset(s, -1, &rep);
+	atomic_fetch_add_explicit(&C->proc_resets, 1, memory_order_relaxed);
+	if (zone_read(z, &z->compact_success) || zone_read(z, &z->compact_failed) ||
+	    zone_read(z, &z->compact_cached_migrate_pfn[0]) != (long)d->zone_start_pfn ||
+	    zone_read(z, &z->compact_cached_migrate_pfn[1]) != (long)d->zone_start_pfn)
+		stress_fail(s, "after-reset", -1, "s %ld f %ld migrate pfns %ld %ld start %lu",
+			    zone_read(z, &z->compact_success), zone_read(z, &z->compact_failed),
+			    zone_read(z, &z->compact_cached_migrate_pfn[0]),
+			    zone_read(z, &z->compact_cached_migrate_pfn[1]), d->zone_start_pfn);
+	for (b = 0; b < CC_MAX_BLOCKS / BITS_PER_LONG; b++)
+		if (z->skip_migrate[b] || z->skip_free[b])
+			stress_fail(s, "after-reset", -1, "skip bits left in word %lu", b);
+	rcu_read_unlock();
+	stress_count_checks(s, 3);
+}
+
+static void cc_free(void)
+{
+	zone_destroy(&C->zone);
+	free(C->cpu);
+	free(C);
+	C = NULL;
+}
+
+static void teardown(struct stress *s)
+{
+	if (!C)
+		return;
+	if (!stress_failed(s))
+		check_counts(s, "end");
+	/* Descriptors replaced during the run are freed by their callbacks first. */
+	kc_rcu_barrier();
+	cc_free();
+}
+
+static unsigned long cpu_sum(size_t off)
+{
+	unsigned long n = 0;
+	unsigned int i;
+
+	for (i = 0; i < C->nr_cpus; i++)
+		n += atomic_load_explicit((atomic_ulong *)((char *)&C->cpu[i] + off),
+					  memory_order_relaxed);
+	return n;
+}
+
+#define CPU_SUM(field)	cpu_sum(offsetof(struct cc_cpu, field))
+
+static void report_text(struct stress *s, FILE *out)
+{
+	fprintf(out, "# compaction_churn: policy %s, P5 %s, atomic %s, COMPACT_CLUSTER_MAX %lu, "
+		"frag %s\n", opt_policy == COMPACT_POLICY_P9 ? "p9" : "threshold1",
+		opt_p5 == COMPACT_P5_INTENDED ? "intended" : "as-posted",
+		atomic_names[opt_atomic], opt_cluster_max, opt_frag < 0 ? "drift" : "fixed");
+	fprintf(out, "# compaction_churn: requests %lu stall %lu success %lu fail %lu "
+		"scanned %lu limited-runs %lu budget-stops %lu contended %lu\n",
+		atomic_load(&C->requests), CPU_SUM(stall), CPU_SUM(success), CPU_SUM(fail),
+		CPU_SUM(scanned), CPU_SUM(limited_runs), CPU_SUM(budget_stops),
+		CPU_SUM(contended));
+	fprintf(out, "# compaction_churn: resets %lu (kswapd %lu, proc %lu) resizes %lu "
+		"max-depth %lu depth-clamps %lu\n", atomic_load(&C->resets),
+		atomic_load(&C->kswapd_resets), atomic_load(&C->proc_resets),
+		atomic_load(&C->resizes), atomic_load(&C->max_depth), atomic_load(&C->depth_clamps));
+	fprintf(out, "# compaction_churn: lost updates (plain RMW) compact_success %lu "
+		"compact_failed %lu; quiescent checks %lu (hpcc precise fallback %lu, "
+		"hpcc vs field differ %lu)\n", C->q_lost_success, C->q_lost_failed,
+		C->q_checks, C->q_hpcc_precise, C->q_hpcc_vs_field);
+}
+
+static void report_json(struct stress *s, FILE *out)
+{
+	fprintf(out, ",\"compaction\":{\"policy\":\"%s\",\"p5\":\"%s\",\"atomic_mode\":\"%s\","
+		"\"cluster_max\":%lu,\"requests\":%lu,\"compact_stall\":%lu,"
+		"\"compact_success\":%lu,\"compact_fail\":%lu,\"migrate_scanned\":%lu,"
+		"\"resets\":%lu,\"resizes\":%lu,\"max_depth\":%lu,\"lost_success\":%lu,"
+		"\"lost_failed\":%lu,\"quiescent_checks\":%lu}",
+		opt_policy == COMPACT_POLICY_P9 ? "p9" : "threshold1",
+		opt_p5 == COMPACT_P5_INTENDED ? "intended" : "as-posted",
+		atomic_names[opt_atomic], opt_cluster_max, atomic_load(&C->requests),
+		CPU_SUM(stall), CPU_SUM(success), CPU_SUM(fail), CPU_SUM(scanned),
+		atomic_load(&C->resets), atomic_load(&C->resizes), atomic_load(&C->max_depth),
+		C->q_lost_success, C->q_lost_failed, C->q_checks);
+}
+
+static const struct scenario compaction_churn = {
+	.name = "compaction_churn",
+	.summary = "the 2015 compaction depletion state machine: resets, scan limits, "
+		   "P5, lost updates, hpcc success counter, RCU zone resize",
+	.opts = cc_opts,
+	.setup = setup,
+	.cpu_step = cpu_step,
+	.select_step = select_step,
+	.quiescent = quiescent,
+	.teardown = teardown,
+	.report_text = report_text,
+	.report_json = report_json,
+};
+
+SCENARIO_REGISTER(compaction_churn)

@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * counter_storm's checks: continuous ones from the selector threads
+ * (windows of spec/hpcc.md §5.3, comparisons of settled counters, WARN)
+ * and the quiescent-point ones (conservation, settled bound, contract,
+ * min/max, comparisons at every edge, set()). See counter_storm.c.
+ */
+#include <limits.h>
+#include <kcompat/kcompat.h>
+#include "storm.h"
+
+static int sgn(long v)
+{
+	return (v > 0) - (v < 0);
+}
+
+/* The documented comparison helper (spec/hpcc.md §6.1), for semantics checks. */
+static int compare_delta(long delta, unsigned long tol_neg, unsigned long tol_pos)
+{
+	if (delta >= 0)
+		return (unsigned long)delta <= tol_pos ? 0 : 1;
+	return -(unsigned long)delta <= tol_neg ? 0 : -1;
+}
+
+/* --- the checks --- */
+
+/*
+ * @val was read between truth_read_done() and truth_read_started(); check
+ * it against the exact window (approximate: widened by T below and by the
+ * pending carries both ways).
+ */
+static bool window_check(struct stress *s, struct storm *st, unsigned int key,
+			 const struct truth_window *w, long val, bool approx,
+			 const char *what)
+{
+	long err = (long)((unsigned long)val - truth_exact(w));
+	__int128 lo = -(__int128)truth_dneg(w), hi = truth_dpos(w);
+	const char *inv = approx ? "approx_window" : "precise_window";
+
+	if (approx) {
+		lo -= (__int128)st->shape->settled_max + truth_dbound(w);
+		hi += truth_dbound(w);
+	}
+	stress_count_checks(s, 1);
+	/*
+	 * Margin: how much of the slack beyond the level-0 window [-dneg,
+	 * +dpos] was used (T + pending below, pending above). The precise
+	 * sum has no such slack: its margin is 0 unless it fails.
+	 */
+	if (err < -(__int128)truth_dneg(w))
+		stress_margin(s, inv, (double)(-(__int128)truth_dneg(w) - err),
+			      (double)(-(__int128)truth_dneg(w) - lo));
+	else if (err > (__int128)truth_dpos(w))
+		stress_margin(s, inv, (double)(err - (__int128)truth_dpos(w)),
+			      (double)(hi - (__int128)truth_dpos(w)));
+	else
+		stress_margin(s, inv, 0, 1);
+	if (err < lo || err > hi) {
+		stress_fail(s, inv, -1, "%s of counter %s = %ld is %ld from the exact total %ld at "
+			    "the read, allowed [%lld, %lld]: in flight +%lu/-%lu, pending carry "
+			    "bound %lu, T=%lu", what, key_names[key], val, err,
+			    (long)truth_exact(w), (long long)lo, (long long)hi,
+			    truth_dpos(w), truth_dneg(w), truth_dbound(w),
+			    st->shape->settled_max);
+		return false;
+	}
+	return true;
+}
+
+static void check_approx(struct stress *s, struct storm *st, unsigned int key)
+{
+	struct truth_window w;
+	long v;
+
+	truth_read_done(st->truth, key, &w);
+	v = percpu_counter_tree_approximate_sum(st->ctr[key]);
+	truth_read_started(st->truth, key, &w);
+	window_check(s, st, key, &w, v, true, "approximate_sum");
+	/* The clamped variant never goes negative (spec §10 bug 3). */
+	if (percpu_counter_tree_approximate_sum_positive(st->ctr[key]) < 0)
+		stress_fail(s, "positive", -1, "approximate_sum_positive(%s) < 0",
+			    key_names[key]);
+}
+
+static void check_precise(struct stress *s, struct storm *st, unsigned int key)
+{
+	struct truth_window w;
+	long v;
+
+	truth_read_done(st->truth, key, &w);
+	v = percpu_counter_tree_precise_sum(st->ctr[key]);
+	truth_read_started(st->truth, key, &w);
+	window_check(s, st, key, &w, v, false, "precise_sum");
+	if (percpu_counter_tree_precise_sum_positive(st->ctr[key]) < 0)
+		stress_fail(s, "positive", -1, "precise_sum_positive(%s) < 0", key_names[key]);
+}
+
+static void check_min_max(struct stress *s, struct storm *st, unsigned int key)
+{
+	struct truth_window w;
+	long a, mn, mx;
+
+	truth_read_done(st->truth, key, &w);
+	percpu_counter_tree_approximate_min_max(st->ctr[key], &a, &mn, &mx);
+	truth_read_started(st->truth, key, &w);
+	if (!window_check(s, st, key, &w, a, true, "approximate_min_max's approximation"))
+		return;
+	stress_count_checks(s, 1);
+	if ((unsigned long)mn != (unsigned long)a - st->over[key] ||
+	    (unsigned long)mx != (unsigned long)a + st->under[key])
+		stress_fail(s, "min_max", -1, "approximate_min_max(%s): approx %ld gave [%ld, %ld], "
+			    "expected [approx - over, approx + under] = [%ld, %ld]", key_names[key],
+			    a, mn, mx, (long)((unsigned long)a - st->over[key]),
+			    (long)((unsigned long)a + st->under[key]));
+}
+
+/* A value near the edges of @key's accuracy range or near its exact value. */
+static long edge_value(struct storm *st, unsigned int key, long approx, unsigned long exact,
+		       struct stress_rng *r)
+{
+	unsigned long u = st->under[key], o = st->over[key];
+
+	switch (stress_rng_below(r, 8)) {
+	case 0: return (long)((unsigned long)approx + u);
+	case 1: return (long)((unsigned long)approx + u + 1);
+	case 2: return (long)((unsigned long)approx - o);
+	case 3: return (long)((unsigned long)approx - o - 1);
+	case 4: return (long)exact;
+	case 5: return (long)(exact + 1);
+	case 6: return (long)(exact - 1);
+	default:
+		return (long)(exact + stress_rng_below(r, 4 * u + 3) - 2 * u - 1);
+	}
+}
+
+/* Check comparisons of a settled counter with a value; the truth is @exact. */
+static void compare_value_verdict(struct stress *s, struct storm *st, unsigned int key,
+				  long v, unsigned long exact, long approx, int ra, int rp)
+{
+	int truth = sgn((long)((unsigned long)v - exact));
+	int expect = compare_delta((long)((unsigned long)v - approx), st->over[key],
+				   st->under[key]);
+
+	stress_count_checks(s, 3);
+	stress_margin(s, "compare", rp != truth || (ra && ra != truth) || ra != expect, 0);
+	atomic_fetch_add_explicit(&st->compares, 1, memory_order_relaxed);
+	if (rp != truth)
+		stress_fail(s, "compare", -1, "precise_compare_value(%s, %ld) = %d but the counter "
+			    "is %ld (expected %d)", key_names[key], v, rp, (long)exact, truth);
+	else if (ra && ra != truth)
+		stress_fail(s, "compare", -1, "approximate_compare_value(%s, %ld) = %d but the "
+			    "counter is %ld", key_names[key], v, ra, (long)exact);
+	else if (ra != expect)
+		stress_fail(s, "compare", -1, "approximate_compare_value(%s, %ld) = %d, documented "
+			    "result for approx %ld, under %lu, over %lu is %d", key_names[key], v,
+			    ra, approx, st->under[key], st->over[key], expect);
+}
+
+static void check_compare_value(struct stress *s, struct storm *st, unsigned int key,
+				struct stress_rng *r)
+{
+	struct percpu_counter_tree *c = st->ctr[key];
+	struct truth_window w;
+	long a, a2, v;
+	int ra, rp;
+
+	truth_read_done(st->truth, key, &w);
+	a = percpu_counter_tree_approximate_sum(c);
+	v = edge_value(st, key, a, truth_exact(&w), r);
+	ra = percpu_counter_tree_approximate_compare_value(c, v);
+	rp = percpu_counter_tree_precise_compare_value(c, v);
+	a2 = percpu_counter_tree_approximate_sum(c);
+	truth_read_started(st->truth, key, &w);
+	if (!truth_quiet(&w) || a != a2) {
+		atomic_fetch_add_explicit(&st->unsettled, 1, memory_order_relaxed);
+		return;
+	}
+	compare_value_verdict(s, st, key, v, truth_exact(&w), a, ra, rp);
+}
+
+static void compare_pair_verdict(struct stress *s, struct storm *st, unsigned int ka,
+				 unsigned int kb, unsigned long ea, unsigned long eb,
+				 long aa, long ab, int ra, int rp)
+{
+	long diff = (long)(ea - eb);
+	int truth = sgn(diff);
+	int expect = compare_delta((long)((unsigned long)aa - ab),
+				   st->under[ka] + st->over[kb], st->over[ka] + st->under[kb]);
+
+	/* No order is defined for values spread over more than LONG_MAX (§6.1). */
+	if (diff > (1L << 62) || diff < -(1L << 62)) {
+		atomic_fetch_add_explicit(&st->far_pairs, 1, memory_order_relaxed);
+		return;
+	}
+	stress_count_checks(s, 3);
+	stress_margin(s, "compare", rp != truth || (ra && ra != truth) || ra != expect, 0);
+	atomic_fetch_add_explicit(&st->compares, 1, memory_order_relaxed);
+	if (rp != truth)
+		stress_fail(s, "compare", -1, "precise_compare(%s, %s) = %d but the counters are "
+			    "%ld and %ld", key_names[ka], key_names[kb], rp, (long)ea, (long)eb);
+	else if (ra && ra != truth)
+		stress_fail(s, "compare", -1, "approximate_compare(%s, %s) = %d but the counters "
+			    "are %ld and %ld", key_names[ka], key_names[kb], ra, (long)ea, (long)eb);
+	else if (ra != expect)
+		stress_fail(s, "compare", -1, "approximate_compare(%s, %s) = %d, documented result "
+			    "for approximations %ld and %ld is %d", key_names[ka], key_names[kb],
+			    ra, aa, ab, expect);
+}
+
+static void check_compare_pair(struct stress *s, struct storm *st, struct stress_rng *r)
+{
+	unsigned int ka = stress_rng_below(r, 2) ? K_G3_COLD : stress_rng_below(r, NR_KEYS);
+	unsigned int kb = stress_rng_below(r, 2) ? K_COLD : stress_rng_below(r, NR_KEYS);
+	struct truth_window wa, wb;
+	long aa, ab, aa2, ab2;
+	int ra, rp;
+
+	if (ka == kb)
+		return;
+	truth_read_done(st->truth, ka, &wa);
+	truth_read_done(st->truth, kb, &wb);
+	aa = percpu_counter_tree_approximate_sum(st->ctr[ka]);
+	ab = percpu_counter_tree_approximate_sum(st->ctr[kb]);
+	ra = percpu_counter_tree_approximate_compare(st->ctr[ka], st->ctr[kb]);
+	rp = percpu_counter_tree_precise_compare(st->ctr[ka], st->ctr[kb]);
+	aa2 = percpu_counter_tree_approximate_sum(st->ctr[ka]);
+	ab2 = percpu_counter_tree_approximate_sum(st->ctr[kb]);
+	truth_read_started(st->truth, ka, &wa);
+	truth_read_started(st->truth, kb, &wb);
+	if (!truth_quiet(&wa) || !truth_quiet(&wb) || aa != aa2 || ab != ab2) {
+		atomic_fetch_add_explicit(&st->unsettled, 1, memory_order_relaxed);
+		return;
+	}
+	compare_pair_verdict(s, st, ka, kb, truth_exact(&wa), truth_exact(&wb), aa, ab, ra, rp);
+}
+
+static void check_warn(struct stress *s, struct storm *st)
+{
+	struct kc_warn_info wi;
+
+	stress_count_checks(s, 1);
+	if (kc_warn_count() != st->warn_base) {
+		kc_warn_get(&wi);
+		stress_fail(s, "no_warn", -1, "WARN fired: %s", wi.first);
+	}
+}
+
+void storm_select_step(struct stress *s, unsigned int id, struct stress_rng *r)
+{
+	struct storm *st = stress_priv(s);
+	unsigned int key = stress_rng_below(r, NR_KEYS);
+
+	if (!st->checking)
+		return;
+	switch (stress_rng_below(r, 9)) {
+	case 0: case 1:
+		check_approx(s, st, key);
+		break;
+	case 2: case 3:
+		check_precise(s, st, key);
+		break;
+	case 4:
+		check_min_max(s, st, key);
+		break;
+	case 5: case 6:
+		/* Mostly the cold counters: they are often settled. */
+		if (stress_rng_below(r, 4))
+			key = stress_rng_below(r, 2) ? K_G3_COLD : K_COLD;
+		check_compare_value(s, st, key, r);
+		break;
+	case 7:
+		check_compare_pair(s, st, r);
+		break;
+	default:
+		check_warn(s, st);
+		break;
+	}
+}
+
+/* --- quiescent points: every thread parked, nothing in flight --- */
+
+static void quiescent_counter(struct stress *s, struct storm *st, unsigned int key)
+{
+	struct percpu_counter_tree *c = st->ctr[key];
+	unsigned long under = 0, over = 0, T = st->shape->settled_max;
+	struct truth_window w;
+	unsigned long exact, word;
+	long precise, approx, a, mn, mx, d, v;
+	unsigned int cpu, i;
+
+	if (!truth_settled(st->truth, key, &cpu)) {
+		stress_fail(s, "quiescence", cpu, "counter %s has an update of cpu %u in flight "
+			    "while every thread is parked", key_names[key], cpu);
+		return;
+	}
+	truth_read_done(st->truth, key, &w);
+	truth_read_started(st->truth, key, &w);
+	exact = truth_exact(&w);
+	precise = percpu_counter_tree_precise_sum(c);
+	approx = percpu_counter_tree_approximate_sum(c);
+	stress_count_checks(s, 6);
+
+	/* (a) conservation, as a whole and word by word */
+	stress_margin(s, "conservation", precise != (long)exact, 0);
+	if (precise != (long)exact) {
+		stress_fail(s, "conservation", -1, "counter %s: precise sum %ld != exact total %ld "
+			    "(difference %ld)", key_names[key], precise, (long)exact,
+			    (long)((unsigned long)precise - exact));
+		return;
+	}
+	for (cpu = 0; cpu < st->nr_cpus; cpu++) {
+		word = READ_ONCE(*per_cpu_ptr(c->level0, cpu));
+		if (word != truth_cpu_word(st->truth, key, cpu)) {
+			stress_fail(s, "conservation", cpu, "counter %s: level-0 word of cpu %u is "
+				    "%ld, the adds made as that cpu total %ld", key_names[key], cpu,
+				    (long)word, (long)truth_cpu_word(st->truth, key, cpu));
+			return;
+		}
+	}
+
+	/* (c) the settled one-sided bound and the declared contract */
+	d = (long)((unsigned long)precise - approx);
+	stress_margin(s, "settled_bound", d < 0 ? -(double)d : (double)d, T);
+	if (d < 0 || (unsigned long)d > T)
+		stress_fail(s, "settled_bound", -1, "counter %s settled: precise %ld - approximate "
+			    "%ld = %ld, outside [0, T=%lu]", key_names[key], precise, approx, d, T);
+	percpu_counter_tree_approximate_accuracy_range(c, &under, &over);
+	if (under != st->shape->under || over != st->shape->over)
+		stress_fail(s, "contract", -1, "counter %s: accuracy range under %lu over %lu, the "
+			    "model says %lu and %lu", key_names[key], under, over,
+			    st->shape->under, st->shape->over);
+	if (d > 0 && (unsigned long)d > under)
+		stress_fail(s, "contract", -1, "counter %s: approximate %ld below precise %ld - "
+			    "under %lu", key_names[key], approx, precise, under);
+	if (d < 0 && -(unsigned long)d > over)
+		stress_fail(s, "contract", -1, "counter %s: approximate %ld above precise %ld + "
+			    "over %lu", key_names[key], approx, precise, over);
+	if (percpu_counter_tree_approximate_sum_positive(c) != (approx > 0 ? approx : 0) ||
+	    percpu_counter_tree_precise_sum_positive(c) != (precise > 0 ? precise : 0))
+		stress_fail(s, "positive", -1, "counter %s: _positive variants disagree with the "
+			    "clamped sums %ld, %ld", key_names[key], approx, precise);
+
+	/* (d) min/max contains the precise value */
+	percpu_counter_tree_approximate_min_max(c, &a, &mn, &mx);
+	stress_count_checks(s, 1);
+	if (a != approx || (long)((unsigned long)precise - mn) < 0 ||
+	    (long)((unsigned long)mx - precise) < 0)
+		stress_fail(s, "min_max", -1, "counter %s: approximate_min_max gave approx %ld "
+			    "[%ld, %ld]; approximate %ld, precise %ld", key_names[key], a, mn, mx,
+			    approx, precise);
+
+	/* (e) comparisons with values at every edge */
+	for (i = 0; i < 8; i++) {
+		v = edge_value(st, key, approx, exact, &st->qrng);
+		compare_value_verdict(s, st, key, v, exact, approx,
+				      percpu_counter_tree_approximate_compare_value(c, v),
+				      percpu_counter_tree_precise_compare_value(c, v));
+	}
+}
+
+static long region_value(struct stress_rng *r)
+{
+	switch (stress_rng_below(r, 5)) {
+	case 0: return (long)stress_rng_below(r, 2000) - 1000;
+	case 1: return (1L << 40) + (long)stress_rng_below(r, 1 << 20);
+	case 2: return -(1L << 40) - (long)stress_rng_below(r, 1 << 20);
+	case 3: return LONG_MAX - (long)stress_rng_below(r, 1 << 16);
+	default: return LONG_MIN + (long)stress_rng_below(r, 1 << 16);
+	}
+}
+
+/* Reset every counter near one region (0, +-2^40, LONG_MAX, LONG_MIN). */
+static void set_all(struct stress *s, struct storm *st)
+{
+	long region = region_value(&st->qrng), v;
+	struct truth_window w;
+	unsigned int key;
+
+	for (key = 0; key < NR_KEYS; key++) {
+		unsigned long u = st->under[key] ? st->under[key] : 1;
+
+		v = (long)((unsigned long)region + stress_rng_below(&st->qrng, 4 * u) - 2 * u);
+		percpu_counter_tree_set(st->ctr[key], v);
+		truth_read_done(st->truth, key, &w);
+		st->truth->base[key] = (unsigned long)v - (w.done_pos - w.done_neg);
+		stress_count_checks(s, 2);
+		if (percpu_counter_tree_precise_sum(st->ctr[key]) != v)
+			stress_fail(s, "set", -1, "set(%s, %ld): precise sum %ld", key_names[key], v,
+				    percpu_counter_tree_precise_sum(st->ctr[key]));
+		/* The approximation keeps its residual R <= T <= under below v. */
+		else if (percpu_counter_tree_approximate_compare_value(st->ctr[key], v) ||
+			 percpu_counter_tree_precise_compare_value(st->ctr[key], v))
+			stress_fail(s, "set", -1, "set(%s, %ld): a comparison with %ld is not 0",
+				    key_names[key], v, v);
+	}
+	atomic_fetch_add_explicit(&st->sets, 1, memory_order_relaxed);
+}
+
+void storm_quiescent(struct stress *s)
+{
+	struct storm *st = stress_priv(s);
+	struct truth_window wa, wb;
+	unsigned int ka, kb;
+
+	if (!st->checking)
+		return;
+	for (ka = 0; ka < NR_KEYS && !stress_failed(s); ka++)
+		quiescent_counter(s, st, ka);
+	for (ka = 0; ka < NR_KEYS && !stress_failed(s); ka++) {
+		for (kb = 0; kb < NR_KEYS; kb++) {
+			if (ka == kb)
+				continue;
+			truth_read_done(st->truth, ka, &wa);
+			truth_read_done(st->truth, kb, &wb);
+			compare_pair_verdict(s, st, ka, kb, truth_exact(&wa), truth_exact(&wb),
+				percpu_counter_tree_approximate_sum(st->ctr[ka]),
+				percpu_counter_tree_approximate_sum(st->ctr[kb]),
+				percpu_counter_tree_approximate_compare(st->ctr[ka], st->ctr[kb]),
+				percpu_counter_tree_precise_compare(st->ctr[ka], st->ctr[kb]));
+		}
+	}
+	check_warn(s, st);
+	/* Now and then, move every counter to another region (not at the very end). */
+	if (!stress_stopping(s) && !stress_rng_below(&st->qrng, 4))
+		set_all(s, st);
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The JSON report (--report json on stdout, --json FILE) validates against
+# docs/stress-report.schema.json (checked with tests/jsonschema_lite.py,
+# Python standard library only), for passing, failing and multi-run reports,
+# and carries the numbers the text report shows.
+set -u
+STRESS=${STRESS:-${BUILD:-build/cc}/stress}
+here=$(cd "$(dirname "$0")" && pwd)
+schema=$here/../docs/stress-report.schema.json
+check=$here/jsonschema_lite.py
+n=0 failed=0
+STRESS=$(realpath "$STRESS")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1	# files a run may write (e.g. replay files) stay in $tmp
+
+result() {
+	n=$((n + 1))
+	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
+	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
+}
+
+valid() {	# valid FILE NAME
+	python3 "$check" "$schema" "$1" >"$tmp/why"
+	result $? "$2" "$(head -5 "$tmp/why" | tr '\n' ' ')"
+}
+
+# The validator itself rejects what it should (it must be able to fail).
+echo '{"tool":"hpcc-stress"}' >"$tmp/bad.json"
+! python3 "$check" "$schema" "$tmp/bad.json" >/dev/null
+result $? validator_rejects_incomplete_report
+
+# Passing run, JSON on stdout only.
+"$STRESS" --scenario counter_storm --cpus 4 --steps 1000 --duration 0 --seed 5 --report json \
+	--stat-interval 0 >"$tmp/pass.json" 2>"$tmp/err"
+rc=$?
+[ $rc = 0 ]
+result $? json_pass_exit_0 "exit $rc"
+valid "$tmp/pass.json" json_pass_matches_schema
+python3 - "$tmp/pass.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["runs"][0]
+ok = (d["exit_status"] == 0 and d["config"]["seed"] == 5 and r["verdict"] == "PASS"
+      and r["scenario"] == "counter_storm" and r["checks"] > 0 and r["ops"] == 4 * 1000
+      and r["scenario_data"]["adds"] >= r["ops"] and not r["failures"]
+      and any(m["invariant"] == "conservation" for m in r["margins"]))
+sys.exit(0 if ok else 1)
+PY
+result $? json_pass_has_counts_and_margins
+grep -q '^stress: PASS counter_storm' "$tmp/err"
+result $? json_mode_verdict_on_stderr
+
+# Failing run through --json FILE (text on stdout), two scenarios.
+STRESS_SELFTEST=1 "$STRESS" --scenario counter_storm --scenario selftest --cpus 2 --steps 300 \
+	--duration 0 --selftest-fail-after 50 --seed 6 --json "$tmp/fail.json" --stat-interval 0 \
+	>"$tmp/out" 2>&1
+rc=$?
+[ $rc = 1 ]
+result $? json_fail_exit_1 "exit $rc"
+valid "$tmp/fail.json" json_fail_matches_schema
+python3 - "$tmp/fail.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+runs = {r["scenario"]: r for r in d["runs"]}
+f = runs["selftest"]["failures"][0]
+ok = (d["exit_status"] == 1 and runs["counter_storm"]["verdict"] == "PASS"
+      and runs["selftest"]["verdict"] == "FAIL" and f["invariant"] == "selftest"
+      and f["cpu"] == 0 and "--seed 6" in f["reproducer"]
+      and "selftest-step" in f["flight_recorder"])
+sys.exit(0 if ok else 1)
+PY
+result $? json_fail_has_failure_and_reproducer
+
+# --until-fail: one run per round.
+"$STRESS" --scenario counter_storm --cpus 2 --until-fail --duration 600ms --round 200ms \
+	--report json --stat-interval 0 >"$tmp/uf.json" 2>/dev/null
+valid "$tmp/uf.json" json_until_fail_matches_schema
+
+echo "1..$n"
+exit $((failed > 0))

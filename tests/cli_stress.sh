@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# ./stress command-line behaviour: help/version/list, every kind of bad
+# input (one line on stderr, exit 2), a short passing run, KTAP output,
+# reproducibility from --seed, the failure path (reproducer line, exit 1,
+# flight recorder) and the watchdog via the selftest scenario, --no-check,
+# --until-fail, and SIGINT/SIGTERM (stop within 1 s, report still printed).
+# Verdicts never depend on wall time: runs are bounded by --steps or are
+# CLI-behaviour checks that hold for any duration.
+set -u
+STRESS=${STRESS:-${BUILD:-build/cc}/stress}
+n=0 failed=0
+STRESS=$(realpath "$STRESS")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1	# files a run may write (e.g. replay files) stay in $tmp
+
+result() {	# result OK NAME [DIAG]
+	n=$((n + 1))
+	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
+	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
+}
+
+# Plain options.
+"$STRESS" --help >"$tmp/out" 2>&1
+grep -q -- '--cpus' "$tmp/out" && grep -q -- '--storm-pattern' "$tmp/out"
+result $? help_lists_engine_and_scenario_options
+"$STRESS" --version >"$tmp/out" 2>&1 && grep -q 'hpcc source: ' "$tmp/out"
+result $? version_names_hpcc_source
+"$STRESS" --list >"$tmp/out" 2>&1 && grep -q '^counter_storm ' "$tmp/out"
+result $? list_shows_counter_storm
+! grep -q '^selftest ' "$tmp/out"
+result $? selftest_hidden_by_default
+
+# Bad input: exit 2, exactly one line on stderr, nothing on stdout.
+bad() {
+	local name=$1; shift
+	"$STRESS" "$@" >"$tmp/o" 2>"$tmp/e"
+	local rc=$? lines
+	lines=$(wc -l <"$tmp/e")
+	[ $rc = 2 ] && [ "$lines" = 1 ] && [ ! -s "$tmp/o" ]
+	result $? "bad_$name" "args: $*: exit $rc, $lines stderr line(s): $(head -c 300 "$tmp/e")"
+}
+bad duration_word --duration abc
+bad duration_unit --duration 5x
+bad duration_negative --duration -1s
+bad duration_empty --duration ''
+bad seed_word --seed x1
+bad seed_negative --seed -5
+bad selectors_too_many --selectors 2000
+bad cpus_zero --cpus 0
+bad cpus_above_max --cpus 8193
+bad batch_three --batch 3
+bad batch_one --batch 1
+bad inject_prob --inject hop=2
+bad inject_key --inject foo=0.1
+bad inject_trailing_comma --inject hop=0.1,
+bad inject_junk --inject hop=0.1x
+bad stutter_word --stutter often
+bad stutter_reversed --stutter 2s-1s
+bad report_format --report xml
+bad unknown_scenario --scenario nosuch
+bad unknown_option --frobnicate
+bad missing_argument --cpus
+bad flag_with_value --until-fail=1
+bad stat_interval --stat-interval soon
+bad stall_timeout_zero --stall-timeout 0
+bad steps_zero --steps 0
+bad duty_zero --selector-duty 0
+bad duty_word --selector-duty half
+bad scenario_option --storm-pattern bogus
+bad positional_argument run
+bad short_unknown -q
+
+# A short passing run: verdict line with the seed, exit 0.
+"$STRESS" --scenario counter_storm --cpus 4 --steps 2000 --duration 0 --seed 42 \
+	--stat-interval 0 >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -qE '^stress: PASS counter_storm cpus=4 seed=42 batch=32 .*checks=[1-9]' "$tmp/out"
+result $? short_run_passes "exit $rc: $(tail -3 "$tmp/out")"
+
+# The seed is always printed, also when chosen from the clock.
+"$STRESS" --scenario counter_storm --cpus 2 --steps 100 --duration 0 --stat-interval 0 \
+	>"$tmp/out" 2>&1
+grep -qE '^stress: hpcc-stress .* seed=[0-9]+ ' "$tmp/out" &&
+	grep -qE '^stress: PASS counter_storm cpus=2 seed=[0-9]+ ' "$tmp/out"
+result $? seed_always_printed
+
+# Same seed, same per-CPU operation sequences: same final values.
+fp() {
+	"$STRESS" --scenario counter_storm --cpus 8 --steps 3000 --duration 0 --stutter off \
+		--seed "$1" --stat-interval 0 2>&1 | grep '^# counter_storm final'
+}
+a=$(fp 7) b=$(fp 7) c=$(fp 8)
+[ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" != "$c" ]
+result $? seed_makes_sequences_repeatable "seed 7: '$a' / '$b'; seed 8: '$c'"
+
+# KTAP report.
+"$STRESS" --scenario counter_storm --cpus 4 --steps 500 --duration 0 --seed 1 --report ktap \
+	--stat-interval 0 >"$tmp/out" 2>/dev/null
+[ "$(sed -n 1p "$tmp/out")" = "KTAP version 1" ] && [ "$(sed -n 2p "$tmp/out")" = "1..1" ] &&
+	[ "$(tail -1 "$tmp/out")" = "ok 1 counter_storm" ] &&
+	! grep -vE '^(KTAP version 1|1\.\.1|ok 1 counter_storm|# .*)$' "$tmp/out"
+result $? ktap_report_is_ktap
+
+# Checking off: SKIP, exit 0.
+"$STRESS" --scenario counter_storm --cpus 2 --steps 500 --duration 0 --no-check --report ktap \
+	--stat-interval 0 >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -q '^ok 1 counter_storm # SKIP checking off' "$tmp/out"
+result $? no_check_is_skip "exit $rc"
+
+# The failure path: invariant, numbers, CPU, flight recorder, reproducer, exit 1.
+STRESS_SELFTEST=1 "$STRESS" --scenario selftest --cpus 4 --selftest-fail-after 500 --seed 9 \
+	--stat-interval 0 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+repro=$(sed -n 's/^# reproduce: //p' "$tmp/out")
+[ $rc = 1 ] && grep -q '^stress: FAIL selftest cpus=4 seed=9 .*invariant=selftest' "$tmp/out" &&
+	grep -q '^# failure 1: invariant=selftest cpu=0: deliberate failure after 500 steps' \
+		"$tmp/out" &&
+	grep -q '^#   thread 0 op#499 selftest-step' "$tmp/out" &&
+	[[ "$repro" == *"--seed 9 "*"--selftest-fail-after=500"* ]]
+result $? failure_prints_invariant_recorder_reproducer "exit $rc; reproducer '$repro'"
+# ... and the reproducer reproduces it.
+STRESS_SELFTEST=1 eval "$repro" --stat-interval 0 >"$tmp/out2" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q '^# failure 1: invariant=selftest cpu=0: deliberate failure after 500 steps (value' \
+	"$tmp/out2" &&
+	[ "$(grep '^# failure 1' "$tmp/out")" = "$(grep '^# failure 1' "$tmp/out2")" ]
+result $? reproducer_reproduces "exit $rc"
+
+# KTAP on failure.
+STRESS_SELFTEST=1 "$STRESS" --scenario selftest --cpus 2 --selftest-fail-after 10 --report ktap \
+	--stat-interval 0 >"$tmp/out" 2>/dev/null
+rc=$?
+[ $rc = 1 ] && grep -qx "not ok 1 selftest" "$tmp/out" && ! grep -q "^ok " "$tmp/out" &&
+	grep -q '^# failure 1: invariant=selftest' "$tmp/out"
+result $? ktap_failure_is_not_ok "exit $rc"
+
+# Watchdog: a vCPU that stops making progress is a failure naming it, with every thread's state.
+STRESS_SELFTEST=1 "$STRESS" --scenario selftest --cpus 3 --selftest-stall --stall-timeout 500ms \
+	--stutter off --stat-interval 0 >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q 'invariant=watchdog' "$tmp/out" &&
+	grep -q '^#   cpu 0 core .* state in-step steps 0' "$tmp/out" &&
+	grep -q '^#   cpu 2 core ' "$tmp/out" && grep -q '^#   selector 1 ' "$tmp/out"
+result $? watchdog_reports_stall "exit $rc: $(grep -m1 failure "$tmp/out")"
+
+# --until-fail: fresh seeds per round until the time budget; stops at the first failure.
+"$STRESS" --scenario counter_storm --cpus 2 --until-fail --duration 1s --round 200ms \
+	--stat-interval 0 >"$tmp/out" 2>&1
+rc=$?
+seeds=$(grep -c '^stress: PASS counter_storm' "$tmp/out")
+distinct=$(grep -oE '^stress: PASS counter_storm cpus=2 seed=[0-9]+' "$tmp/out" | sort -u | wc -l)
+[ $rc = 0 ] && [ "$seeds" -ge 2 ] && [ "$distinct" = "$seeds" ]
+result $? until_fail_uses_fresh_seeds "exit $rc, $seeds rounds, $distinct seeds"
+STRESS_SELFTEST=1 "$STRESS" --scenario selftest --cpus 2 --selftest-fail-after 100 --until-fail \
+	--duration 5s --round 200ms --stat-interval 0 >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 1 ] && [ "$(grep -c '^stress: FAIL' "$tmp/out")" = 1 ] && ! grep -q '^stress: PASS' "$tmp/out"
+result $? until_fail_stops_at_failure "exit $rc"
+
+# SIGINT / SIGTERM: stop within 1 s and still print the report.
+for sig in INT TERM; do
+	"$STRESS" --scenario counter_storm --cpus 64 --duration 0 --stat-interval 0 \
+		>"$tmp/out" 2>&1 &
+	pid=$!
+	sleep 1
+	t0=$(date +%s%N)
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	[ $rc = 0 ] && [ $ms -le 1000 ] &&
+		grep -qE '^stress: PASS counter_storm cpus=64 .* interrupted' "$tmp/out"
+	result $? "sig${sig,,}_stops_within_1s_with_report" "exit $rc after ${ms} ms"
+done
+
+echo "1..$n"
+exit $((failed > 0))

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of engine parts that need no threads: the option-value
+ * parsers and the ground-truth bookkeeping behind counter_storm's exact
+ * windows (src/truth.h). The sources are compiled in directly: src/ is
+ * not part of libsuite.a.
+ */
+#include <limits.h>
+#include <string.h>
+#include "ktap.h"
+#include "../src/parse.c"
+#include "../src/truth.c"
+
+static void parse_durations(struct kt *t)
+{
+	static const struct { const char *s; double v; } good[] = {
+		{ "0", 0 }, { "30", 30 }, { "30s", 30 }, { "5m", 300 }, { "2h", 7200 },
+		{ "1d", 86400 }, { "500ms", 0.5 }, { "1.5s", 1.5 }, { ".25", 0.25 },
+	};
+	static const char *const bad[] = {
+		"", "s", "-1", "5x", "1s2", "1 s", "ms", "1e400", "inf", "nan", "400d", "+3",
+	};
+	char err[128];
+	double v;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		KT_EXPECT(t, stress_parse_duration(good[i].s, &v, err, sizeof(err)) == 0,
+			  "'%s': %s", good[i].s, err);
+		KT_EXPECT(t, v == good[i].v, "'%s' gave %g", good[i].s, v);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		KT_EXPECT(t, stress_parse_duration(bad[i], &v, err, sizeof(err)) == -1 &&
+			  strlen(err) > 0, "'%s' accepted", bad[i]);
+}
+
+static void parse_integers(struct kt *t)
+{
+	unsigned long long v;
+	char err[128];
+
+	KT_EXPECT(t, !stress_parse_ulong("8192", 1, 8192, &v, err, sizeof(err)) && v == 8192, "max");
+	KT_EXPECT(t, !stress_parse_ulong("1", 1, 8192, &v, err, sizeof(err)) && v == 1, "min");
+	KT_EXPECT(t, stress_parse_ulong("0", 1, 8192, &v, err, sizeof(err)), "below");
+	KT_EXPECT(t, stress_parse_ulong("8193", 1, 8192, &v, err, sizeof(err)), "above");
+	KT_EXPECT(t, stress_parse_ulong("-1", 0, ~0ULL, &v, err, sizeof(err)), "negative");
+	KT_EXPECT(t, stress_parse_ulong("12x", 0, ~0ULL, &v, err, sizeof(err)), "junk");
+	KT_EXPECT(t, stress_parse_ulong(" 1", 0, ~0ULL, &v, err, sizeof(err)), "space");
+	KT_EXPECT(t, stress_parse_ulong("", 0, ~0ULL, &v, err, sizeof(err)), "empty");
+	KT_EXPECT(t, stress_parse_ulong("18446744073709551616", 0, ~0ULL, &v, err, sizeof(err)),
+		  "overflow");
+	KT_EXPECT(t, !stress_parse_ulong("18446744073709551615", 0, ~0ULL, &v, err, sizeof(err)) &&
+		  v == ~0ULL, "ULLONG_MAX");
+}
+
+static void parse_inject_stutter(struct kt *t)
+{
+	struct inject_spec in;
+	struct stutter_spec st;
+	char err[160];
+
+	KT_ASSERT(t, !stress_parse_inject("hop=0.5,delay=0.25,yield=1", &in, err, sizeof(err)),
+		  "%s", err);
+	KT_EXPECT(t, in.hop == 0.5 && in.delay == 0.25 && in.yield == 1, "values");
+	KT_ASSERT(t, !stress_parse_inject("off", &in, err, sizeof(err)), "%s", err);
+	KT_EXPECT(t, !in.hop && !in.delay && !in.yield, "off is all zero");
+	KT_EXPECT(t, stress_parse_inject("hop=1.5", &in, err, sizeof(err)), "p > 1");
+	KT_EXPECT(t, stress_parse_inject("hop=-0.1", &in, err, sizeof(err)), "p < 0");
+	KT_EXPECT(t, stress_parse_inject("hops=0.1", &in, err, sizeof(err)), "unknown key");
+	KT_EXPECT(t, stress_parse_inject("hop=0.1,", &in, err, sizeof(err)), "trailing comma");
+	KT_EXPECT(t, stress_parse_inject("hop", &in, err, sizeof(err)), "no value");
+	KT_EXPECT(t, stress_parse_inject("hop=", &in, err, sizeof(err)), "empty value");
+
+	KT_ASSERT(t, !stress_parse_stutter("100ms-2s", &st, err, sizeof(err)), "%s", err);
+	KT_EXPECT(t, st.min == 0.1 && st.max == 2, "range %g-%g", st.min, st.max);
+	KT_ASSERT(t, !stress_parse_stutter("1s", &st, err, sizeof(err)), "%s", err);
+	KT_EXPECT(t, st.min == 1 && st.max == 1, "fixed");
+	KT_ASSERT(t, !stress_parse_stutter("off", &st, err, sizeof(err)), "%s", err);
+	KT_EXPECT(t, st.min == 0, "off");
+	KT_EXPECT(t, stress_parse_stutter("2s-1s", &st, err, sizeof(err)), "reversed");
+	KT_EXPECT(t, stress_parse_stutter("0.5ms", &st, err, sizeof(err)), "below 1ms");
+	KT_EXPECT(t, stress_parse_stutter("1s-", &st, err, sizeof(err)), "open range");
+}
+
+/* The window of truth.h, replayed by hand: before/after reads around updates in flight. */
+static void truth_windows(struct kt *t)
+{
+	struct truth *tr = truth_new(3, 2);
+	struct truth_window w;
+	unsigned int who;
+
+	KT_ASSERT(t, tr != NULL, "alloc");
+	truth_begin(tr, 0, 1, 100, 128);
+	truth_end(tr, 0, 1, 100, 128, 0);
+	truth_begin(tr, 1, 1, -30, 32);
+	truth_end(tr, 1, 1, -30, 32, 2);		/* made as CPU 2 */
+	KT_EXPECT(t, truth_settled(tr, 1, &who), "settled");
+	truth_read_done(tr, 1, &w);
+	/* In flight from here: +7 on thread 2, -5 on thread 0. */
+	truth_begin(tr, 2, 1, 7, 32);
+	truth_begin(tr, 0, 1, -5, 32);
+	truth_read_started(tr, 1, &w);
+	KT_EXPECT_EQ(t, truth_exact(&w), 70);
+	KT_EXPECT_EQU(t, truth_dpos(&w), 7);
+	KT_EXPECT_EQU(t, truth_dneg(&w), 5);
+	KT_EXPECT_EQU(t, truth_dbound(&w), 64);
+	KT_EXPECT(t, !truth_quiet(&w), "updates in flight");
+	KT_EXPECT(t, !truth_settled(tr, 1, &who) && who == 0, "thread 0 in flight first");
+	truth_end(tr, 2, 1, 7, 32, 2);
+	truth_end(tr, 0, 1, -5, 32, 0);
+	KT_EXPECT(t, truth_settled(tr, 1, &who), "settled again");
+	truth_read_done(tr, 1, &w);
+	truth_read_started(tr, 1, &w);
+	KT_EXPECT(t, truth_quiet(&w), "quiet");
+	KT_EXPECT_EQ(t, truth_exact(&w), 72);
+	/* Per-CPU words: CPU 0 got 100 - 5, CPU 2 got -30 (made by thread 1) + 7. */
+	KT_EXPECT_EQ(t, truth_cpu_word(tr, 1, 0), 95);
+	KT_EXPECT_EQ(t, truth_cpu_word(tr, 1, 1), 0);
+	KT_EXPECT_EQ(t, truth_cpu_word(tr, 1, 2), -23);
+	KT_EXPECT_EQ(t, truth_cpu_word(tr, 0, 0), 0);	/* the other counter untouched */
+	/* A set() at a quiescent point moves the base, not the sums. */
+	tr->base[1] = (unsigned long)1000 - 72;
+	truth_read_done(tr, 1, &w);
+	KT_EXPECT_EQ(t, truth_exact(&w), 1000);
+	truth_free(tr);
+}
+
+/* Sums wrap: only differences matter, also across LONG_MAX. */
+static void truth_wraps(struct kt *t)
+{
+	struct truth *tr = truth_new(1, 1);
+	struct truth_window w;
+	int i;
+
+	KT_ASSERT(t, tr != NULL, "alloc");
+	tr->base[0] = LONG_MAX - 10;
+	for (i = 0; i < 4; i++) {
+		truth_begin(tr, 0, 0, LONG_MAX / 2, 0);
+		truth_end(tr, 0, 0, LONG_MAX / 2, 0, 0);
+	}
+	truth_read_done(tr, 0, &w);
+	truth_read_started(tr, 0, &w);
+	KT_EXPECT_EQ(t, truth_exact(&w),
+		     (long)((unsigned long)(LONG_MAX - 10) + 4 * (unsigned long)(LONG_MAX / 2)));
+	KT_EXPECT(t, truth_quiet(&w), "quiet");
+	truth_free(tr);
+}
+
+static const struct kt_case cases[] = {
+	KT_CASE(parse_durations),
+	KT_CASE(parse_integers),
+	KT_CASE(parse_inject_stutter),
+	KT_CASE(truth_windows),
+	KT_CASE(truth_wraps),
+};
+
+KT_MAIN("engine", cases)
