@@ -15,7 +15,7 @@ enum opt_id {
 	O_SCENARIO, O_LIST, O_CPUS, O_DURATION, O_SEED, O_BATCH, O_SELECTORS,
 	O_INJECT, O_STUTTER, O_REPORT, O_JSON, O_STAT, O_STALL, O_UNTIL_FAIL,
 	O_ROUND, O_DESCRIBE, O_VERBOSE, O_HELP, O_VERSION, O_NO_CHECK, O_DUTY,
-	O_STEPS, O_REPLAY, O_REPLAY_OUT, O_SHRINK, O_REPLAY_SEARCH,
+	O_STEPS, O_NICE, O_REPLAY, O_REPLAY_OUT, O_SHRINK, O_REPLAY_SEARCH,
 };
 
 static const struct cli_opt {
@@ -32,7 +32,8 @@ static const struct cli_opt {
 	{ "seed", 0, "N", O_SEED, "seed of every random decision (default: from the clock; always printed)" },
 	{ "batch", 0, "B", O_BATCH, "hpcc batch size, a power of two, 2..2^24 (default 32)" },
 	{ "selectors", 0, "K", O_SELECTORS, "checker/selector threads, 0..1024 (default 2, or CPUs/256 if more)" },
-	{ "selector-duty", 0, "F", O_DUTY, "fraction of the time each selector may run, 0.01..1 (default 0.5)" },
+	{ "vcpu-nice", 0, "N", O_NICE, "vCPU threads lower their priority to nice N, 0..19, or auto (selectors get ~1/4 of the CPU); default 0" },
+	{ "selector-duty", 0, "F", O_DUTY, "fraction of the time each selector may run, 0.01..1 (default 0.25)" },
 	{ "inject", 0, "SPEC", O_INJECT, "faults between the level-0 add and the carry: hop=P,delay=P,yield=P or off (default hop=0.01,delay=0.0002,yield=0.0002)" },
 	{ "stutter", 0, "SPEC", O_STUTTER, "park every CPU for quiescent checks every D or every MIN-MAX (seeded), or off (default 250ms-1s)" },
 	{ "report", 0, "FMT", O_REPORT, "stdout format: text, ktap or json (default text)" },
@@ -182,6 +183,15 @@ static int apply(struct stress_config *cfg, enum opt_id id, const char *name,
 		}
 		cfg->batch = v;
 		return 0;
+	case O_NICE:
+		if (!strcmp(val, "auto")) {
+			cfg->vcpu_nice = -1;
+			return 0;
+		}
+		if (stress_parse_ulong(val, 0, 19, &v, err, sizeof(err)))
+			goto bad;
+		cfg->vcpu_nice = v;
+		return 0;
 	case O_STEPS:
 		if (stress_parse_ulong(val, 1, ~0ULL, &v, err, sizeof(err)))
 			goto bad;
@@ -303,7 +313,7 @@ static void set_defaults(struct stress_config *cfg)
 	cfg->stat_interval = 1;
 	cfg->round = 2;
 	cfg->replay_search = 8;
-	cfg->selector_duty = 0.5;
+	cfg->selector_duty = 0.25;
 	stress_parse_inject("hop=0.01,delay=0.0002,yield=0.0002", &cfg->inject, err, sizeof(err));
 	stress_parse_stutter("250ms-1s", &cfg->stutter, err, sizeof(err));
 }

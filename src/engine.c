@@ -208,11 +208,15 @@ void stress_internal_error(struct stress *s, const char *fmt, ...)
 void stress_build_reproducer(const struct stress_config *cfg, const struct scenario *sc,
 			     unsigned long long seed, double duration, char *buf, size_t len)
 {
-	char dur[32], stall[64] = "", steps[48] = "";
+	char dur[32], stall[64] = "", steps[48] = "", nice[32] = "";
 
 	stress_format_duration(duration, dur, sizeof(dur));
 	if (cfg->steps)
 		snprintf(steps, sizeof(steps), " --steps %llu", cfg->steps);
+	if (cfg->vcpu_nice < 0)
+		snprintf(nice, sizeof(nice), " --vcpu-nice auto");
+	else if (cfg->vcpu_nice)
+		snprintf(nice, sizeof(nice), " --vcpu-nice %d", cfg->vcpu_nice);
 	if (cfg->stall_timeout) {
 		char t[32];
 
@@ -220,10 +224,10 @@ void stress_build_reproducer(const struct stress_config *cfg, const struct scena
 		snprintf(stall, sizeof(stall), " --stall-timeout %s", t);
 	}
 	snprintf(buf, len, "%s --scenario %s --cpus %u --batch %lu --seed %llu --duration %s "
-		 "--selectors %u --selector-duty %g --inject %s --stutter %s%s%s%s%s",
+		 "--selectors %u --selector-duty %g --inject %s --stutter %s%s%s%s%s%s",
 		 cfg->argv0, sc->name, cfg->nr_cpus, cfg->batch, seed, dur,
 		 cfg->nr_selectors, cfg->selector_duty, cfg->inject.text, cfg->stutter.text, stall,
-		 steps,
+		 steps, nice,
 		 cfg->no_check ? " --no-check" : "", cfg->scenario_args);
 }
 
@@ -319,7 +323,8 @@ int stress_run(struct stress *s)
 		now = stress_now();
 		if ((deadline && now >= deadline) || stress_threads_done(s))
 			break;
-		if (next_stutter && now >= next_stutter) {
+		/* No stutter in the last half second: the final check follows anyway. */
+		if (next_stutter && now >= next_stutter && !(deadline && deadline - now < 0.5)) {
 			if (!stress_threads_quiesce(s, stall))
 				break;
 			now = stress_now();

@@ -145,6 +145,13 @@ void replay_after_failure(struct stress *s, FILE *out)
 	rp.batch = cfg->batch;
 	rp.nr_selectors = cfg->nr_selectors;
 	rp.hop = cfg->inject.hop;
+	/*
+	 * A check costs O(cpus) (truth windows, precise sums): past 64 CPUs
+	 * the selectors get 16 / cpus of the steps, about 16 checks per
+	 * round of operations, so that operations fill the schedule.
+	 */
+	if (rp.nr_cpus > 64)
+		rp.selector_share = 16.0 / rp.nr_cpus;
 	snprintf(rp.expect, sizeof(rp.expect), "%s", want);
 	if (cfg->replay_out)
 		snprintf(path, sizeof(path), "%s", cfg->replay_out);

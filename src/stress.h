@@ -60,6 +60,7 @@ struct stress_config {
 	double round;		/* --until-fail: length of one scenario run */
 	double selector_duty;	/* fraction of time a selector may run */
 	unsigned long long steps;	/* per vCPU; 0: unbounded */
+	int vcpu_nice;		/* 0..19, or -1: auto */
 	struct inject_spec inject;
 	struct stutter_spec stutter;
 	enum stress_report_fmt report;

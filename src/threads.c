@@ -47,10 +47,13 @@ int stress_host_cores(int *cores, int max)
 
 /*
  * Selectors are few and vCPUs many: at equal priority 2 selectors among
- * 256 busy vCPU threads get under 1% of the machine and barely check.
- * vCPU threads therefore lower their own priority (never raise anyone's:
- * no privilege needed) so that the selectors together get about a
- * quarter of the CPU time when there are many vCPUs per selector.
+ * 256 busy vCPU threads get under 1% of the machine. --vcpu-nice N lets
+ * the vCPU threads lower their own priority (never raising anyone's: no
+ * privilege needed); "auto" picks the value that gives the selectors
+ * about a quarter of the CPU time. Not the default: on a host loaded by
+ * other work, nice vCPU threads starve, a stutter waits for each of them
+ * to run once, and a starved thread holding the engine's mutex blocks
+ * the controller (priority inversion).
  */
 int stress_vcpu_nice(const struct stress_config *cfg, unsigned int nr_selectors)
 {
@@ -61,8 +64,10 @@ int stress_vcpu_nice(const struct stress_config *cfg, unsigned int nr_selectors)
 	unsigned long target;
 	int nice;
 
-	if (!nr_selectors)
+	if (!nr_selectors || !cfg->vcpu_nice)
 		return 0;
+	if (cfg->vcpu_nice > 0)
+		return cfg->vcpu_nice;
 	target = 3UL * 1024 * nr_selectors / cfg->nr_cpus;
 	for (nice = 0; nice < 19 && weight[nice] > target; nice++)
 		;

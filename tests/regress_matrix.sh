@@ -47,6 +47,7 @@ assert len(cells) == 4 and d["verdict"] == "PASS" and d["slots"] == 2, d["verdic
 assert sorted((c["cpus"], c["batch"]) for c in cells) == [(1, 2), (1, 256), (3, 2), (3, 256)]
 assert all(c["verdict"] == "PASS" and c["ops_per_s"] > 0 for c in cells)
 assert all(c["cpu_s"] > 0 and c["ops_per_cpu_s"] > 0 for c in cells)
+assert all(c["calib_ops_per_cpu_s"] > 0 and c["rel_throughput"] > 0 for c in cells)
 assert len(d["groups"]) == 4
 EOF
 result $? summary_json_has_every_cell
@@ -56,18 +57,20 @@ result $? summary_json_has_every_cell
 [ $rc = 0 ] && grep -q '^ok 1 baseline' k3
 result $? compare_with_own_baseline_passes "rc=$rc $(cat k3)"
 
-# 4. A baseline 10x faster: every group's throughput (per CPU-second) regressed.
+# 4. A baseline 10x faster: every group's throughput (relative to the
+#    calibration run) regressed.
 python3 - base.json fast.json <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 for g in d["groups"].values():
 	g["ops_per_s"] *= 10
 	g["ops_per_cpu_s"] *= 10
+	g["rel_throughput"] *= 10
 json.dump(d, open(sys.argv[2], "w"))
 EOF
 "$REGRESS" --compare run1/summary.json --baseline fast.json >k4 2>&1; rc=$?
 [ $rc = 1 ] && grep -q '^not ok 1 baseline' k4 &&
-	[ "$(grep -c 'regression .* ops_per_cpu_s' k4)" = 4 ]
+	[ "$(grep -c 'regression .* rel_throughput' k4)" = 4 ]
 result $? throughput_regression_flagged "rc=$rc $(head -5 k4)"
 
 # 5. A baseline with smaller margins: flagged beyond the margin tolerance only.
