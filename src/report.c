@@ -179,13 +179,6 @@ void report_run(struct stress *s, unsigned int index, FILE *out)
 	fflush(out);
 }
 
-void report_end(const struct stress_config *cfg, int status, FILE *out)
-{
-	(void)cfg;
-	(void)status;
-	fflush(out);
-}
-
 /* --- JSON --- */
 
 static void json_str(FILE *out, const char *s)

@@ -238,7 +238,6 @@ char *recorder_dump(struct flight_recorder *r, int ring, unsigned int n);
 void report_begin(const struct stress_config *cfg, unsigned int nr_runs, FILE *out);
 void report_progress(struct stress *s, double t, unsigned long ops, double rate);
 void report_run(struct stress *s, unsigned int index, FILE *out);
-void report_end(const struct stress_config *cfg, int status, FILE *out);
 void report_json_begin(const struct stress_config *cfg, FILE *out);
 void report_json_run(struct stress *s, bool first, FILE *out);
 void report_json_end(int status, FILE *out);

@@ -13,6 +13,10 @@
 #include <linux/errno.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/atomic.h>
+#include <linux/jump_label.h>
+#include <linux/slab.h>
+#include <linux/overflow.h>
 #include <kcompat/kcompat.h>
 #include "ktap.h"
 
@@ -286,6 +290,96 @@ static void kcompat_rcu_ordering(struct kt *t)
 	kc_rcu_unregister_thread();
 }
 
+/*
+ * Other spellings a kernel file may use (the KERNEL_SRC seam): every
+ * add-and-return form reaches the fault-injection hook; cmpxchg forms
+ * return the old value and store only on a match; static keys switch.
+ */
+static DEFINE_STATIC_KEY_FALSE(kc_test_key);
+
+static void kcompat_kernel_spellings(struct kt *t)
+{
+	unsigned long *p, w = 5, old;
+	atomic_long_t a = ATOMIC_LONG_INIT(10);
+	long o = 3;
+	size_t sz;
+
+	KT_ASSERT(t, kc_set_nr_cpu_ids(4) == 0, "");
+	p = alloc_percpu(unsigned long);
+	KT_ASSERT(t, p != NULL, "alloc");
+	kc_set_cpu(2);
+	hook_calls = 0;
+	kc_after_pcpu_add_hook = count_hook;
+	KT_EXPECT_EQ(t, __this_cpu_add_return(*p, 4), 4);
+	KT_EXPECT_EQ(t, raw_cpu_add_return(*p, 4), 8);
+	KT_EXPECT_EQ(t, this_cpu_sub_return(*p, 1), 7);
+	KT_EXPECT_EQ(t, this_cpu_inc_return(*p), 8);
+	KT_EXPECT_EQ(t, this_cpu_dec_return(*p), 7);
+	kc_after_pcpu_add_hook = NULL;
+	KT_EXPECT_EQ(t, hook_calls, 5);
+	__this_cpu_add(*p, 3);
+	KT_EXPECT_EQ(t, __this_cpu_read(*p), 10);
+	KT_EXPECT_EQ(t, this_cpu_cmpxchg(*p, 9, 1), 10);
+	KT_EXPECT_EQ(t, this_cpu_cmpxchg(*p, 10, 1), 10);
+	KT_EXPECT_EQ(t, *per_cpu_ptr(p, 2), 1);
+	KT_EXPECT_EQ(t, *per_cpu_ptr(p, 1) + *per_cpu_ptr(p, 3), 0);
+	kc_set_cpu(0);
+	free_percpu(p);
+
+	KT_EXPECT_EQ(t, cmpxchg(&w, 4, 9), 5);
+	KT_EXPECT_EQ(t, w, 5);
+	KT_EXPECT_EQ(t, cmpxchg(&w, 5, 9), 5);
+	KT_EXPECT_EQ(t, w, 9);
+	old = 1;
+	KT_EXPECT(t, !try_cmpxchg(&w, &old, 2) && old == 9, "try_cmpxchg miss: old %lu", old);
+	KT_EXPECT(t, try_cmpxchg(&w, &old, 2) && w == 2, "try_cmpxchg hit: %lu", w);
+	KT_EXPECT_EQ(t, xchg(&w, 7), 2);
+	KT_EXPECT(t, !atomic_long_try_cmpxchg(&a, &o, 20) && o == 10, "miss: old %ld", o);
+	KT_EXPECT(t, atomic_long_try_cmpxchg_relaxed(&a, &o, 20) &&
+		  atomic_long_read_acquire(&a) == 20, "hit");
+	KT_EXPECT_EQ(t, atomic_long_fetch_add(5, &a), 20);
+	KT_EXPECT_EQ(t, atomic_long_sub_return_relaxed(5, &a), 20);
+	KT_EXPECT_EQ(t, atomic_long_inc_return_relaxed(&a), 21);
+	KT_EXPECT_EQ(t, atomic_long_cmpxchg_relaxed(&a, 21, 4), 21);
+	KT_EXPECT_EQ(t, atomic_long_xchg_relaxed(&a, 6), 4);
+	atomic_long_set_release(&a, 8);
+	KT_EXPECT_EQ(t, atomic_long_read(&a), 8);
+
+	KT_EXPECT(t, !static_branch_unlikely(&kc_test_key), "key starts false");
+	static_branch_enable(&kc_test_key);
+	KT_EXPECT(t, static_branch_likely(&kc_test_key), "key enabled");
+	static_branch_disable(&kc_test_key);
+	KT_EXPECT(t, !static_key_enabled(&kc_test_key), "key disabled");
+
+	KT_EXPECT(t, check_add_overflow(LONG_MAX, 1L, &o), "overflow seen");
+	KT_EXPECT(t, !check_add_overflow(1L, 2L, &o) && o == 3, "no overflow");
+	sz = size_mul((size_t)1 << 63, (size_t)4);
+	KT_EXPECT(t, sz == SIZE_MAX, "size_mul saturates: %zu", sz);
+}
+
+/* kmalloc & co. give cache-line aligned memory: hpcc items live in it. */
+static void kcompat_kmalloc_aligned(struct kt *t)
+{
+	static const size_t sizes[] = { 1, 16, 48, 64, 100, 2368, 9472, 9472 + 16, 65536 };
+	unsigned int i, k;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		unsigned char *p[4];
+
+		for (k = 0; k < 4; k++) {
+			p[k] = k & 1 ? kzalloc(sizes[i], GFP_KERNEL) :
+				       kcalloc(1, sizes[i], GFP_KERNEL);
+			KT_ASSERT(t, p[k], "size %zu", sizes[i]);
+			KT_EXPECT(t, !((uintptr_t)p[k] & (SMP_CACHE_BYTES - 1)),
+				  "size %zu at %p", sizes[i], (void *)p[k]);
+			KT_EXPECT(t, !p[k][0] && !p[k][sizes[i] - 1], "zeroed");
+		}
+		for (k = 0; k < 4; k++)
+			kfree(p[k]);
+	}
+	KT_EXPECT(t, kcalloc(SIZE_MAX / 2, 4, GFP_KERNEL) == NULL, "kcalloc overflow");
+}
+
 static const struct kt_case cases[] = {
 	KT_CASE(kcompat_get_count_order),
 	KT_CASE(kcompat_abs_long),
@@ -294,6 +388,8 @@ static const struct kt_case cases[] = {
 	KT_CASE(kcompat_this_cpu_shared),
 	KT_CASE(kcompat_warn_recording),
 	KT_CASE(kcompat_rcu_ordering),
+	KT_CASE(kcompat_kernel_spellings),
+	KT_CASE(kcompat_kmalloc_aligned),
 };
 
 KT_MAIN("kcompat", cases)

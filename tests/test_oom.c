@@ -20,7 +20,8 @@ struct set {
 	unsigned long under, over, slack;	/* per task: U, O, 4T */
 };
 
-static bool setup(struct kt *t, struct set *s, unsigned int cpus)
+static bool setup_batch(struct kt *t, struct set *s, unsigned int cpus,
+			unsigned long batch)
 {
 	static bool registered;
 
@@ -31,11 +32,16 @@ static bool setup(struct kt *t, struct set *s, unsigned int cpus)
 	oom_model_reset();
 	if (!kt_hpcc_setup(t, cpus))
 		return false;
-	KT_EXPECT_EQ(t, oom_model_init(32), 0);
+	KT_EXPECT_EQ(t, oom_model_init(batch), 0);
 	s->n = 0;
 	oom_badness_accuracy(&s->under, &s->over);
 	s->slack = NR_MM_COUNTERS * oom_layout_counter_slack();
 	return true;
+}
+
+static bool setup(struct kt *t, struct set *s, unsigned int cpus)
+{
+	return setup_batch(t, s, cpus, 32);
 }
 
 /* A task with settled approx @a and precise @a + @r, adj @adj. */
@@ -499,6 +505,38 @@ static void oom_select_sixteen_in_window(struct kt *t)
 	oom_model_reset();
 }
 
+/*
+ * v16's exactness for <= 16 tasks in the window needs 4T <= O: the true
+ * maximum must pass the filter against an exact anchor. With a batch
+ * smaller than a fan-in T exceeds over (hpcc.md §5.2): 64 CPUs, batch 2
+ * give 4T = 1024 > O = 768. Two tasks in the window; v16 filters out the
+ * maximum, bounded (filter a + U, and T <= under always) does not.
+ */
+static void oom_v16_exactness_needs_small_t(struct kt *t)
+{
+	struct task_struct *c, *m, *v;
+	const long x = 100000;
+	struct set s;
+	long pts;
+
+	if (!setup_batch(t, &s, 64, 2))
+		return;
+	KT_EXPECT_EQU(t, s.over, 768);
+	KT_EXPECT_EQU(t, s.under, 1536);
+	KT_EXPECT_EQU(t, s.slack, 1024);
+	c = mk(t, &s, x, 0, 0);			/* approx = precise = x */
+	m = mk(t, &s, x + 1 - 1024, 1024, 0);	/* precise x + 1 */
+	KT_EXPECT_EQ(t, true_max(&s), x + 1);
+	v = victim(t, OOM_ALGO_V16, &pts);
+	KT_EXPECT(t, v == c, "v16 filters the maximum out against the exact anchor");
+	KT_EXPECT_EQ(t, pts, x);
+	v = victim(t, OOM_ALGO_BOUNDED, &pts);
+	KT_EXPECT(t, v == m, "bounded is exact");
+	KT_EXPECT_EQ(t, pts, x + 1);
+	KT_EXPECT(t, victim(t, OOM_ALGO_PRECISE, &pts) == m, "precise");
+	oom_model_reset();
+}
+
 static const struct kt_case cases[] = {
 	KT_CASE(oom_accuracy_constants),
 	KT_CASE(oom_badness_edges),
@@ -511,6 +549,7 @@ static const struct kt_case cases[] = {
 	KT_CASE(oom_v16_drift_chain),
 	KT_CASE(oom_select_sixteen_in_window),
 	KT_CASE(oom_select_seeded),
+	KT_CASE(oom_v16_exactness_needs_small_t),
 };
 
 KT_MAIN("oom", cases)

@@ -22,7 +22,6 @@
 #include <linux/errno.h>
 #include <linux/slab.h>
 #include <linux/math.h>
-#include <linux/kernel.h>
 
 #define MAX_NR_LEVELS 5
 

@@ -344,7 +344,8 @@ static enum compact_status compact_zone(struct frag *m, struct frag_cc *cc)
 		compaction_reset(z, z->desc, &rep);
 		m->st->resets++;
 	}
-	cc->migrate_pfn = min_t(unsigned long, zone_read(z, &z->compact_cached_migrate_pfn[cc->sync]), end);
+	cc->migrate_pfn = min_t(unsigned long,
+				zone_read(z, &z->compact_cached_migrate_pfn[cc->sync]), end);
 	cc->free_pfn = min_t(unsigned long, zone_read(z, &z->compact_cached_free_pfn), end);
 	if (!base && cc->free_pfn >= end)
 		cc->free_pfn = 0;
@@ -456,9 +457,9 @@ static bool direct_compact(struct frag *m, unsigned int *lists, bool sync)
 /* The reclaim stub: free random movable pages (zram and page cache). */
 static void reclaim(struct frag *m)
 {
-	unsigned long n, tries;
+	unsigned long n, tries, batch = m->cfg->reclaim_batch;
 
-	for (n = 0, tries = 0; n < m->cfg->reclaim_batch && tries < 64 * m->cfg->reclaim_batch; tries++) {
+	for (n = 0, tries = 0; n < batch && tries < 64 * batch; tries++) {
 		unsigned long pfn = frag_below(m, m->cfg->nr_frames);
 
 		if (m->b.state[pfn] != FRAME_MOVABLE)

@@ -568,6 +568,33 @@ static void check_counts(struct stress *s, const char *when)
 	stress_count_checks(s, 4);
 }
 
+/*
+ * The hpcc depletion decision against the precise one on the settled
+ * counter, for the threshold of every failed order (all parked: cof may be
+ * set for the test and restored).
+ */
+static void check_hpcc_decisions(struct stress *s, const struct zone_desc *d, const char *when)
+{
+	struct zone *z = &C->zone;
+	long cof = zone_read(z, &z->compact_order_failed), o;
+	bool precise, dh, dp;
+
+	for (o = 0; o <= MAX_ORDER; o++) {
+		zone_write(z, &z->compact_order_failed, o);
+		dh = compaction_depleted_hpcc(z, d->managed_pages, &precise);
+		dp = compaction_depleted_hpcc_precise(z, d->managed_pages);
+		C->q_hpcc_precise += precise;
+		if (dh != dp)
+			stress_fail(s, "hpcc-decision", -1,
+				    "%s, cof %ld (T %lu): hpcc depletion decision %d (precise "
+				    "fallback %d) != precise %d", when, o,
+				    compaction_threshold(C->par.policy, d->managed_pages, o),
+				    dh, precise, dp);
+	}
+	zone_write(z, &z->compact_order_failed, cof);
+	stress_count_checks(s, MAX_ORDER + 1);
+}
+
 /* Every CPU and selector is parked. */
 static void quiescent(struct stress *s)
 {
@@ -582,12 +609,8 @@ static void quiescent(struct stress *s)
 	rcu_read_lock();
 	d = rcu_dereference(z->desc);
 	/* The hpcc decision equals the precise one on a settled counter. */
+	check_hpcc_decisions(s, d, "quiescent");
 	dh = compaction_depleted_hpcc(z, d->managed_pages, &precise);
-	C->q_hpcc_precise += precise;
-	if (dh != compaction_depleted_hpcc_precise(z, d->managed_pages))
-		stress_fail(s, "hpcc-decision", -1,
-			    "quiescent: hpcc depletion decision %d (precise fallback %d) != precise %d",
-			    dh, precise, !dh);
 	if (dh != compaction_depleted(z, d->managed_pages))
 		C->q_hpcc_vs_field++;
 	/* A /proc reset on the idle zone: invariant 9 exactly. */
@@ -604,6 +627,8 @@ static void quiescent(struct stress *s)
 	for (b = 0; b < CC_MAX_BLOCKS / BITS_PER_LONG; b++)
 		if (z->skip_migrate[b] || z->skip_free[b])
 			stress_fail(s, "after-reset", -1, "skip bits left in word %lu", b);
+	/* Zero successes since the reset: depleted at every threshold. */
+	check_hpcc_decisions(s, d, "after a quiescent reset");
 	rcu_read_unlock();
 	stress_count_checks(s, 3);
 }

@@ -76,9 +76,73 @@ static inline t pfx##_cmpxchg(atype *v, t old, t new)			\
 	atomic_compare_exchange_strong_explicit(&v->counter, &old, new,	\
 		memory_order_seq_cst, memory_order_relaxed);		\
 	return old;							\
+}									\
+static inline t pfx##_cmpxchg_relaxed(atype *v, t old, t new)		\
+{									\
+	atomic_compare_exchange_strong_explicit(&v->counter, &old, new,	\
+		memory_order_relaxed, memory_order_relaxed);		\
+	return old;							\
+}									\
+static inline bool pfx##_try_cmpxchg(atype *v, t *old, t new)		\
+{									\
+	return atomic_compare_exchange_strong_explicit(&v->counter, old, new, \
+		memory_order_seq_cst, memory_order_relaxed);		\
+}									\
+static inline bool pfx##_try_cmpxchg_relaxed(atype *v, t *old, t new)	\
+{									\
+	return atomic_compare_exchange_strong_explicit(&v->counter, old, new, \
+		memory_order_relaxed, memory_order_relaxed);		\
+}									\
+static inline t pfx##_read_acquire(const atype *v)			\
+{									\
+	return atomic_load_explicit((_Atomic t *)&v->counter, memory_order_acquire); \
+}									\
+static inline void pfx##_set_release(atype *v, t i)			\
+{									\
+	atomic_store_explicit(&v->counter, i, memory_order_release);	\
+}									\
+static inline t pfx##_sub_return_relaxed(t i, atype *v)		\
+{									\
+	return atomic_fetch_sub_explicit(&v->counter, i, memory_order_relaxed) - i; \
+}									\
+static inline t pfx##_inc_return_relaxed(atype *v)			\
+{									\
+	return pfx##_add_return_relaxed(1, v);				\
+}									\
+static inline t pfx##_dec_return_relaxed(atype *v)			\
+{									\
+	return pfx##_sub_return_relaxed(1, v);				\
+}									\
+static inline t pfx##_xchg_relaxed(atype *v, t i)			\
+{									\
+	return atomic_exchange_explicit(&v->counter, i, memory_order_relaxed); \
 }
 
 __KC_ATOMIC_OPS(atomic, atomic_t, int)
 __KC_ATOMIC_OPS(atomic_long, atomic_long_t, long)
+
+/* Not in the macro: atomic_fetch_add() is a C11 <stdatomic.h> name. */
+static inline long atomic_long_fetch_add(long i, atomic_long_t *v)
+{
+	return atomic_fetch_add_explicit(&v->counter, i, memory_order_seq_cst);
+}
+
+/* The generic forms on plain words (fully ordered, as in the kernel). */
+#define xchg(ptr, v)	__atomic_exchange_n((ptr), (v), __ATOMIC_SEQ_CST)
+#define cmpxchg(ptr, old, new) ({					\
+	typeof(*(ptr)) __old = (old);					\
+	__atomic_compare_exchange_n((ptr), &__old, (new), false,	\
+				    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);	\
+	__old;								\
+})
+#define cmpxchg_relaxed(ptr, old, new) ({				\
+	typeof(*(ptr)) __old = (old);					\
+	__atomic_compare_exchange_n((ptr), &__old, (new), false,	\
+				    __ATOMIC_RELAXED, __ATOMIC_RELAXED);	\
+	__old;								\
+})
+#define try_cmpxchg(ptr, oldp, new)					\
+	__atomic_compare_exchange_n((ptr), (oldp), (new), false,	\
+				    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)
 
 #endif /* _KC_LINUX_ATOMIC_H */

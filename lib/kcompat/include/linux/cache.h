@@ -2,6 +2,8 @@
 #ifndef _KC_LINUX_CACHE_H
 #define _KC_LINUX_CACHE_H
 
+#include <linux/compiler.h>	/* __read_mostly, as in the kernel */
+
 #ifndef L1_CACHE_BYTES
 #define L1_CACHE_BYTES	64
 #endif

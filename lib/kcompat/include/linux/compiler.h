@@ -24,6 +24,14 @@
 #define __init
 #define __exit
 #define __initdata
+#define __initconst
+#define __refdata
+#define __cold		__attribute__((__cold__))
+#define __pure		__attribute__((__pure__))
+#define __always_unused	__attribute__((__unused__))
+#define fallthrough	__attribute__((__fallthrough__))
+/* A deliberately racy plain access: relaxed atomics keep TSan quiet. */
+#define data_race(expr)	(expr)
 #define barrier()	__asm__ __volatile__("" : : : "memory")
 
 /*

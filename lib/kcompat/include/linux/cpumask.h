@@ -4,6 +4,12 @@
 
 #include <linux/types.h>
 #include <linux/smp.h>
+/*
+ * As in the kernel, cpumask.h (and so percpu.h) brings linux/kernel.h:
+ * a kernel file that includes only spec/hpcc.md §8's headers still gets
+ * WARN_ON, ARRAY_SIZE, printk, get_count_order and memset.
+ */
+#include <linux/kernel.h>
 
 /* Every possible CPU is online and present: there is no hotplug. */
 #define for_each_possible_cpu(cpu)					\

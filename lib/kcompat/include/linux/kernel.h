@@ -12,8 +12,7 @@
 #include <linux/printk.h>
 #include <linux/math.h>
 #include <linux/log2.h>
-
-#define ARRAY_SIZE(arr)	(sizeof(arr) / sizeof((arr)[0]))
+#include <linux/array_size.h>
 
 #define container_of(ptr, type, member) ({				\
 	void *__mptr = (void *)(ptr);					\

@@ -46,6 +46,12 @@ static inline void kc_after_pcpu_add(void)
 	kc_after_pcpu_add();						\
 	__ret;								\
 })
+#define this_cpu_sub_return(pcp, val)	this_cpu_add_return(pcp, -(val))
+#define this_cpu_inc_return(pcp)	this_cpu_add_return(pcp, 1)
+#define this_cpu_dec_return(pcp)	this_cpu_add_return(pcp, -1)
+/* No preemption to disable here: the raw and __ forms are the same ops. */
+#define raw_cpu_add_return(pcp, val)	this_cpu_add_return(pcp, val)
+#define __this_cpu_add_return(pcp, val)	this_cpu_add_return(pcp, val)
 #define this_cpu_add(pcp, val)	((void)__atomic_add_fetch(		\
 	per_cpu_ptr(&(pcp), raw_smp_processor_id()), (val), __ATOMIC_RELAXED))
 #define this_cpu_sub(pcp, val)	this_cpu_add(pcp, -(val))
@@ -55,5 +61,24 @@ static inline void kc_after_pcpu_add(void)
 	__atomic_load_n(per_cpu_ptr(&(pcp), raw_smp_processor_id()), __ATOMIC_RELAXED)
 #define this_cpu_write(pcp, val)					\
 	__atomic_store_n(per_cpu_ptr(&(pcp), raw_smp_processor_id()), (val), __ATOMIC_RELAXED)
+
+#define raw_cpu_add(pcp, val)		this_cpu_add(pcp, val)
+#define __this_cpu_add(pcp, val)	this_cpu_add(pcp, val)
+#define __this_cpu_sub(pcp, val)	this_cpu_sub(pcp, val)
+#define __this_cpu_inc(pcp)		this_cpu_inc(pcp)
+#define __this_cpu_dec(pcp)		this_cpu_dec(pcp)
+#define raw_cpu_read(pcp)		this_cpu_read(pcp)
+#define __this_cpu_read(pcp)		this_cpu_read(pcp)
+#define __this_cpu_write(pcp, val)	this_cpu_write(pcp, val)
+#define this_cpu_xchg(pcp, val)						\
+	__atomic_exchange_n(per_cpu_ptr(&(pcp), raw_smp_processor_id()), (val), \
+			    __ATOMIC_RELAXED)
+#define this_cpu_cmpxchg(pcp, old, new) ({				\
+	typeof(pcp) __old = (old);					\
+	__atomic_compare_exchange_n(per_cpu_ptr(&(pcp), raw_smp_processor_id()), \
+				    &__old, (new), false, __ATOMIC_RELAXED,	\
+				    __ATOMIC_RELAXED);				\
+	__old;								\
+})
 
 #endif /* _KC_LINUX_PERCPU_H */

@@ -6,5 +6,13 @@
 #define preempt_enable()	barrier()
 #define migrate_disable()	barrier()
 #define migrate_enable()	barrier()
+#define preempt_disable_notrace()	barrier()
+#define preempt_enable_notrace()	barrier()
+#define in_task()		1
+#define in_interrupt()		0
+#define in_nmi()		0
+#define preemptible()		1
+#define might_sleep()		do { } while (0)
+#define lockdep_assert_preemption_disabled()	do { } while (0)
 #include <linux/compiler.h>
 #endif

@@ -5,23 +5,35 @@
 #include <stdlib.h>
 #include <linux/gfp.h>
 #include <linux/string.h>
+#include <linux/cache.h>
 
+/*
+ * Cache-line aligned, as the kernel's kmalloc() is for these sizes: hpcc
+ * items are ____cacheline_aligned_in_smp, and callers put them in
+ * kzalloc()ed memory (malloc()'s 16 bytes would misalign them).
+ */
 static inline void *kmalloc(size_t size, gfp_t gfp)
 {
+	void *p;
+
 	(void)gfp;
-	return malloc(size);
+	return posix_memalign(&p, SMP_CACHE_BYTES, size ? size : 1) ? NULL : p;
 }
 
 static inline void *kzalloc(size_t size, gfp_t gfp)
 {
-	(void)gfp;
-	return calloc(1, size);
+	void *p = kmalloc(size, gfp);
+
+	if (p)
+		memset(p, 0, size);
+	return p;
 }
 
 static inline void *kcalloc(size_t n, size_t size, gfp_t gfp)
 {
-	(void)gfp;
-	return calloc(n, size);
+	if (size && n > (size_t)-1 / size)
+		return NULL;
+	return kzalloc(n * size, gfp);
 }
 
 static inline void kfree(const void *p)
