@@ -1,11 +1,10 @@
 # The compaction fragmentation model (docs/compaction.md).
 #
 #   make bench-compaction   run the 2015 hogger-frag-movable experiment on the
-#                           model (Base, Redesign, Threshold) and print it beside
-#                           the published column and the direction goals.
-#                           FRAG_BENCH_ARGS= passes options; --check makes an
-#                           unmet goal an error (it is unmet today: see
-#                           docs/compaction.md).
+#                           model (Base, Limit, Nonmovable, Redesign, Threshold)
+#                           and print it beside the published columns and the
+#                           direction goals. FRAG_BENCH_ARGS= passes options;
+#                           --check makes an unmet goal an error.
 
 FRAG_BENCH	:= $(BUILD)/bench/compaction/frag-bench
 

@@ -15,7 +15,7 @@ enum opt_id {
 	O_SCENARIO, O_LIST, O_CPUS, O_DURATION, O_SEED, O_BATCH, O_SELECTORS,
 	O_INJECT, O_STUTTER, O_REPORT, O_JSON, O_STAT, O_STALL, O_UNTIL_FAIL,
 	O_ROUND, O_DESCRIBE, O_VERBOSE, O_HELP, O_VERSION, O_NO_CHECK, O_DUTY,
-	O_STEPS, O_NICE, O_REPLAY, O_REPLAY_OUT, O_SHRINK, O_REPLAY_SEARCH,
+	O_STEPS, O_NICE, O_ROUNDS, O_REPLAY, O_REPLAY_OUT, O_SHRINK, O_REPLAY_SEARCH,
 };
 
 static const struct cli_opt {
@@ -43,6 +43,7 @@ static const struct cli_opt {
 	{ "steps", 0, "N", O_STEPS, "each vCPU stops after N steps; the run ends when all did (default: unbounded)" },
 	{ "until-fail", 0, NULL, O_UNTIL_FAIL, "repeat with fresh seeds until a failure or --duration (total) ends" },
 	{ "round", 0, "D", O_ROUND, "--until-fail: run time of one scenario per round (default 2s)" },
+	{ "rounds", 0, "N", O_ROUNDS, "--until-fail: stop after N rounds (default: no limit)" },
 	{ "replay", 0, "FILE", O_REPLAY, "rerun a replay file serially, exactly (docs/regress.md)" },
 	{ "replay-out", 0, "FILE", O_REPLAY_OUT, "where a failure's replay file goes (default ./stress-replay-SEED.txt); with --replay/--shrink: the result" },
 	{ "replay-search", 0, "N", O_REPLAY_SEARCH, "serial schedules tried to reproduce a failure, 0..1000 (default 8)" },
@@ -182,6 +183,11 @@ static int apply(struct stress_config *cfg, enum opt_id id, const char *name,
 			goto bad;
 		}
 		cfg->batch = v;
+		return 0;
+	case O_ROUNDS:
+		if (stress_parse_ulong(val, 1, ~0ULL, &v, err, sizeof(err)))
+			goto bad;
+		cfg->rounds = v;
 		return 0;
 	case O_NICE:
 		if (!strcmp(val, "auto")) {

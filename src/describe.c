@@ -38,7 +38,9 @@ int stress_describe(const struct stress_config *cfg)
 			"model says %lu items\n", size, lib_items, shape.nr_items);
 		return STRESS_EXIT_INTERNAL;
 	}
-	if (size && !(items = calloc(1, size))) {
+	/* Items are cache-line aligned: calloc() would be misaligned (UBSan). */
+	if (size && !(items = aligned_alloc(__alignof__(struct percpu_counter_tree_level_item),
+					    size))) {
 		fprintf(stderr, "stress: --describe: out of memory\n");
 		return STRESS_EXIT_INTERNAL;
 	}

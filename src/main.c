@@ -61,7 +61,7 @@ static int run_all(struct stress_config *cfg)
 	size_t body_len = 0;
 	unsigned long long seed = cfg->seed;
 	double t0 = stress_now();
-	unsigned int index = 0, i;
+	unsigned int index = 0, i, round = 0;
 	int status = STRESS_EXIT_PASS;
 	bool stop = false, stalled = false;
 
@@ -107,6 +107,8 @@ static int run_all(struct stress_config *cfg)
 		if (!cfg->until_fail || status != STRESS_EXIT_PASS)
 			break;
 		if (cfg->duration > 0 && stress_now() - t0 >= cfg->duration)
+			break;
+		if (cfg->rounds && ++round >= cfg->rounds)
 			break;
 		seed = stress_mix(seed);
 	}

@@ -58,6 +58,7 @@ struct stress_config {
 	double stat_interval;	/* 0: no progress lines */
 	double stall_timeout;	/* 0: computed default */
 	double round;		/* --until-fail: length of one scenario run */
+	unsigned long long rounds;	/* --until-fail: at most this many; 0: no limit */
 	double selector_duty;	/* fraction of time a selector may run */
 	unsigned long long steps;	/* per vCPU; 0: unbounded */
 	int vcpu_nice;		/* 0..19, or -1: auto */

@@ -73,9 +73,11 @@ PY
 result $? json_fail_has_failure_and_reproducer
 
 # --until-fail: one run per round.
-"$STRESS" --scenario counter_storm --cpus 2 --until-fail --duration 600ms --round 200ms \
+"$STRESS" --scenario counter_storm --cpus 2 --until-fail --rounds 2 --steps 200 --duration 0 \
 	--report json --stat-interval 0 >"$tmp/uf.json" 2>/dev/null
 valid "$tmp/uf.json" json_until_fail_matches_schema
+python3 -c 'import json, sys; sys.exit(len(json.load(open(sys.argv[1]))["runs"]) != 2)' "$tmp/uf.json"
+result $? json_until_fail_one_run_per_round
 
 echo "1..$n"
 exit $((failed > 0))

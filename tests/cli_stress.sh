@@ -4,8 +4,8 @@
 # reproducibility from --seed, the failure path (reproducer line, exit 1,
 # flight recorder) and the watchdog via the selftest scenario, --no-check,
 # --until-fail, and SIGINT/SIGTERM (stop within 1 s, report still printed).
-# Verdicts never depend on wall time: runs are bounded by --steps or are
-# CLI-behaviour checks that hold for any duration.
+# Verdicts never depend on wall time: runs are bounded by --steps (with
+# --duration 0), except the watchdog and signal checks, which are about time.
 set -u
 STRESS=${STRESS:-${BUILD:-build/cc}/stress}
 n=0 failed=0
@@ -65,6 +65,8 @@ bad flag_with_value --until-fail=1
 bad stat_interval --stat-interval soon
 bad stall_timeout_zero --stall-timeout 0
 bad steps_zero --steps 0
+bad rounds_zero --rounds 0
+bad nice_above_19 --vcpu-nice 20
 bad duty_zero --selector-duty 0
 bad duty_word --selector-duty half
 bad scenario_option --storm-pattern bogus
@@ -111,7 +113,7 @@ result $? no_check_is_skip "exit $rc"
 
 # The failure path: invariant, numbers, CPU, flight recorder, reproducer, exit 1.
 STRESS_SELFTEST=1 "$STRESS" --scenario selftest --cpus 4 --selftest-fail-after 500 --seed 9 \
-	--stat-interval 0 >"$tmp/out" 2>"$tmp/err"
+	--steps 100000 --duration 0 --stat-interval 0 >"$tmp/out" 2>"$tmp/err"
 rc=$?
 repro=$(sed -n 's/^# reproduce: //p' "$tmp/out")
 [ $rc = 1 ] && grep -q '^stress: FAIL selftest cpus=4 seed=9 .*invariant=selftest' "$tmp/out" &&
@@ -130,7 +132,7 @@ result $? reproducer_reproduces "exit $rc"
 
 # KTAP on failure.
 STRESS_SELFTEST=1 "$STRESS" --scenario selftest --cpus 2 --selftest-fail-after 10 --report ktap \
-	--stat-interval 0 >"$tmp/out" 2>/dev/null
+	--steps 1000 --duration 0 --stat-interval 0 >"$tmp/out" 2>/dev/null
 rc=$?
 [ $rc = 1 ] && grep -qx "not ok 1 selftest" "$tmp/out" && ! grep -q "^ok " "$tmp/out" &&
 	grep -q '^# failure 1: invariant=selftest' "$tmp/out"
@@ -145,16 +147,17 @@ rc=$?
 	grep -q '^#   cpu 2 core ' "$tmp/out" && grep -q '^#   selector 1 ' "$tmp/out"
 result $? watchdog_reports_stall "exit $rc: $(grep -m1 failure "$tmp/out")"
 
-# --until-fail: fresh seeds per round until the time budget; stops at the first failure.
-"$STRESS" --scenario counter_storm --cpus 2 --until-fail --duration 1s --round 200ms \
-	--stat-interval 0 >"$tmp/out" 2>&1
+# --until-fail: fresh seeds per round, bounded by --rounds (and rounds by --steps: no
+# dependence on wall time); stops at the first failure.
+"$STRESS" --scenario counter_storm --cpus 2 --until-fail --rounds 3 --round 60s --steps 200 \
+	--duration 0 --stat-interval 0 >"$tmp/out" 2>&1
 rc=$?
 seeds=$(grep -c '^stress: PASS counter_storm' "$tmp/out")
 distinct=$(grep -oE '^stress: PASS counter_storm cpus=2 seed=[0-9]+' "$tmp/out" | sort -u | wc -l)
-[ $rc = 0 ] && [ "$seeds" -ge 2 ] && [ "$distinct" = "$seeds" ]
+[ $rc = 0 ] && [ "$seeds" = 3 ] && [ "$distinct" = 3 ]
 result $? until_fail_uses_fresh_seeds "exit $rc, $seeds rounds, $distinct seeds"
 STRESS_SELFTEST=1 "$STRESS" --scenario selftest --cpus 2 --selftest-fail-after 100 --until-fail \
-	--duration 5s --round 200ms --stat-interval 0 >"$tmp/out" 2>&1
+	--rounds 5 --round 60s --steps 1000 --duration 0 --stat-interval 0 >"$tmp/out" 2>&1
 rc=$?
 [ $rc = 1 ] && [ "$(grep -c '^stress: FAIL' "$tmp/out")" = 1 ] && ! grep -q '^stress: PASS' "$tmp/out"
 result $? until_fail_stops_at_failure "exit $rc"

@@ -27,11 +27,12 @@ if ! command -v parallel >/dev/null; then
 	echo "ok 1 regress # SKIP GNU parallel not installed"
 	exit 0
 fi
-echo "1..8"
+echo "1..9"
 printf ':\n:\n' >hosts		# two "hosts", both local
 
 # 1. Four cells over two local slots: KTAP with one result per cell + baseline.
-"$REGRESS" --budget 8s --cpus 1,3 --batch 2,256 --scenarios counter_storm \
+# A budget far above the runs' (--max-run 1s): no cell is skipped, however slow.
+"$REGRESS" --budget 120s --max-run 1s --cpus 1,3 --batch 2,256 --scenarios counter_storm \
 	--sshloginfile hosts --out run1 --baseline base.json --update-baseline >k1 2>e1
 rc=$?
 [ $rc = 0 ] && grep -q '^1\.\.5$' k1 && [ "$(grep -c '^ok [1-4] ' k1)" = 4 ] &&
@@ -88,7 +89,7 @@ EOF
 result $? margin_regression_flagged_beyond_tolerance "rc=$rc5/$rc5b"
 
 # 6. Merging: a run of one more group keeps the others in the baseline.
-"$REGRESS" --budget 3s --cpus 2 --batch 32 --scenarios counter_storm \
+"$REGRESS" --budget 60s --max-run 1s --cpus 2 --batch 32 --scenarios counter_storm \
 	--out run2 --baseline base.json --update-baseline >k6 2>&1; rc=$?
 python3 -c "import json,sys; g=json.load(open('base.json'))['groups']; sys.exit(len(g) != 5)"
 result $? baseline_update_merges "rc=$rc"
@@ -96,7 +97,7 @@ result $? baseline_update_merges "rc=$rc"
 # 7. A failing cell: not ok, the reproducer and the replay file in the
 #    diagnostics, exit 1, and the baseline left alone.
 cp base.json before.json
-"$REGRESS" --budget 3s --cpus 2 --batch 32 --selftest --scenarios selftest \
+"$REGRESS" --budget 60s --max-run 1s --cpus 2 --batch 32 --selftest --scenarios selftest \
 	--extra "--selftest-fail-after 30" --out run3 --baseline base.json \
 	--update-baseline >k7 2>&1; rc=$?
 [ $rc = 1 ] && grep -q '^not ok 1 ' k7 && grep -q '^# reproduce: .*--seed 1' k7 &&
@@ -105,7 +106,18 @@ cp base.json before.json
 	grep -q 'regression selftest/cpus=2/batch=32 verdict' k7
 result $? failing_cell_reported_with_reproducer "rc=$rc $(grep -E '^(not )?ok' k7 | tr '\n' ' ')"
 
-# 8. Bad options: one line on stderr, exit 2.
+# 8. The budget holds: cells overrun (vCPU 0 stalls until the watchdog fails
+#    the run, after 1.5 s or more), and the third cell, which could start
+#    by 2.9 s at the latest, is skipped. Slowness only makes that surer.
+"$REGRESS" --budget 4s --cpus 1,2,3 --batch 32 --selftest --scenarios selftest --no-calibrate \
+	--extra "--selftest-stall --stall-timeout 1.5s --duration 30s" --no-baseline \
+	--out run4 >k8 2>&1; rc=$?
+grep -q '^ok 3 .* # SKIP budget exhausted' k8 &&
+	! grep -E '^ok [12] ' k8 | grep -qv 'SKIP budget exhausted'
+
+result $? cells_past_the_budget_are_skipped "rc=$rc $(grep -E '^(not )?ok' k8 | tr '\n' ' ')"
+
+# 9. Bad options: one line on stderr, exit 2.
 bad=0
 for args in "--budget 0" "--budget x" "--cpus 0" "--batch 3" "--tolerance speed=1" \
 	    "--scenarios nosuch" "--sshloginfile /nonexistent" "--budget 1s"; do

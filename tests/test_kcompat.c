@@ -14,6 +14,8 @@
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/atomic.h>
+#include <linux/align.h>
+#include <linux/bits.h>
 #include <linux/jump_label.h>
 #include <linux/slab.h>
 #include <linux/overflow.h>
@@ -355,6 +357,8 @@ static void kcompat_kernel_spellings(struct kt *t)
 	KT_EXPECT(t, !check_add_overflow(1L, 2L, &o) && o == 3, "no overflow");
 	sz = size_mul((size_t)1 << 63, (size_t)4);
 	KT_EXPECT(t, sz == SIZE_MAX, "size_mul saturates: %zu", sz);
+	KT_EXPECT(t, GENMASK(7, 4) == 0xf0 && GENMASK(63, 0) == ~0UL, "GENMASK");
+	KT_EXPECT(t, ALIGN(65UL, 64) == 128 && ALIGN(64UL, 64) == 64, "ALIGN");
 }
 
 /* kmalloc & co. give cache-line aligned memory: hpcc items live in it. */
@@ -378,6 +382,7 @@ static void kcompat_kmalloc_aligned(struct kt *t)
 			kfree(p[k]);
 	}
 	KT_EXPECT(t, kcalloc(SIZE_MAX / 2, 4, GFP_KERNEL) == NULL, "kcalloc overflow");
+	KT_EXPECT(t, kmalloc_array(SIZE_MAX / 2, 4, GFP_KERNEL) == NULL, "kmalloc_array overflow");
 }
 
 static const struct kt_case cases[] = {

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The fragmentation model (spec §13): direct compaction of one zone by
- * several requesters, with the v4.3 classic scanners for Base and the
- * v2 (P1-P9) scanners and depletion state machine for Redesign and
- * Threshold. Requesters are threads that take turns step by step (async
- * compaction, reclaim, sync compaction) in a fixed order, so a seed gives
- * one result.
+ * several requesters. Base is v4.3 (deferral, classic scanners); Limit
+ * and Nonmovable add the depletion state machine and scan limit (P1-P5)
+ * to the classic scanners; Redesign and Threshold use the v2 scanners
+ * (P6-P8), with threshold 1 and P9. Requesters are threads that take
+ * turns step by step (async compaction, reclaim, sync compaction) in a
+ * fixed order, so a seed gives one result.
  */
 #include <pthread.h>
 #include <linux/kernel.h>
@@ -28,6 +29,9 @@ struct frag {
 	struct frag_buddy b;
 	struct compact_params par;
 	struct zone zone;
+	bool deferral;			/* Base: v4.3 deferral instead of depletion */
+	bool classic;			/* v4.3 scanners (before P6-P8) */
+	bool scanallfree;		/* P5: SCANALLFREE opens non-movable blocks */
 	unsigned char *pb_movable;	/* pageblock migratetype */
 	unsigned long nr_pb;
 	unsigned long long rng;
@@ -151,7 +155,7 @@ static bool suitable_target(struct frag *m, struct frag_cc *cc, unsigned long bl
 {
 	if (m->pb_movable[blk])
 		return true;
-	return m->par.policy != COMPACT_POLICY_BASE && cc->sync &&
+	return m->scanallfree && cc->sync &&
 	       zone_test_flag(&m->zone, ZONE_COMPACTION_SCANALLFREE);
 }
 
@@ -165,7 +169,7 @@ static unsigned long isolate_free_block(struct frag *m, struct frag_cc *cc, unsi
 
 		m->st->compact_free_scanned++;
 		/* P8: v2 leaves buddy pages of the requested order alone. */
-		if (o < 0 || (m->par.policy != COMPACT_POLICY_BASE && o >= cc->order)) {
+		if (o < 0 || (!m->classic && o >= cc->order)) {
 			pfn += o < 0 ? 1 : 1UL << o;
 			continue;
 		}
@@ -213,7 +217,8 @@ static void isolate_freepages_base(struct frag *m, struct frag_cc *cc)
 		if (!isolate_free_block(m, cc, blk))
 			set_skip(z->skip_free, blk, true);
 	}
-	cc->free_pfn = (blk + 1) * pb;
+	/* Ran into the migrate scanner's block: the scanners met. */
+	cc->free_pfn = blk > mblk ? (blk + 1) * pb : mblk * pb;
 }
 
 /* One round: the rest of the current pageblock, at most cluster_max pages isolated. */
@@ -244,7 +249,7 @@ static void isolate_migratepages(struct frag *m, struct frag_cc *cc)
 	cc->migrate_pfn = pfn;
 	if (pfn == end && block_start && !cc->nr_migratepages)
 		set_skip(z->skip_migrate, blk, true);
-	if (pfn == end && cc->nr_migratepages && m->par.policy != COMPACT_POLICY_BASE)
+	if (pfn == end && cc->nr_migratepages && !m->classic)
 		set_skip(z->skip_free, blk, false);		/* P7 */
 }
 
@@ -258,7 +263,7 @@ static bool migrate_pages(struct frag *m, struct frag_cc *cc)
 		unsigned long src = cc->migratepages[i], dst;
 
 		if (!cc->nr_freepages) {
-			if (m->par.policy == COMPACT_POLICY_BASE)
+			if (m->classic)
 				isolate_freepages_base(m, cc);
 			else
 				isolate_freepages_v2(m, cc);
@@ -287,24 +292,27 @@ static void release_freepages(struct frag *m, struct frag_cc *cc)
 	}
 }
 
-/* __compact_finished(): v2 order of checks (§5), classic meeting scanners for Base. */
+/*
+ * __compact_finished(): the order of checks of §5. Scanners met (classic)
+ * or migrate scanner at the zone end (v2), then the scan limit (from P4),
+ * then a suitable page, which the depletion kernels count (s += 1).
+ */
 static enum compact_status compact_finished(struct frag *m, struct frag_cc *cc)
 {
 	struct zone *z = &m->zone;
 	unsigned long end = m->cfg->nr_frames;
 
-	if (m->par.policy == COMPACT_POLICY_BASE) {
-		if (cc->free_pfn <= cc->migrate_pfn) {
+	if (m->classic) {
+		/* v4.3 compact_scanners_met(): compares pageblocks. */
+		if (cc->free_pfn / m->cfg->pageblock <= cc->migrate_pfn / m->cfg->pageblock) {
 			zone_write(z, &z->compact_cached_migrate_pfn[0], 0);
 			zone_write(z, &z->compact_cached_migrate_pfn[1], 0);
 			zone_write(z, &z->compact_cached_free_pfn, end);
 			zone_write(z, &z->compact_blockskip_flush, 1);
+			m->st->zone_end++;
 			return COMPACT_COMPLETE;
 		}
-		return frag_buddy_has_order(&m->b, cc->order) ?
-			COMPACT_PARTIAL : COMPACT_CONTINUE;
-	}
-	if (cc->migrate_pfn >= end) {
+	} else if (cc->migrate_pfn >= end) {
 		if (!cc->sync) {
 			zone_write(z, &z->compact_cached_migrate_pfn[0], end);
 			return COMPACT_PARTIAL;
@@ -320,8 +328,10 @@ static enum compact_status compact_finished(struct frag *m, struct frag_cc *cc)
 		return COMPACT_PARTIAL;
 	}
 	if (frag_buddy_has_order(&m->b, cc->order)) {
-		compaction_note_success(z);
-		m->st->zone_successes++;
+		if (!m->deferral) {
+			compaction_note_success(z);
+			m->st->zone_successes++;
+		}
 		return COMPACT_PARTIAL;
 	}
 	return COMPACT_CONTINUE;
@@ -333,23 +343,26 @@ static enum compact_status compact_zone(struct frag *m, struct frag_cc *cc)
 	struct compact_reset_report rep;
 	unsigned long end = m->cfg->nr_frames, depth;
 	enum compact_status ret;
-	bool base = m->par.policy == COMPACT_POLICY_BASE, ovf, depleted;
-	long start_limit;
+	bool classic = m->classic, ovf, depleted;
 
 	/* compaction_suitable(): the allocation would succeed already. */
 	if (frag_buddy_has_order(&m->b, cc->order))
 		return COMPACT_PARTIAL;
-	if (base ? compaction_restarting_base(z, cc->order) :
-		   compaction_restarting(z, cc->order)) {
+	if (m->deferral ? compaction_restarting_base(z, cc->order) :
+			 compaction_restarting(z, cc->order)) {
 		compaction_reset(z, z->desc, &rep);
 		m->st->resets++;
+		m->st->depleted_entries += rep.set_depleted && !rep.was_depleted_flag;
+		/* Before P7 the free scanner starts at the zone end. */
+		if (classic)
+			zone_write(z, &z->compact_cached_free_pfn, end);
 	}
 	cc->migrate_pfn = min_t(unsigned long,
 				zone_read(z, &z->compact_cached_migrate_pfn[cc->sync]), end);
 	cc->free_pfn = min_t(unsigned long, zone_read(z, &z->compact_cached_free_pfn), end);
-	if (!base && cc->free_pfn >= end)
+	if (!classic && cc->free_pfn >= end)
 		cc->free_pfn = 0;
-	if (!base && !cc->sync && cc->migrate_pfn >= end) {
+	if (!classic && !cc->sync && cc->migrate_pfn >= end) {
 		m->st->skipped++;
 		return COMPACT_SKIPPED;				/* P7 */
 	}
@@ -361,31 +374,36 @@ static enum compact_status compact_zone(struct frag *m, struct frag_cc *cc)
 	m->st->max_depth = max(m->st->max_depth, depleted ? depth : 0);
 	cc->limited = cc->limit != COMPACT_SCAN_UNLIMITED;
 	m->st->limited_runs += cc->limited;
-	start_limit = cc->limit;
 	cc->lowest_released = end;
 
 	while ((ret = compact_finished(m, cc)) == COMPACT_CONTINUE) {
 		isolate_migratepages(m, cc);
-		if (cc->limited || !base)
+		if (cc->limited || !classic)
 			zone_write(z, &z->compact_cached_migrate_pfn[cc->sync], cc->migrate_pfn);
 		if (cc->nr_migratepages && !migrate_pages(m, cc)) {
-			ret = COMPACT_COMPLETE;			/* P7: -ENOMEM */
 			m->st->enomem++;
-			break;
+			if (!classic) {
+				ret = COMPACT_COMPLETE;		/* P7: -ENOMEM */
+				break;
+			}
+			/* v4.3: -ENOMEM is PARTIAL unless the scanners met. */
+			if (cc->free_pfn / m->cfg->pageblock > cc->migrate_pfn / m->cfg->pageblock) {
+				ret = COMPACT_PARTIAL;
+				break;
+			}
 		}
 	}
 	/* Invariant 4: a limited run overshoots by at most one pageblock. */
 	if (cc->limited && cc->limit < -(long)m->cfg->pageblock)
 		m->st->overshoot_violations++;
-	(void)start_limit;
 	release_freepages(m, cc);
-	if (base)
+	if (classic)
 		zone_write(z, &z->compact_cached_migrate_pfn[cc->sync],
 			   ret == COMPACT_COMPLETE ? 0 : cc->migrate_pfn);
 	zone_write(z, &z->compact_cached_free_pfn,
-		   base || ret == COMPACT_COMPLETE ? cc->free_pfn :
+		   classic || ret == COMPACT_COMPLETE ? cc->free_pfn :
 		   min(cc->free_pfn, cc->lowest_released));
-	if (!base)
+	if (!m->deferral)
 		compaction_zone_finish(z, z->desc->managed_pages);
 	return ret;
 }
@@ -397,7 +415,7 @@ static enum compact_status try_to_compact(struct frag *m, unsigned int *lists, b
 	struct frag_cc cc = { .order = m->cfg->order, .sync = sync };
 	enum compact_status ret;
 
-	if (m->par.policy == COMPACT_POLICY_BASE && compaction_deferred(z, cc.order)) {
+	if (m->deferral && compaction_deferred(z, cc.order)) {
 		m->st->deferred++;
 		return COMPACT_DEFERRED;
 	}
@@ -405,12 +423,12 @@ static enum compact_status try_to_compact(struct frag *m, unsigned int *lists, b
 	cc.freepages = lists + frag_list_len(m);
 	ret = compact_zone(m, &cc);
 	if (frag_buddy_has_order(&m->b, cc.order)) {
-		if (m->par.policy == COMPACT_POLICY_BASE)
+		if (m->deferral)
 			compaction_defer_reset(z, cc.order, false);
 		else
 			compaction_failed_reset(z, cc.order, false);
 	} else if (sync && ret == COMPACT_COMPLETE) {
-		if (m->par.policy == COMPACT_POLICY_BASE)
+		if (m->deferral)
 			compaction_defer(z, cc.order);
 		else
 			compaction_fail(z, cc.order);
@@ -433,7 +451,7 @@ static bool alloc_after_compaction(struct frag *m)
 
 	if (try_alloc(m)) {
 		m->st->compact_success++;
-		if (m->par.policy == COMPACT_POLICY_BASE)
+		if (m->deferral)
 			compaction_defer_reset(z, m->cfg->order, true);
 		else
 			compaction_failed_reset(z, m->cfg->order, true);
@@ -583,11 +601,12 @@ static void *requester_thread(void *arg)
 	return NULL;
 }
 
-void frag_config_default(struct frag_config *cfg, enum compact_policy policy)
+void frag_config_default(struct frag_config *cfg, enum frag_kernel kernel)
 {
 	*cfg = (struct frag_config){
-		.policy = policy,
-		.p5 = COMPACT_P5_INTENDED,
+		.kernel = kernel,
+		/* The code that was measured: P5 as posted (§4.2, docs/compaction.md). */
+		.p5 = COMPACT_P5_AS_POSTED,
 		.cluster_max = 32,
 		.seed = 2015,
 		.nr_frames = 131072,
@@ -613,15 +632,23 @@ int frag_run(const struct frag_config *cfg, struct frag_stats *st)
 	unsigned int i;
 	int ret = -ENOMEM;
 
-	if (cfg->threads < 1 || cfg->order < 1 || cfg->order >= MAX_ORDER ||
+	if (cfg->kernel >= FRAG_NR_KERNELS ||
+	    cfg->threads < 1 || cfg->order < 1 || cfg->order >= MAX_ORDER ||
 	    !cfg->pageblock || cfg->nr_frames % cfg->pageblock ||
 	    cfg->nr_frames >= FRAG_NIL || cfg->pageblock < (1UL << cfg->order))
 		return -EINVAL;
 	memset(st, 0, sizeof(*st));
 	m.rng = cfg->seed;
 	m.nr_pb = cfg->nr_frames / cfg->pageblock;
+	m.deferral = cfg->kernel == FRAG_BASE;
+	m.classic = cfg->kernel < FRAG_REDESIGN;
+	m.scanallfree = cfg->kernel >= FRAG_NONMOVABLE;
 	m.par = (struct compact_params){
-		.policy = cfg->policy, .p5 = cfg->p5,
+		.policy = m.deferral ? COMPACT_POLICY_BASE :
+			  cfg->kernel == FRAG_THRESHOLD ? COMPACT_POLICY_P9 :
+			  COMPACT_POLICY_THRESHOLD1,
+		/* P2-P4 enter and deepen like the intended P5 minus SCANALLFREE. */
+		.p5 = m.scanallfree ? cfg->p5 : COMPACT_P5_INTENDED,
 		.atomic_mode = COMPACT_ATOMIC_RELAXED,
 		.cluster_max = cfg->cluster_max, .min_scan_limit = cfg->pageblock,
 	};
@@ -632,6 +659,8 @@ int frag_run(const struct frag_config *cfg, struct frag_stats *st)
 		kfree(d);
 		return -ENOMEM;
 	}
+	if (m.classic)
+		m.zone.compact_cached_free_pfn = cfg->nr_frames;
 	m.pb_movable = kcalloc(m.nr_pb, 1, GFP_KERNEL);
 	req = kcalloc(cfg->threads, sizeof(*req), GFP_KERNEL);
 	th = kcalloc(cfg->threads, sizeof(*th), GFP_KERNEL);

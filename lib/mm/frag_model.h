@@ -4,17 +4,27 @@
  * frames with a buddy allocator, scattered pinned frames, movable "hogger"
  * pages, a reclaim stub, and direct compaction driven by the per-zone
  * state machine of mm/compaction.h. It replays the 2015 hogger-frag-movable
- * experiment for Base (v4.3 deferral), Redesign (threshold 1) and
- * Threshold (P9) and counts the vmstat events of the published tables.
+ * experiment for the five kernels of the v2 cover letter and counts the
+ * vmstat events of the published tables.
  */
 #ifndef _MM_FRAG_MODEL_H
 #define _MM_FRAG_MODEL_H
 
 #include "mm/compaction.h"
 
+/* The columns of the v2 tables (spec §11.2): patches accumulate left to right. */
+enum frag_kernel {
+	FRAG_BASE,		/* v4.3: deferral, classic scanners */
+	FRAG_LIMIT,		/* P1-P4: threshold 1 and the scan limit, classic scanners */
+	FRAG_NONMOVABLE,	/* + P5: SCANALLFREE (and, as posted, its dangling else) */
+	FRAG_REDESIGN,		/* + P6-P8: the v2 scanners */
+	FRAG_THRESHOLD,		/* + P9: the threshold formula */
+	FRAG_NR_KERNELS,
+};
+
 struct frag_config {
-	enum compact_policy policy;
-	enum compact_p5 p5;
+	enum frag_kernel kernel;
+	enum compact_p5 p5;		/* kernels with P5: intended or as posted */
 	unsigned long cluster_max;	/* COMPACT_CLUSTER_MAX */
 	unsigned long long seed;
 	unsigned long nr_frames;	/* 131072 */
@@ -51,15 +61,15 @@ struct frag_stats {
 	unsigned long budget_stops;	/* runs ended PARTIAL by the scan limit */
 	unsigned long limited_scanned;	/* migrate-scanned by limited runs */
 	unsigned long enomem;		/* runs ended COMPLETE: free scanner dry */
-	unsigned long zone_end;		/* runs ended COMPLETE: migrate scanner at the end */
+	unsigned long zone_end;		/* runs ended COMPLETE: zone end (v2), scanners met (classic) */
 	unsigned long max_depth;
 	unsigned long zone_successes;	/* the zone field's increments */
 	unsigned long shift_overflows;
-	unsigned long saf_without_depleted;	/* invariant 6 seen broken after a step */
+	unsigned long depleted_entries;	/* resets that turned DEPLETED on */
 	unsigned long overshoot_violations;	/* invariant 4 */
 };
 
-void frag_config_default(struct frag_config *cfg, enum compact_policy policy);
+void frag_config_default(struct frag_config *cfg, enum frag_kernel kernel);
 /* Run the experiment; 0, or -ENOMEM / -EINVAL. Deterministic for a seed. */
 int frag_run(const struct frag_config *cfg, struct frag_stats *st);
 

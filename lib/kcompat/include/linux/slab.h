@@ -36,6 +36,13 @@ static inline void *kcalloc(size_t n, size_t size, gfp_t gfp)
 	return kzalloc(n * size, gfp);
 }
 
+static inline void *kmalloc_array(size_t n, size_t size, gfp_t gfp)
+{
+	if (size && n > (size_t)-1 / size)
+		return NULL;
+	return kmalloc(n * size, gfp);
+}
+
 static inline void kfree(const void *p)
 {
 	free((void *)p);
