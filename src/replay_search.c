@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <kcompat/kcompat.h>
 #include "replay.h"
 
 #define TRIAL_TIMEOUT	120	/* seconds per candidate */
@@ -134,8 +135,12 @@ void replay_after_failure(struct stress *s, FILE *out)
 	const char *pfx = cfg->report == REPORT_KTAP ? "# " : "";
 	struct replay rp, res, found;
 	char path[1024];
-	unsigned int i;
+	unsigned int i, search = cfg->replay_search;
 	bool have = false, match = false;
+
+#ifdef KC_TSAN
+	search = 0;	/* the serial mode needs fibers: not in TSan builds */
+#endif
 
 	replay_init(&rp);
 	snprintf(rp.scenario, sizeof(rp.scenario), "%s", s->sc->name);
@@ -159,7 +164,7 @@ void replay_after_failure(struct stress *s, FILE *out)
 		snprintf(path, sizeof(path), "stress-replay-%llu.txt", s->seed);
 	memset(&found, 0, sizeof(found));
 	/* A stall or a crash of a thread has no serial counterpart to look for. */
-	for (i = 0; i < cfg->replay_search && strcmp(want, "watchdog") &&
+	for (i = 0; i < search && strcmp(want, "watchdog") &&
 	     !stress_signalled; i++) {
 		rp.sched_seed = candidate_seed(s->seed, i);
 		rp.preempt = preempt_rates[i % 4];
@@ -180,7 +185,7 @@ void replay_after_failure(struct stress *s, FILE *out)
 	if (have) {
 		snprintf(found.origin, sizeof(found.origin), "concurrent %s failure of seed %llu "
 			 "(invariant %s); serial schedule %u of %u tried fails %s%s", s->sc->name,
-			 s->seed, want, i < cfg->replay_search ? i + 1 : i, cfg->replay_search,
+			 s->seed, want, i < search ? i + 1 : i, search,
 			 match ? "the same invariant" : "another invariant: ",
 			 match ? "" : found.invariant);
 	} else {
@@ -197,8 +202,9 @@ void replay_after_failure(struct stress *s, FILE *out)
 			found.invariant, found.fail_step, replay_total_ops(&found), cfg->argv0, path,
 			cfg->argv0, path);
 	} else {
-		fprintf(out, "%sstress: replay file %s: no serial schedule of %u reproduced the "
-			"failure (the file records the configuration only)\n", pfx, path, i);
+		fprintf(out, "%sstress: replay file %s: %s (the file records the configuration "
+			"only)\n", pfx, path, search ? "no serial schedule reproduced the failure" :
+			"no serial search made");
 	}
 	if (have)
 		replay_free(&found);

@@ -78,6 +78,12 @@ struct oom_race {
 
 static struct oom_race *R;
 
+/* A shortfall in accuracy windows; the window is 0 at one CPU (exact, no NaN). */
+static double in_windows(long pages)
+{
+	return R->window ? (double)pages / R->window : 0;
+}
+
 static unsigned long stamp(void)
 {
 	return atomic_fetch_add(&R->seq, 1) + 1;
@@ -735,7 +741,7 @@ static void quiescent(struct stress *s)
 			if (opt_max_shortfall >= 0 && sh > opt_max_shortfall)
 				stress_fail(s, "v16_max_shortfall", -1,
 					    "v16 chose %ld, %ld pages (%.2f windows) below the true maximum %ld; %u tasks in the window, %lu approximate selections after the budget",
-					    got, sh, (double)sh / R->window, pmax, inwin,
+					    got, sh, in_windows(sh), pmax, inwin,
 					    oc.stats.fallback_selects);
 		}
 	}
@@ -836,10 +842,10 @@ static void report_text(struct stress *s, FILE *out)
 		atomic_load(&R->kills), atomic_load(&R->aborts), R->q_checks, R->q_pending,
 		R->q_exact, R->q_crowded);
 	fprintf(out, "# oom_race: v16 worst quiescent shortfall %ld pages (%.2f windows), not at the max in %lu, budget ran out in %lu of %lu\n",
-		R->q_worst[OOM_ALGO_V16], (double)R->q_worst[OOM_ALGO_V16] / R->window,
+		R->q_worst[OOM_ALGO_V16], in_windows(R->q_worst[OOM_ALGO_V16]),
 		R->q_hits[OOM_ALGO_V16], R->q_v16_runout, R->q_v16_sel);
 	fprintf(out, "# oom_race: bounded worst quiescent shortfall %ld pages (%.2f windows), not at the max in %lu\n",
-		R->q_worst[OOM_ALGO_BOUNDED], (double)R->q_worst[OOM_ALGO_BOUNDED] / R->window,
+		R->q_worst[OOM_ALGO_BOUNDED], in_windows(R->q_worst[OOM_ALGO_BOUNDED]),
 		R->q_hits[OOM_ALGO_BOUNDED]);
 }
 
@@ -853,7 +859,7 @@ static void report_json(struct stress *s, FILE *out)
 		layout_names[opt_layout], R->window, R->q_checks, R->q_exact, R->q_crowded,
 		atomic_load(&R->aborts),
 		atomic_load(&R->selections[OOM_ALGO_V16]), atomic_load(&R->budget_runs[OOM_ALGO_V16]),
-		R->q_worst[OOM_ALGO_V16], (double)R->q_worst[OOM_ALGO_V16] / R->window,
+		R->q_worst[OOM_ALGO_V16], in_windows(R->q_worst[OOM_ALGO_V16]),
 		R->q_v16_runout,
 		atomic_load(&R->selections[OOM_ALGO_BOUNDED]),
 		atomic_load(&R->budget_runs[OOM_ALGO_BOUNDED]), R->q_worst[OOM_ALGO_BOUNDED]);
