@@ -264,6 +264,41 @@ static void capture_reports(struct stress *s)
 	}
 }
 
+/*
+ * What every run needs before its threads (or fibers) start: locks, the
+ * tree shape, the per-thread state, the flight recorder and the
+ * scenario's setup. 0, or -1 after reporting an internal error.
+ */
+int stress_run_prepare(struct stress *s)
+{
+	const struct stress_config *cfg = s->cfg;
+
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->cond, NULL);
+	pthread_cond_init(&s->ctl_cond, NULL);
+	pthread_mutex_init(&s->key_lock, NULL);
+	pthread_mutex_init(&s->fail_lock, NULL);
+	if (hpcc_shape_compute(&s->shape, cfg->nr_cpus, cfg->batch)) {
+		stress_internal_error(s, "no tree shape for %u CPUs, batch %lu", cfg->nr_cpus,
+				      cfg->batch);
+		return -1;
+	}
+	s->nr_threads = cfg->nr_cpus + (s->sc->select_step ? cfg->nr_selectors : 0);
+	s->threads = aligned_alloc(64, sizeof(*s->threads) * s->nr_threads);
+	s->rec = recorder_new(s->nr_threads, 64);
+	if (!s->threads || !s->rec || !s->sc->cpu_step) {
+		stress_internal_error(s, "out of memory or scenario without cpu_step");
+		return -1;
+	}
+	memset(s->threads, 0, sizeof(*s->threads) * s->nr_threads);
+	s->warn_base = kc_warn_count();
+	if (s->sc->setup && s->sc->setup(s)) {
+		stress_internal_error(s, "scenario %s: setup failed", s->sc->name);
+		return -1;
+	}
+	return 0;
+}
+
 int stress_run(struct stress *s)
 {
 	const struct stress_config *cfg = s->cfg;
@@ -273,32 +308,11 @@ int stress_run(struct stress *s)
 	struct stress_rng srng;
 	struct kc_warn_info wi;
 
-	pthread_mutex_init(&s->lock, NULL);
-	pthread_cond_init(&s->cond, NULL);
-	pthread_cond_init(&s->ctl_cond, NULL);
-	pthread_mutex_init(&s->key_lock, NULL);
-	pthread_mutex_init(&s->fail_lock, NULL);
 	stress_build_reproducer(cfg, s->sc, s->seed, s->duration, s->reproducer,
 				sizeof(s->reproducer));
-	if (hpcc_shape_compute(&s->shape, cfg->nr_cpus, cfg->batch)) {
-		stress_internal_error(s, "no tree shape for %u CPUs, batch %lu", cfg->nr_cpus,
-				      cfg->batch);
-		return STRESS_EXIT_INTERNAL;
-	}
 	s->skipped = cfg->no_check;
-	s->nr_threads = cfg->nr_cpus + (s->sc->select_step ? cfg->nr_selectors : 0);
-	s->threads = aligned_alloc(64, sizeof(*s->threads) * s->nr_threads);
-	s->rec = recorder_new(s->nr_threads, 64);
-	if (!s->threads || !s->rec || !s->sc->cpu_step) {
-		stress_internal_error(s, "out of memory or scenario without cpu_step");
+	if (stress_run_prepare(s))
 		return STRESS_EXIT_INTERNAL;
-	}
-	memset(s->threads, 0, sizeof(*s->threads) * s->nr_threads);
-	s->warn_base = kc_warn_count();
-	if (s->sc->setup && s->sc->setup(s)) {
-		stress_internal_error(s, "scenario %s: setup failed", s->sc->name);
-		return STRESS_EXIT_INTERNAL;
-	}
 	stress_inject_install(cfg);
 	stall = cfg->stall_timeout ? cfg->stall_timeout : stress_default_stall_timeout(cfg);
 	stress_rng_seed(&srng, s->seed, "stutter", 0);

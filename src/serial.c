@@ -304,38 +304,16 @@ static void set_result(struct stress *s, struct replay *rp)
  */
 int serial_run(struct stress *s, struct replay *rp)
 {
-	const struct stress_config *cfg = s->cfg;
 	struct kc_warn_info wi;
 	double t0;
 	int rc = STRESS_EXIT_PASS;
 
-	pthread_mutex_init(&s->lock, NULL);
-	pthread_cond_init(&s->cond, NULL);
-	pthread_cond_init(&s->ctl_cond, NULL);
-	pthread_mutex_init(&s->key_lock, NULL);
-	pthread_mutex_init(&s->fail_lock, NULL);
-	if (hpcc_shape_compute(&s->shape, cfg->nr_cpus, cfg->batch)) {
-		stress_internal_error(s, "no tree shape for %u CPUs, batch %lu", cfg->nr_cpus,
-				      cfg->batch);
-		return STRESS_EXIT_INTERNAL;
-	}
 	memset(&S, 0, sizeof(S));
 	S.s = s;
 	S.rp = rp;
-	S.nr_fibers = cfg->nr_cpus + (s->sc->select_step ? cfg->nr_selectors : 0);
-	s->nr_threads = S.nr_fibers;
-	s->threads = aligned_alloc(64, sizeof(*s->threads) * s->nr_threads);
-	s->rec = recorder_new(s->nr_threads, 64);
-	if (!s->threads || !s->rec || !s->sc->cpu_step) {
-		stress_internal_error(s, "out of memory or scenario without cpu_step");
+	if (stress_run_prepare(s))
 		return STRESS_EXIT_INTERNAL;
-	}
-	memset(s->threads, 0, sizeof(*s->threads) * s->nr_threads);
-	s->warn_base = kc_warn_count();
-	if (s->sc->setup && s->sc->setup(s)) {
-		stress_internal_error(s, "scenario %s: setup failed", s->sc->name);
-		return STRESS_EXIT_INTERNAL;
-	}
+	S.nr_fibers = s->nr_threads;
 	if (fibers_new(s)) {
 		stress_internal_error(s, "cannot make %u fibers", S.nr_fibers);
 		fibers_free();
