@@ -68,6 +68,8 @@ TEST_SRCS	:= $(wildcard tests/test_*.c)
 TEST_BINS	:= $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
 .PHONY: all check deps clean FORCE
+# Keep test objects (make would delete them as intermediates and rebuild).
+.SECONDARY:
 all: $(BUILD)/stress $(TEST_BINS) $(EXTRA_ALL)
 ifeq ($(BUILD),$(DEFAULT_BUILD))
 ifeq ($(SAN),)
