@@ -167,6 +167,33 @@ static void oom_badness_edges(struct kt *t)
 	oom_model_reset();
 }
 
+/*
+ * One borrow: precise 0, approximation -M_top. The approximate badness
+ * must clamp each counter at 0 (sum_positive), never go below 0.
+ */
+static void oom_badness_approx_never_negative(struct kt *t)
+{
+	unsigned long u = 0, o = 0;
+	struct task_struct *p;
+	struct set s;
+
+	if (!setup_batch(t, &s, 8, 32))
+		return;
+	p = mk(t, &s, 0, 0, 0);
+	KT_ASSERT(t, p, "create");
+	kc_set_cpu(1);
+	oom_mm_add(p->mm, MM_ANONPAGES, 1);
+	kc_set_cpu(0);
+	oom_mm_add(p->mm, MM_ANONPAGES, -1);
+	/* The case is the intended one: a negative raw approximation. */
+	KT_EXPECT(t, percpu_counter_tree_approximate_sum(
+			&p->mm->rss_stat[MM_ANONPAGES]) < 0,
+		  "raw approximation not negative");
+	KT_EXPECT_EQ(t, precise_of(p), 0);
+	KT_EXPECT_EQ(t, oom_badness(p, TOTALPAGES, true, &u, &o, NULL), 0);
+	oom_model_reset();
+}
+
 static const enum oom_algo algos[] = {
 	OOM_ALGO_PRECISE, OOM_ALGO_V16, OOM_ALGO_BOUNDED
 };
@@ -540,6 +567,7 @@ static void oom_v16_exactness_needs_small_t(struct kt *t)
 static const struct kt_case cases[] = {
 	KT_CASE(oom_accuracy_constants),
 	KT_CASE(oom_badness_edges),
+	KT_CASE(oom_badness_approx_never_negative),
 	KT_CASE(oom_select_clear_hog),
 	KT_CASE(oom_select_ties),
 	KT_CASE(oom_select_adj),

@@ -7,6 +7,7 @@
  */
 #include <pthread.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <kcompat/kcompat.h>
 #include <linux/rculist.h>
@@ -197,12 +198,109 @@ static void oom_rcu_quarantine_overflow(struct kt *t)
 	oom_model_reset();
 }
 
+/*
+ * Pass 2 keeps its read-side section: at pass 2's first task a helper
+ * exits that task, then waits for a grace period and the callbacks.
+ * Correct code: the helper stays in synchronize_rcu() until pass 2 ends,
+ * whatever the timing, so the task is alive when pass 2 reads it. Without
+ * the section it is freed and poisoned first. The timed wait only bounds
+ * how long the buggy case takes to show.
+ */
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct task_struct *victim;
+	bool fired, done, done_in_hook;
+} p2 = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.cond = PTHREAD_COND_INITIALIZER,
+};
+static pthread_t p2_thread;
+
+static void *p2_helper(void *arg)
+{
+	kc_rcu_register_thread();
+	oom_task_exit(p2.victim);
+	synchronize_rcu();
+	kc_rcu_barrier();
+	kc_rcu_unregister_thread();
+	pthread_mutex_lock(&p2.lock);
+	p2.done = true;
+	pthread_cond_signal(&p2.cond);
+	pthread_mutex_unlock(&p2.lock);
+	return NULL;
+}
+
+static void p2_hook(struct task_struct *p, struct oom_control *oc)
+{
+	struct timespec ts;
+
+	if (p2.fired)
+		return;
+	p2.fired = true;
+	p2.victim = p;
+	if (pthread_create(&p2_thread, NULL, p2_helper, NULL))
+		return;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_nsec += 200 * 1000 * 1000;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&p2.lock);
+	while (!p2.done)
+		if (pthread_cond_timedwait(&p2.cond, &p2.lock, &ts))
+			break;
+	p2.done_in_hook = p2.done;
+	pthread_mutex_unlock(&p2.lock);
+}
+
+static void oom_rcu_pass2_holds_reader(struct kt *t)
+{
+	static const enum oom_algo two_pass[] = { OOM_ALGO_V16, OOM_ALGO_BOUNDED };
+	struct task_struct *small, *big;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(two_pass); i++) {
+		struct oom_control oc = { .totalpages = 1000, .algo = two_pass[i] };
+
+		if (!setup(t))
+			return;
+		small = mk(10);
+		big = mk(100000);
+		KT_ASSERT(t, small && big && mk(20), "create");
+		KT_ASSERT(t, list_first_or_null_rcu(&oom_task_list,
+						    struct task_struct, tasks) == small,
+			  "list order");
+		p2.victim = NULL;
+		p2.fired = p2.done = p2.done_in_hook = false;
+		oom_pass2_task_hook = p2_hook;
+		oom_select_bad_process(&oc);
+		oom_pass2_task_hook = NULL;
+		KT_ASSERT(t, p2.fired && p2.victim == small, "hook at the first task");
+		pthread_join(p2_thread, NULL);
+		KT_EXPECT(t, !p2.done_in_hook,
+			  "%s: grace period ended inside pass 2",
+			  oom_algo_names[two_pass[i]]);
+		KT_EXPECT(t, !oc.poisoned, "%s: pass 2 read a freed task",
+			  oom_algo_names[two_pass[i]]);
+		KT_EXPECT_EQU(t, hits, 0);
+		KT_EXPECT(t, oc.chosen == big, "%s: victim",
+			  oom_algo_names[two_pass[i]]);
+		oom_select_put(&oc);
+		KT_EXPECT(t, p2.done, "helper done");
+		KT_EXPECT(t, poisoned(small), "freed after pass 2");
+		oom_model_reset();
+	}
+}
+
 static const struct kt_case cases[] = {
 	KT_CASE(oom_rcu_free_after_grace_period),
 	KT_CASE(oom_rcu_reference_outlives),
 	KT_CASE(oom_rcu_early_free_is_caught),
 	KT_CASE(oom_rcu_write_after_free),
 	KT_CASE(oom_rcu_quarantine_overflow),
+	KT_CASE(oom_rcu_pass2_holds_reader),
 };
 
 KT_MAIN("oom_rcu", cases)

@@ -16,6 +16,7 @@ const char *const oom_algo_names[] = {
 };
 
 void (*oom_between_passes_hook)(struct oom_control *oc);
+void (*oom_pass2_task_hook)(struct task_struct *p, struct oom_control *oc);
 
 int oom_algo_parse(const char *name, enum oom_algo *algo)
 {
@@ -267,6 +268,9 @@ static int oom_evaluate_task(struct task_struct *task, struct oom_control *oc)
 	long points = LONG_MIN, floor = LONG_MIN;
 	int ret;
 
+	if (oom_pass2_task_hook && !oc->approximate &&
+	    oc->algo != OOM_ALGO_PRECISE)
+		oom_pass2_task_hook(task, oc);
 	switch (oc->algo) {
 	case OOM_ALGO_V16:
 		ret = oom_evaluate_v16(task, oc, &points, &accuracy_under);

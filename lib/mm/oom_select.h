@@ -84,5 +84,8 @@ long oom_select_once(enum oom_algo algo, unsigned long totalpages,
 
 /* Test-only hook between the passes (e.g. to exit a task there). */
 extern void (*oom_between_passes_hook)(struct oom_control *oc);
+/* Test-only hook per task in pass 2, before it is evaluated (under RCU). */
+extern void (*oom_pass2_task_hook)(struct task_struct *p,
+				   struct oom_control *oc);
 
 #endif /* _MM_OOM_SELECT_H */

@@ -644,7 +644,7 @@ static void quiescent(struct stress *s)
 	rcu_read_lock();
 	for_each_process(p) {
 		unsigned long u = 0, o = 0;
-		long prec;
+		long prec, adjp;
 
 		if (n == cap)
 			break;
@@ -652,7 +652,7 @@ static void quiescent(struct stress *s)
 		q[n].truth = truth_badness(p, &q[n].eligible);
 		prec = oom_badness(p, R->totalpages, false, NULL, NULL, NULL);
 		q[n].approx = oom_badness(p, R->totalpages, true, &u, &o, NULL);
-		stress_count_checks(s, 2);
+		stress_count_checks(s, 3);
 		if (q[n].eligible && prec != q[n].truth)
 			stress_fail(s, "precise_badness", -1,
 				    "pid %d: precise badness %ld, ground truth %ld",
@@ -662,6 +662,12 @@ static void quiescent(struct stress *s)
 			stress_fail(s, "approx_badness_contract", -1,
 				    "pid %d: approximate %ld outside [%ld - %lu, %ld + %lu]",
 				    p->pid, q[n].approx, q[n].truth, u, q[n].truth, o);
+		/* Each counter's approximation is clamped at 0 (§10.3). */
+		adjp = ((struct oom_gt *)p->owner)->adj * (long)(R->totalpages / 1000);
+		if (q[n].eligible && q[n].approx < adjp)
+			stress_fail(s, "approx_badness_nonnegative", -1,
+				    "pid %d: approximate badness %ld below its adj part %ld",
+				    p->pid, q[n].approx, adjp);
 		if (q[n].eligible) {
 			pmax = max(pmax, q[n].truth);
 			amax = max(amax, q[n].approx);
