@@ -249,7 +249,7 @@ static void sleep_s(double secs)
 }
 
 /* The scenario's own report, taken while its state still exists. */
-static void capture_reports(struct stress *s)
+void stress_capture_reports(struct stress *s)
 {
 	size_t len;
 	FILE *m;
@@ -375,7 +375,7 @@ int stress_run(struct stress *s)
 		atomic_fetch_add(&s->quiescent, 1);
 		s->sc->quiescent(s);
 	}
-	capture_reports(s);
+	stress_capture_reports(s);
 	if (s->sc->teardown)
 		s->sc->teardown(s);
 	if (kc_warn_count() != s->warn_base) {

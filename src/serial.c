@@ -333,19 +333,7 @@ int serial_run(struct stress *s, struct replay *rp)
 		s->sc->quiescent(s);
 	}
 	set_result(s, rp);
-	if (s->sc->report_text || s->sc->report_json) {
-		size_t len;
-		FILE *m;
-
-		if (s->sc->report_text && (m = open_memstream(&s->sc_text, &len))) {
-			s->sc->report_text(s, m);
-			fclose(m);
-		}
-		if (s->sc->report_json && (m = open_memstream(&s->sc_json, &len))) {
-			s->sc->report_json(s, m);
-			fclose(m);
-		}
-	}
+	stress_capture_reports(s);
 	if (s->sc->teardown)
 		s->sc->teardown(s);
 	fibers_free();

@@ -197,6 +197,8 @@ struct stress {
 /* engine.c */
 /* Locks, shape, thread state, recorder, scenario setup: 0 or -1 (reported). */
 int stress_run_prepare(struct stress *s);
+/* The scenario's text and JSON report, captured before teardown. */
+void stress_capture_reports(struct stress *s);
 int stress_run(struct stress *s);	/* 0 pass, 1 fail, 3 internal */
 void stress_build_reproducer(const struct stress_config *cfg, const struct scenario *sc,
 			     unsigned long long seed, double duration, char *buf, size_t len);
