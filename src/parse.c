@@ -175,3 +175,18 @@ bad:
 		 "at least 1ms)", s ? s : "");
 	return -1;
 }
+
+int stress_opt_choice(const char *val, const char *const *names, unsigned int n,
+		      char *err, size_t errlen)
+{
+	unsigned int i;
+	int len;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(val, names[i]))
+			return i;
+	len = snprintf(err, errlen, "'%s' is not one of ", val);
+	for (i = 0; i < n && len >= 0 && (size_t)len < errlen; i++)
+		len += snprintf(err + len, errlen - len, "%s%s", i ? ", " : "", names[i]);
+	return -1;
+}

@@ -54,6 +54,13 @@ struct scenario {
 };
 
 void scenario_register(const struct scenario *sc);
+
+/*
+ * For scenario_opt parsers: the index of @val in @names, or -1 with
+ * "'val' is not one of a, b, c" in @err.
+ */
+int stress_opt_choice(const char *val, const char *const *names, unsigned int n,
+		      char *err, size_t errlen);
 #define SCENARIO_REGISTER(sc)						\
 static void __attribute__((constructor)) __scenario_register_##sc(void) \
 {									\

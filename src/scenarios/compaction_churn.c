@@ -100,15 +100,12 @@ static int parse_p5(const char *v, char *err, size_t len)
 
 static int parse_atomic(const char *v, char *err, size_t len)
 {
-	unsigned int i;
+	int i = stress_opt_choice(v, atomic_names, ARRAY_SIZE(atomic_names), err, len);
 
-	for (i = 0; i < ARRAY_SIZE(atomic_names); i++) {
-		if (!strcmp(v, atomic_names[i])) {
-			opt_atomic = i;
-			return 0;
-		}
-	}
-	return snprintf(err, len, "takes plain, relaxed or seqcst"), -1;
+	if (i < 0)
+		return -1;
+	opt_atomic = i;
+	return 0;
 }
 
 static int parse_cluster(const char *v, char *err, size_t len)

@@ -153,16 +153,12 @@ static int parse_tasks(const char *v, char *err, size_t len)
 
 static int parse_layout(const char *v, char *err, size_t len)
 {
-	unsigned int i;
+	int i = stress_opt_choice(v, layout_names, ARRAY_SIZE(layout_names), err, len);
 
-	for (i = 0; i < ARRAY_SIZE(layout_names); i++) {
-		if (!strcmp(v, layout_names[i])) {
-			opt_layout = i;
-			return 0;
-		}
-	}
-	snprintf(err, len, "'%s' is not one of hog, packed, ties, chain, mixed", v);
-	return -1;
+	if (i < 0)
+		return -1;
+	opt_layout = i;
+	return 0;
 }
 
 static const struct scenario_opt oom_opts[] = {
