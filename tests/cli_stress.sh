@@ -193,7 +193,7 @@ result $? until_fail_uses_fresh_seeds "exit $rc, $seeds rounds, $distinct seeds"
 STRESS_SELFTEST=1 "$STRESS" --scenario selftest --cpus 2 --selftest-fail-after 100 --until-fail \
 	--rounds 5 --round 60s --steps 1000 --duration 0 --stat-interval 0 >"$tmp/out" 2>&1
 rc=$?
-[ $rc = 1 ] && [ "$(grep -c '^stress: FAIL' "$tmp/out")" = 1 ] && ! grep -q '^stress: PASS' "$tmp/out"
+[ $rc = 1 ] && [ "$(grep -c '^stress: FAIL ' "$tmp/out")" = 1 ] && grep -q '^stress: FAILURE (' "$tmp/out" && ! grep -q '^stress: PASS' "$tmp/out"
 result $? until_fail_stops_at_failure "exit $rc"
 
 # SIGINT / SIGTERM: stop and still print the report. The engine notices the
