@@ -154,10 +154,16 @@ int kc_rcu_read_depth(void)
 	return rcu_depth;
 }
 
-/* qsbr's hooks (no-ops for the other flavors): never inside a section. */
+/*
+ * qsbr's hooks, no-ops for the other flavors. Misplaced inside a read-side
+ * section they WARN under every flavor, so the engine's placement is
+ * checked by every run, not only by qsbr runs.
+ */
 void kc_rcu_quiescent_state(void)
 {
-	if (qs_fn && !WARN_ON_ONCE(rcu_depth))
+	if (WARN_ON_ONCE(rcu_depth))
+		return;
+	if (qs_fn)
 		qs_fn();
 }
 
@@ -165,7 +171,7 @@ void kc_rcu_thread_online(void)
 {
 	const struct kc_rcu_flavor *f = flavor();
 
-	if (!f->thread_online || WARN_ON_ONCE(rcu_depth))
+	if (WARN_ON_ONCE(rcu_depth) || !f->thread_online)
 		return;
 	kc_rcu_register_thread();
 	f->thread_online();
@@ -175,7 +181,7 @@ void kc_rcu_thread_offline(void)
 {
 	const struct kc_rcu_flavor *f = flavor();
 
-	if (!f->thread_offline || !rcu_registered || WARN_ON_ONCE(rcu_depth))
+	if (WARN_ON_ONCE(rcu_depth) || !f->thread_offline || !rcu_registered)
 		return;
 	f->thread_offline();
 }

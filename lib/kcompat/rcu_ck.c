@@ -69,17 +69,23 @@ static void ck_init(void)
 	ck_epoch_init(&ck_global);
 }
 
+/*
+ * An exited thread's record goes to the next thread that registers, handed
+ * over by libck's invisible atomics: release it at unregister and acquire
+ * it at recycle (its allocation counts as a write to TSan).
+ */
 static ck_epoch_record_t *ck_record(void)
 {
 	ck_epoch_record_t *r = ck_epoch_recycle(&ck_global, NULL);
 
-	if (r)
+	if (r) {
+		kc_tsan_acquire(r);
 		return r;
+	}
 	r = aligned_alloc(CK_MD_CACHELINE, sizeof(*r));
 	if (!r)
 		ck_die("record", ENOMEM);
-	memset(r, 0, sizeof(*r));
-	ck_epoch_register(&ck_global, r, NULL);
+	ck_epoch_register(&ck_global, r, NULL);	/* sets every field */
 	return r;
 }
 
@@ -90,6 +96,7 @@ static void ck_register(void)
 
 static void ck_unregister(void)
 {
+	kc_tsan_release(ck_self);
 	ck_epoch_unregister(ck_self);
 	ck_self = NULL;
 }
