@@ -79,6 +79,7 @@ static int run_all(struct stress_config *cfg)
 			s->seed = seed;
 			s->duration = cfg->until_fail ? cfg->round : cfg->duration;
 			s->index = index + 1;
+			s->summary = &sum;
 			if (cfg->until_fail && cfg->duration > 0) {
 				double left = cfg->duration - (stress_now() - t0);
 

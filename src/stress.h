@@ -186,6 +186,7 @@ struct stress {
 	bool stalled;
 	bool interrupted;
 	unsigned int index;		/* 1-based position in the report (KTAP) */
+	const struct stress_summary *summary;	/* the runs before this one, or NULL */
 	char reproducer[2048];
 
 	struct flight_recorder *rec;

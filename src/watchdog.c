@@ -44,6 +44,7 @@ static const char *const phase_names[] = {
 };
 
 static const struct stress_config *wd_cfg;
+static double wd_t0;			/* when the watchdog started (~ the process) */
 static pthread_mutex_t watch_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct stress *watched;		/* under watch_lock */
 static atomic_ulong beat;		/* controller heartbeat */
@@ -188,6 +189,8 @@ static void __attribute__((noreturn)) hard_exit(struct stress *s, int status, co
 	if (atomic_flag_test_and_set(&exiting))
 		for (;;)
 			pause();
+	/* Should a write block (a full pipe nobody reads), SIGALRM ends the process. */
+	alarm(10);
 	stress_kill_child();
 	/* The failure first: its excerpt is every thread's state, now. */
 	if (s && status == STRESS_EXIT_FAIL && !stress_failed(s))
@@ -216,22 +219,36 @@ static void __attribute__((noreturn)) hard_exit(struct stress *s, int status, co
 		fd = dup(STDOUT_FILENO);
 		out = fd >= 0 ? fdopen(fd, "w") : NULL;
 		if (out) {
+			struct stress_summary sum = { 0 };
+			struct stress_config text = *cfg;
+
+			if (s->summary)
+				sum = *s->summary;
+			report_summary_add(&sum, s);
+			sum.elapsed = now - wd_t0;
 			if (cfg->report == REPORT_JSON) {
 				report_json_begin(cfg, out);
 				report_json_run(s, true, out);
 				report_json_end(status, out);
+				/* The closing line, to our stderr (report_end's is the global one). */
+				text.report = REPORT_TEXT;
+				report_end(&text, &sum, status, err);
 			} else {
 				report_run(s, s->index, out);
-			}
-			if (cfg->report == REPORT_KTAP && !cfg->until_fail) {
-				unsigned int i;
+				if (cfg->report == REPORT_KTAP && !cfg->until_fail) {
+					unsigned int i;
 
-				for (i = s->index; i < cfg->nr_scenarios; i++)
-					fprintf(out, "ok %u %s # SKIP not run: watchdog exit\n", i + 1,
-						cfg->scenarios[i]->name);
+					for (i = s->index; i < cfg->nr_scenarios; i++)
+						fprintf(out, "ok %u %s # SKIP not run: watchdog exit\n",
+							i + 1, cfg->scenarios[i]->name);
+				} else if (cfg->report == REPORT_KTAP) {
+					fprintf(out, "1..%u\n", s->index);
+				}
+				report_end(cfg, &sum, status, out);
 			}
 			fclose(out);
 		}
+		fflush(err);
 		if (cfg->json_file && cfg->report != REPORT_JSON &&
 		    (out = fopen(cfg->json_file, "w"))) {
 			report_json_begin(cfg, out);
@@ -324,6 +341,7 @@ int stress_watchdog_start(const struct stress_config *cfg)
 	int err;
 
 	wd_cfg = cfg;
+	wd_t0 = stress_now();
 	stress_signals_block(&old);
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
