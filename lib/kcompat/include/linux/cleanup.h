@@ -20,7 +20,7 @@ static inline class_##_name##_t class_##_name##_constructor(void)	\
 { class_##_name##_t _t = { 0 }; _lock; return _t; }
 
 #define CLASS(_name, var)						\
-	class_##_name##_t var						\
+	class_##_name##_t var __attribute__((unused))			\
 	__attribute__((cleanup(class_##_name##_destructor))) =		\
 	class_##_name##_constructor
 
