@@ -145,8 +145,20 @@ void stress_trace(struct stress *s, unsigned int cpu, const char *op, long a, lo
 	recorder_add(s->rec, cpu, op, a, b);
 }
 
-static void record_failure(struct stress *s, const char *invariant, int cpu,
-			   const char *msg, bool dump_threads)
+const char *stress_class_name(enum stress_class cls)
+{
+	switch (cls) {
+	case STRESS_CONTRACT:
+		return "contract";
+	case STRESS_CRASH:
+		return "crash";
+	default:
+		return "wrong-answer";
+	}
+}
+
+static void record_failure(struct stress *s, enum stress_class cls, const char *invariant,
+			   int cpu, const char *msg, bool dump_threads)
 {
 	struct stress_failure *f;
 	bool first;
@@ -156,6 +168,7 @@ static void record_failure(struct stress *s, const char *invariant, int cpu,
 	if (s->nr_failures < STRESS_MAX_FAILURES) {
 		f = &s->failures[s->nr_failures++];
 		snprintf(f->invariant, sizeof(f->invariant), "%s", invariant);
+		f->cls = cls;
 		f->cpu = cpu;
 		snprintf(f->msg, sizeof(f->msg), "%s", msg);
 		f->excerpt = NULL;
@@ -173,21 +186,40 @@ static void record_failure(struct stress *s, const char *invariant, int cpu,
 	}
 	pthread_mutex_unlock(&s->fail_lock);
 	if (first)
-		fprintf(stderr, "stress: %s: invariant %s failed (cpu %d): %s\n",
-			s->sc->name, invariant, cpu, msg);
+		fprintf(stderr, "stress: %s: invariant %s failed (class %s, cpu %d): %s\n",
+			s->sc->name, invariant, stress_class_name(cls), cpu, msg);
+}
+
+static void vfail(struct stress *s, enum stress_class cls, const char *invariant, int cpu,
+		  const char *fmt, va_list ap)
+{
+	char msg[512];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	record_failure(s, cls, invariant, cpu, msg, !strcmp(invariant, "watchdog"));
+	atomic_store(&s->failed, true);
+	atomic_store(&s->stop, true);
 }
 
 void stress_fail(struct stress *s, const char *invariant, int cpu, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	/* A hang is a crash; every other plain failure a wrong answer. */
+	vfail(s, !strcmp(invariant, "watchdog") ? STRESS_CRASH : STRESS_WRONG_ANSWER,
+	      invariant, cpu, fmt, ap);
 	va_end(ap);
-	record_failure(s, invariant, cpu, msg, !strcmp(invariant, "watchdog"));
-	atomic_store(&s->failed, true);
-	atomic_store(&s->stop, true);
+}
+
+void stress_fail_class(struct stress *s, enum stress_class cls, const char *invariant,
+		       int cpu, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(s, cls, invariant, cpu, fmt, ap);
+	va_end(ap);
 }
 
 void stress_internal_error(struct stress *s, const char *fmt, ...)

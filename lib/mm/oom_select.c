@@ -7,6 +7,7 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/rculist.h>
+#include "hpcc_range.h"
 #include "oom_select.h"
 
 const char *const oom_algo_names[] = {
@@ -43,8 +44,7 @@ static long mm_counter_sum(struct mm_struct *mm, int member,
 static long mm_counter_approx(struct mm_struct *mm, int member,
 			      unsigned long *under, unsigned long *over)
 {
-	percpu_counter_tree_approximate_accuracy_range(&mm->rss_stat[member],
-						       under, over);
+	hpcc_accuracy_add(&mm->rss_stat[member], under, over);
 	return percpu_counter_tree_approximate_sum_positive(&mm->rss_stat[member]);
 }
 
