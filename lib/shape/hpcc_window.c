@@ -11,16 +11,18 @@ void hpcc_window_name(char *buf, size_t len, long d, unsigned long tol_neg,
 
 	/* The exact edges first, then one past and one short of each. */
 	for (i = 0; i < 3; i++) {
-		const char *sfx = off[i] > 0 ? "+1" : off[i] < 0 ? "-1" : "";
+		/* "+under+1" is one further out; so is "-over-1". */
+		const char *out = off[i] > 0 ? "+1" : off[i] < 0 ? "-1" : "";
+		const char *neg_out = off[i] > 0 ? "-1" : off[i] < 0 ? "+1" : "";
 
 		if (d == (long)tol_pos + off[i])
-			snprintf(buf, len, "+%s%s", pos_name, sfx);
+			snprintf(buf, len, "+%s%s", pos_name, out);
 		else if (d == -(long)tol_neg - off[i])
-			snprintf(buf, len, "-%s%s", neg_name, sfx);
+			snprintf(buf, len, "-%s%s", neg_name, neg_out);
 		else if (d == (long)tol_neg + off[i])
-			snprintf(buf, len, "+%s%s", neg_name, sfx);
+			snprintf(buf, len, "+%s%s", neg_name, out);
 		else if (d == -(long)tol_pos - off[i])
-			snprintf(buf, len, "-%s%s", pos_name, sfx);
+			snprintf(buf, len, "-%s%s", pos_name, neg_out);
 		else
 			continue;
 		return;
