@@ -44,8 +44,10 @@
 #define __PASTE(a, b)		___PASTE(a, b)
 #define ___PASTE(a, b)		a##b
 
+/* A guard is never read, only destroyed: not an unused variable. */
 #define CLASS(_name, var)						\
-	class_##_name##_t var __cleanup(class_##_name##_destructor) =	\
+	class_##_name##_t var __maybe_unused				\
+		__cleanup(class_##_name##_destructor) =			\
 		class_##_name##_constructor
 
 #define guard(_name)		CLASS(_name, __UNIQUE_ID_guard)
