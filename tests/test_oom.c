@@ -711,7 +711,7 @@ static void oom_kernel_matches_model(struct kt *t)
 		long w, spread;
 		bool sysrq;
 
-		if (!setup(t, &s, seed % 3 ? 256 : 64))
+		if (!setup(t, &s, 256))
 			return;
 		kt_rng_seed(&rng, seed);
 		w = (long)(s.under + s.over);
