@@ -26,8 +26,9 @@ check-rcu: deps
 		tsan/run-sanitized plain '$(BUILD)'
 
 # Plus each flavor's own way to free without a grace period (mutants/rcu-*,
-# each with Env: KC_RCU_FLAVOR=its flavor). One baseline build for all.
+# each with Env: KC_RCU_FLAVOR=its flavor). One baseline build for all;
+# each mutant up to its first detection (--quick with named mutants).
 mutants-rcu:
-	@BUILD=$(BUILD) CC='$(CC)' scripts/mutants --no-fp --work '$(BUILD)-mutants-rcu' \
+	@BUILD=$(BUILD) CC='$(CC)' scripts/mutants --quick --no-fp --work '$(BUILD)-mutants-rcu' \
 		--env-each KC_RCU_FLAVOR=$(call RCU_LIST,$(RCU_FLAVORS)) \
 		$(MUTANTS_ARGS) $(RCU_MUTANTS) $(notdir $(basename $(wildcard mutants/rcu-*.patch)))
