@@ -8,6 +8,7 @@
 #include <kcompat/kcompat.h>
 #include "mm/oom_select.h"
 #include "mm/oom_layout.h"
+#include "mm/oom_ref.h"
 #include "ktap.h"
 
 #define TOTALPAGES	1000000UL	/* one adj unit = 1000 pages */
@@ -564,6 +565,85 @@ static void oom_v16_exactness_needs_small_t(struct kt *t)
 	oom_model_reset();
 }
 
+/* Move @p's badness by @delta pages (adj, then page tables); false if it cannot. */
+static bool nudge(struct task_struct *p, long delta)
+{
+	short adj;
+	long pages;
+
+	if (!oom_ref_split_delta(delta, oom_task_adj(p), TOTALPAGES / 1000, &adj, &pages))
+		return false;
+	oom_set_score_adj(p, adj);
+	atomic_long_add(pages * (long)PAGE_SIZE, &p->mm->pgtables_bytes);
+	return true;
+}
+
+/*
+ * Every candidate's decision, in both passes, against the per-candidate
+ * reference (lib/mm/oom_ref.c), on task sets the planner moved onto the
+ * boundaries of pass 2: v16's overlap filter and precise re-check,
+ * bounded's filter, re-check and approximate fallback, each at -1 and 0.
+ * 40 tasks inside two windows, so the 16-sum budget runs out. 256 CPUs
+ * with batch 32 (4T <= O) and 64 CPUs with batch 2 (4T > O). Each kind
+ * of boundary must have been met (the test has power).
+ */
+static void oom_pass2_candidates(struct kt *t)
+{
+	static const struct { unsigned int cpus; unsigned long batch; } cfg[] = {
+		{ 256, 32 }, { 64, 2 },
+	};
+	static const enum oom_algo algos[] = { OOM_ALGO_V16, OOM_ALGO_BOUNDED };
+	unsigned long edges[2][3] = { { 0 } };
+	unsigned int ci, a, rot, i, n;
+
+	for (ci = 0; ci < ARRAY_SIZE(cfg); ci++)
+	for (a = 0; a < ARRAY_SIZE(algos); a++)
+	for (rot = 0; rot < 4; rot++) {
+		struct oom_ref_cand cand[MAX_TASKS + 2];
+		long delta[MAX_TASKS + 2], min_delta[MAX_TASKS + 2];
+		struct oom_ref_report rp;
+		struct task_struct *p;
+		struct kt_rng rng;
+		struct set s;
+
+		if (!setup_batch(t, &s, cfg[ci].cpus, cfg[ci].batch))
+			return;
+		kt_rng_seed(&rng, 100 * ci + 10 * a + rot);
+		for (i = 0; i < 40; i++)
+			mk(t, &s, 5 * (long)(s.under + s.over) +
+			   (long)kt_rng_below(&rng, 2 * (s.under + s.over)),
+			   kt_rng_below(&rng, s.slack + 1), 0);
+		n = 0;
+		rcu_read_lock();
+		for_each_process(p) {
+			if (n < ARRAY_SIZE(cand)) {
+				oom_ref_read(p, TOTALPAGES, &cand[n]);
+				min_delta[n] = -(long)(cand[n].adj - OOM_SCORE_ADJ_MIN - 1) *
+					       (long)(TOTALPAGES / 1000);
+				n++;
+			}
+		}
+		rcu_read_unlock();
+		oom_ref_plan_edges(algos[a], cand, n, rot, min_delta, delta);
+		for (i = 0; i < n; i++)
+			KT_EXPECT(t, !delta[i] || nudge(cand[i].task, delta[i]),
+				  "move pid %d by %ld", cand[i].task->pid, delta[i]);
+		KT_EXPECT(t, !oom_ref_audit(algos[a], TOTALPAGES, &rp), "%u CPUs batch %lu: %s",
+			  cfg[ci].cpus, cfg[ci].batch, rp.msg);
+		KT_EXPECT(t, rp.pass2 && rp.precise, "%s: %lu pass-2 candidates, %lu precise",
+			  oom_algo_names[algos[a]], rp.pass2, rp.precise);
+		for (i = 0; i < 3; i++)
+			edges[a][i] += rp.edges[i];
+		KT_EXPECT(t, !oom_ref_audit(OOM_ALGO_PRECISE, TOTALPAGES, &rp), "precise: %s",
+			  rp.msg);
+		oom_model_reset();
+	}
+	KT_EXPECT(t, edges[0][0] && edges[0][1], "v16 boundaries met: filter %lu, re-check %lu",
+		  edges[0][0], edges[0][1]);
+	KT_EXPECT(t, edges[1][0] && edges[1][1] && edges[1][2], "bounded boundaries met: filter "
+		  "%lu, re-check %lu, fallback %lu", edges[1][0], edges[1][1], edges[1][2]);
+}
+
 static const struct kt_case cases[] = {
 	KT_CASE(oom_accuracy_constants),
 	KT_CASE(oom_badness_edges),
@@ -578,6 +658,7 @@ static const struct kt_case cases[] = {
 	KT_CASE(oom_select_sixteen_in_window),
 	KT_CASE(oom_select_seeded),
 	KT_CASE(oom_v16_exactness_needs_small_t),
+	KT_CASE(oom_pass2_candidates),
 };
 
 KT_MAIN("oom", cases)
