@@ -592,25 +592,14 @@ static bool nudge(struct task_struct *p, long delta)
 	return true;
 }
 
-/*
- * Every candidate's decision, in both passes, against the per-candidate
- * reference (lib/mm/oom_ref.c), on task sets the planner moved onto the
- * boundaries of pass 2: v16's overlap filter and precise re-check,
- * bounded's filter, re-check and approximate fallback, each at -1 and 0.
- * 40 tasks inside two windows, so the 16-sum budget runs out. 256 CPUs
- * with batch 32 (4T <= O) and 64 CPUs with batch 2 (4T > O). Each kind
- * of boundary must have been met (the test has power).
- */
-static void oom_pass2_candidates(struct kt *t)
+/* One configuration of oom_pass2_candidates (a process of its own). */
+static void candidates_config(struct kt *t, void *arg)
 {
-	static const struct { unsigned int cpus; unsigned long batch; } cfg[] = {
-		{ 256, 32 }, { 64, 2 },
-	};
 	static const enum oom_algo algos[] = { OOM_ALGO_V16, OOM_ALGO_BOUNDED };
+	const unsigned long *batch = arg;
 	unsigned long edges[2][3] = { { 0 } };
-	unsigned int ci, a, rot, i, n;
+	unsigned int a, rot, i, n;
 
-	for (ci = 0; ci < ARRAY_SIZE(cfg); ci++)
 	for (a = 0; a < ARRAY_SIZE(algos); a++)
 	for (rot = 0; rot < 4; rot++) {
 		struct oom_ref_cand cand[MAX_TASKS + 2];
@@ -620,9 +609,9 @@ static void oom_pass2_candidates(struct kt *t)
 		struct kt_rng rng;
 		struct set s;
 
-		if (!setup_batch(t, &s, cfg[ci].cpus, cfg[ci].batch))
+		if (!setup_batch(t, &s, nr_cpu_ids, *batch))
 			return;
-		kt_rng_seed(&rng, 100 * ci + 10 * a + rot);
+		kt_rng_seed(&rng, 100 * *batch + 10 * a + rot);
 		for (i = 0; i < 40; i++)
 			mk(t, &s, 5 * (long)(s.under + s.over) +
 			   (long)kt_rng_below(&rng, 2 * (s.under + s.over)),
@@ -642,20 +631,42 @@ static void oom_pass2_candidates(struct kt *t)
 		for (i = 0; i < n; i++)
 			KT_EXPECT(t, !delta[i] || nudge(cand[i].task, delta[i]),
 				  "move pid %d by %ld", cand[i].task->pid, delta[i]);
-		KT_EXPECT(t, !oom_ref_audit(algos[a], TOTALPAGES, &rp), "%u CPUs batch %lu: %s",
-			  cfg[ci].cpus, cfg[ci].batch, rp.msg);
+		if (!oom_ref_audit(algos[a], TOTALPAGES, &rp))
+			t->checks += rp.candidates;
+		else
+			KT_FAIL_CLASS(t, KT_WRONG_ANSWER, "select_bad_process",
+				      "%u CPUs batch %lu: %s", nr_cpu_ids, *batch, rp.msg);
 		KT_EXPECT(t, rp.pass2 && rp.precise, "%s: %lu pass-2 candidates, %lu precise",
 			  oom_algo_names[algos[a]], rp.pass2, rp.precise);
 		for (i = 0; i < 3; i++)
 			edges[a][i] += rp.edges[i];
-		KT_EXPECT(t, !oom_ref_audit(OOM_ALGO_PRECISE, TOTALPAGES, &rp), "precise: %s",
-			  rp.msg);
+		if (oom_ref_audit(OOM_ALGO_PRECISE, TOTALPAGES, &rp))
+			KT_FAIL_CLASS(t, KT_WRONG_ANSWER, "select_bad_process", "precise: %s",
+				      rp.msg);
 		oom_model_reset();
 	}
-	KT_EXPECT(t, edges[0][0] && edges[0][1], "v16 boundaries met: filter %lu, re-check %lu",
-		  edges[0][0], edges[0][1]);
-	KT_EXPECT(t, edges[1][0] && edges[1][1] && edges[1][2], "bounded boundaries met: filter "
-		  "%lu, re-check %lu, fallback %lu", edges[1][0], edges[1][1], edges[1][2]);
+	KT_EXPECT(t, edges[0][0] && edges[0][1], "%u CPUs: v16 boundaries met: filter %lu, "
+		  "re-check %lu", nr_cpu_ids, edges[0][0], edges[0][1]);
+	KT_EXPECT(t, edges[1][0] && edges[1][1] && edges[1][2], "%u CPUs: bounded boundaries "
+		  "met: filter %lu, re-check %lu, fallback %lu", nr_cpu_ids, edges[1][0],
+		  edges[1][1], edges[1][2]);
+}
+
+/*
+ * Every candidate's decision, in both passes, against the per-candidate
+ * reference (lib/mm/oom_ref.c), on task sets the planner moved onto the
+ * boundaries of pass 2: v16's overlap filter and precise re-check,
+ * bounded's filter, re-check and approximate fallback, each at -1 and 0.
+ * 40 tasks inside two windows, so the 16-sum budget runs out. 256 CPUs
+ * with batch 32 (4T <= O) and 64 CPUs with batch 2 (4T > O), each in a
+ * process of its own. Each kind of boundary must have been met (power).
+ */
+static void oom_pass2_candidates(struct kt *t)
+{
+	static const unsigned long b32 = 32, b2 = 2;
+
+	kt_run_config(t, 256, candidates_config, (void *)&b32);
+	kt_run_config(t, 64, candidates_config, (void *)&b2);
 }
 
 static const struct kt_case cases[] = {

@@ -12,6 +12,7 @@
 #include <linux/slab.h>
 #include <linux/rculist.h>
 #include <stdio.h>
+#include "hpcc_range.h"
 #include "oom_ref.h"
 
 static long wrap(long a, long b)
@@ -53,8 +54,7 @@ void oom_ref_read(struct task_struct *p, unsigned long totalpages, struct oom_re
 		return;
 	}
 	for (i = 0; i < NR_MM_COUNTERS; i++) {
-		percpu_counter_tree_approximate_accuracy_range(&mm->rss_stat[i], &c->under,
-							       &c->over);
+		hpcc_accuracy_add(&mm->rss_stat[i], &c->under, &c->over);
 		approx += percpu_counter_tree_approximate_sum_positive(&mm->rss_stat[i]);
 		precise += percpu_counter_tree_precise_sum_positive(&mm->rss_stat[i]);
 	}
