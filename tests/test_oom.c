@@ -612,10 +612,14 @@ static void candidates_config(struct kt *t, void *arg)
 		if (!setup_batch(t, &s, nr_cpu_ids, *batch))
 			return;
 		kt_rng_seed(&rng, 100 * *batch + 10 * a + rot);
-		for (i = 0; i < 40; i++)
-			mk(t, &s, 5 * (long)(s.under + s.over) +
-			   (long)kt_rng_below(&rng, 2 * (s.under + s.over)),
-			   kt_rng_below(&rng, s.slack + 1), 0);
+		for (i = 0; i < 40; i++) {
+			/* One draw per statement: argument order is unspecified. */
+			long ap = 5 * (long)(s.under + s.over) +
+				  (long)kt_rng_below(&rng, 2 * (s.under + s.over));
+			unsigned long r = kt_rng_below(&rng, s.slack + 1);
+
+			mk(t, &s, ap, r, 0);
+		}
 		n = 0;
 		rcu_read_lock();
 		for_each_process(p) {

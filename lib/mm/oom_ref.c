@@ -366,17 +366,40 @@ void oom_ref_plan_edges(enum oom_algo algo, const struct oom_ref_cand *c, unsign
 	long aw = LONG_MIN;
 	bool precise;
 
-	oom_ref_init(&s);
+	/*
+	 * Pass 1's choice W becomes the last candidate, one above the rest:
+	 * every other one may then be moved up to W's approximation, which
+	 * bounded's fallback edge (approx - over == floor == A_W - over)
+	 * needs.
+	 */
 	for (i = 0; i < n; i++) {
 		delta[i] = 0;
-		if (oom_ref_eval(algo, false, &s, &c[i], &precise, &edges) == OOM_CAND_SELECT)
+		if (c[i].eligible && !c[i].origin && !c[i].victim && !c[i].unkillable)
 			w = i;
 	}
-	if (w == n || algo == OOM_ALGO_PRECISE || s.chosen == OOM_ABORT)
+	if (w == n || algo == OOM_ALGO_PRECISE)
 		return;
-	aw = c[w].approx;
+	for (i = 0; i < w; i++)
+		if (c[i].eligible)
+			aw = max(aw, c[i].approx);
+	if (c[w].approx <= aw && aw < LONG_MAX)
+		delta[w] = aw + 1 - c[w].approx;
+	oom_ref_init(&s);
 	for (i = 0; i < n; i++) {
 		x = c[i];
+		x.approx += delta[i];
+		x.precise += delta[i];
+		oom_ref_eval(algo, false, &s, &x, &precise, &edges);
+	}
+	if (s.chosen != c[w].task) {
+		delta[w] = 0;	/* an origin or a victim decides pass 1 */
+		return;
+	}
+	aw = c[w].approx + delta[w];
+	for (i = 0; i < n; i++) {
+		x = c[i];
+		x.approx += delta[i];
+		x.precise += delta[i];
 		if (i != w && x.eligible && !x.origin && !x.victim) {
 			for (g = 0; g < ngoals; g++) {
 				long d;
