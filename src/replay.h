@@ -13,8 +13,13 @@
 #include <stdio.h>
 #include "stress.h"
 
-#define REPLAY_VERSION		1
+#define REPLAY_VERSION		2	/* version 1 (no 'end' line) is still read */
 #define REPLAY_NO_CAP		(~0UL)
+/* Reader limits: larger files are refused before they are parsed. */
+#define REPLAY_MAX_BYTES	(1UL << 20)
+#define REPLAY_MAX_LINES	256
+#define REPLAY_MAX_STEPS	1000000000000ULL
+#define REPLAY_MAX_ARGS		32	/* words in 'args' */
 #define REPLAY_DEF_STEPS	1000000UL
 #define REPLAY_DEF_SEARCH	8
 
@@ -45,9 +50,21 @@ struct replay {
 void replay_init(struct replay *rp);
 void replay_free(struct replay *rp);
 int replay_copy(struct replay *dst, const struct replay *src);
-/* 0, or -1 with a one-line reason in @err. */
+/*
+ * 0, or -1 with a one-line reason in @err (control bytes escaped). On
+ * success every field is in range and consistent with the others: 'ops'
+ * has nr_cpus entries, 'args' only options of the scenario.
+ */
+int replay_parse(const char *buf, size_t len, const char *name, struct replay *rp,
+		 char *err, size_t errlen);
+/* replay_parse() of the file's first REPLAY_MAX_BYTES + 1 bytes. */
 int replay_load(const char *path, struct replay *rp, char *err, size_t errlen);
+/* 0, or -1 with errno set. */
 int replay_save(const char *path, const struct replay *rp);
+/* The words of @args (quotes removed) into @argv, in @buf: count, or -1. */
+int replay_args_argv(const char *args, char *buf, size_t len, char **argv, int max);
+/* The words of @args that are options of @sc, as 'args' takes them: 0 or -1. */
+int replay_args_for(const char *args, const struct scenario *sc, char *out, size_t len);
 void replay_write(FILE *out, const struct replay *rp);
 unsigned long replay_total_ops(const struct replay *rp);
 
@@ -63,7 +80,11 @@ int stress_shrink_main(const struct stress_config *cli);
  * schedules (bounded) for one that reproduces a failure.
  */
 void replay_after_failure(struct stress *s, FILE *out);
-/* Run @rp in a child process (a fresh ./stress --replay); 0 or -1. */
+/*
+ * Run @rp in a child process (a fresh ./stress --replay): 0 with the
+ * outcome in @result, STRESS_EXIT_USAGE when the child refused the file,
+ * STRESS_EXIT_INTERNAL when it could not run or report.
+ */
 int replay_trial(const struct replay *rp, struct replay *result, double timeout);
 
 #endif /* _STRESS_REPLAY_H */

@@ -35,7 +35,7 @@ static const char *tmpdir(void)
 int replay_trial(const struct replay *rp, struct replay *result, double timeout)
 {
 	char in[600], out[620], err[512];
-	int fd, status, rc = -1;
+	int fd, status, rc = STRESS_EXIT_INTERNAL;
 	pid_t pid;
 
 	snprintf(in, sizeof(in), "%s/stress-trial-XXXXXX", tmpdir());
@@ -82,6 +82,8 @@ int replay_trial(const struct replay *rp, struct replay *result, double timeout)
 			 WTERMSIG(status) == SIGALRM ? "timeout" : "crash");
 		snprintf(result->expect, sizeof(result->expect), "%s", result->invariant);
 		rc = 0;
+	} else if (WIFEXITED(status) && WEXITSTATUS(status) == STRESS_EXIT_USAGE) {
+		rc = STRESS_EXIT_USAGE;		/* the child refused the file */
 	} else if (WIFEXITED(status) && WEXITSTATUS(status) <= STRESS_EXIT_FAIL &&
 		   !replay_load(out, result, err, sizeof(err))) {
 		/* The exit status carries the verdict; the outcome line the details. */
@@ -144,7 +146,8 @@ void replay_after_failure(struct stress *s, FILE *out)
 
 	replay_init(&rp);
 	snprintf(rp.scenario, sizeof(rp.scenario), "%s", s->sc->name);
-	snprintf(rp.args, sizeof(rp.args), "%s", cfg->scenario_args);
+	/* Only this scenario's options: the file's keys say the rest. */
+	replay_args_for(cfg->scenario_args, s->sc, rp.args, sizeof(rp.args));
 	rp.seed = s->seed;
 	rp.nr_cpus = cfg->nr_cpus;
 	rp.batch = cfg->batch;
@@ -320,15 +323,15 @@ int stress_shrink_main(const struct stress_config *cli)
 	unsigned int trials = 0, seeds = cli->replay_search ? cli->replay_search : 1;
 	unsigned long steps;
 	char err[512], path[1100], inv[64];
+	int rc;
 
+#ifdef KC_TSAN
+	fprintf(stderr, "stress: --shrink is not supported in ThreadSanitizer builds "
+		"(its trials replay with fibers); use a plain or ASan build\n");
+	return STRESS_EXIT_USAGE;
+#endif
 	if (replay_load(cli->shrink_file, &rp, err, sizeof(err))) {
 		fprintf(stderr, "stress: %s\n", err);
-		return STRESS_EXIT_USAGE;
-	}
-	if (!scenario_find(rp.scenario)) {
-		fprintf(stderr, "stress: %s: unknown scenario '%s' (see --list)\n",
-			cli->shrink_file, rp.scenario);
-		replay_free(&rp);
 		return STRESS_EXIT_USAGE;
 	}
 	/* Fewer CPUs may need a longer schedule to get there. */
@@ -336,12 +339,21 @@ int stress_shrink_main(const struct stress_config *cli)
 	if (steps < rp.steps)
 		steps = rp.steps;
 	memset(&best, 0, sizeof(best));
-	if (replay_trial(&rp, &best, TRIAL_TIMEOUT) || !best.failed) {
-		fprintf(stderr, "stress: shrink: %s does not fail: nothing to shrink\n",
-			cli->shrink_file);
+	rc = replay_trial(&rp, &best, TRIAL_TIMEOUT);
+	if (rc || !best.failed) {
+		if (rc == STRESS_EXIT_USAGE)
+			fprintf(stderr, "stress: shrink: %s: './stress --replay' refuses it\n",
+				cli->shrink_file);
+		else if (rc)
+			fprintf(stderr, "stress: shrink: %s: the replay of the file did not run\n",
+				cli->shrink_file);
+		else
+			fprintf(stderr, "stress: shrink: %s does not fail when replayed: nothing to "
+				"shrink\n", cli->shrink_file);
 		replay_free(&rp);
 		replay_free(&best);
-		return STRESS_EXIT_FAIL;
+		/* A file that does not fail is not a shrink input: a usage error. */
+		return rc == STRESS_EXIT_INTERNAL ? rc : STRESS_EXIT_USAGE;
 	}
 	trials = 1;
 	snprintf(inv, sizeof(inv), "%s", best.invariant);
