@@ -12,8 +12,8 @@
 #include "replay.h"
 
 /* The configuration @rp describes, through the ordinary option parser. */
-static int replay_config(const struct stress_config *cli, const struct replay *rp,
-			 struct stress_config *cfg)
+int replay_to_config(const struct stress_config *cli, const struct replay *rp,
+		     struct stress_config *cfg)
 {
 	char *argv[16 + REPLAY_MAX_ARGS], buf[5][32], args[sizeof(rp->args)];
 	enum stress_action act;
@@ -102,7 +102,7 @@ int stress_replay_main(const struct stress_config *cli)
 		fprintf(stderr, "stress: %s\n", err);
 		return STRESS_EXIT_USAGE;
 	}
-	if (replay_config(cli, &rp, &cfg)) {
+	if (replay_to_config(cli, &rp, &cfg)) {
 		replay_free(&rp);
 		return STRESS_EXIT_INTERNAL;	/* replay_parse() accepted what the CLI refuses */
 	}

@@ -71,6 +71,12 @@ unsigned long replay_total_ops(const struct replay *rp);
 /* serial.c: run @rp serially on this thread; fills the outcome fields. */
 int serial_run(struct stress *s, struct replay *rp);
 
+/*
+ * replay.c: the run configuration @rp describes (through the option
+ * parser, with @cli's output options): 0, or -1 after a message.
+ */
+int replay_to_config(const struct stress_config *cli, const struct replay *rp,
+		     struct stress_config *cfg);
 /* replay.c: --replay FILE (exit status as for a run). */
 int stress_replay_main(const struct stress_config *cli);
 /* replay_search.c: --shrink FILE. */

@@ -94,12 +94,12 @@ unsigned long replay_total_ops(const struct replay *rp)
 	return n;
 }
 
-/* Free text goes into one line: anything but printable ASCII becomes '?'. */
+/* Free text goes into one line: what the reader refuses becomes '?'. */
 static void write_text(FILE *out, const char *key, const char *text)
 {
 	fprintf(out, "%s ", key);
 	for (; *text; text++)
-		fputc(*text >= 0x20 && *text < 0x7f ? *text : '?', out);
+		fputc((*text >= 0x20 && *text < 0x7f) || *text == '\t' ? *text : '?', out);
 	fputc('\n', out);
 }
 
@@ -193,15 +193,15 @@ static int perr(struct parser *p, const char *fmt, ...)
 	return -1;
 }
 
-/* @n bytes of @s for a message: printable ASCII as is, other bytes \xNN, at most 60. */
+/* @n bytes of @s for a message, as many as fit in @len: bytes not printable ASCII as \xNN. */
 static const char *escaped(const char *s, size_t n, char *buf, size_t len)
 {
 	size_t i, o = 0;
 
-	for (i = 0; i < n && o + 8 < len; i++) {
+	for (i = 0; i < n; i++) {
 		unsigned char c = s[i];
 
-		if (o >= 60) {
+		if (o + 8 >= len) {
 			memcpy(buf + o, "...", 3);
 			o += 3;
 			break;
@@ -322,7 +322,9 @@ static int set_key(struct replay *rp, enum replay_key k, const char *v, unsigned
 			return -1;
 		strcpy(rp->scenario, v);
 		return 0;
-	case K_ARGS:	/* checked against the scenario at the end */
+	case K_ARGS:	/* words split at spaces, checked against the scenario at the end */
+		if (strchr(v, '\t'))
+			return -1;
 		return snprintf(rp->args, sizeof(rp->args), "%s%s", *v ? " " : "", v) >=
 		       (int)sizeof(rp->args) ? -1 : 0;
 	case K_SEED:
@@ -455,7 +457,7 @@ int replay_args_for(const char *args, const struct scenario *sc, char *out, size
 /* 'args': only options of @sc, each once, each accepted by its parser. */
 static int check_args(struct parser *p, const struct replay *rp, const struct scenario *sc)
 {
-	char buf[sizeof(rp->args)], *argv[REPLAY_MAX_ARGS], why[160], esc[80];
+	char buf[sizeof(rp->args)], *argv[REPLAY_MAX_ARGS], why[160], esc[200];
 	const struct scenario_opt *used[REPLAY_MAX_ARGS];
 	int argc, i, j;
 
@@ -479,8 +481,10 @@ static int check_args(struct parser *p, const struct replay *rp, const struct sc
 			return perr(p, "'args': --%s %s", so->name,
 				    so->arg ? "needs =VALUE" : "takes no value");
 		snprintf(why, sizeof(why), "invalid value");
+		/* The parser's message may quote the value: escape it too. */
 		if (so->parse(eq ? eq + 1 : NULL, why, sizeof(why)))
-			return perr(p, "'args': --%s: %s", so->name, why);
+			return perr(p, "'args': --%s: %s", so->name,
+				    escaped(why, strlen(why), esc, sizeof(esc)));
 	}
 	return 0;
 }
@@ -578,7 +582,7 @@ int replay_parse(const char *buf, size_t len, const char *name, struct replay *r
 			if (strcmp(k, "hpcc-stress-replay") || (strcmp(v, "1") && strcmp(v, "2"))) {
 				perr(&p, "not a replay file (the first line must be "
 				     "'hpcc-stress-replay %d'): '%s'", REPLAY_VERSION,
-				     escaped(line, n, esc, sizeof(esc)));
+				     escaped(buf + (line - text), n, esc, sizeof(esc)));
 				goto fail;
 			}
 			version = *v - '0';
