@@ -4,6 +4,7 @@
  * serially, report, and with --replay-out write the file tightened to
  * the failure.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -83,15 +84,29 @@ static bool tsan_build(void)
 #endif
 }
 
+/* The "replay outcome" line: what the file's schedule did. */
+static void outcome_line(FILE *f, const struct stress *s, const struct replay *rp,
+			 const struct replay *out)
+{
+	bool other = rp->expect[0] && strcmp(rp->expect, out->invariant);
+
+	fprintf(f, "%sstress: replay outcome: %s%s%s at step %lu of %lu; ops=%lu hops=%lu "
+		"preempts=%lu quiescent=%lu%s%s%s\n", s->cfg->report == REPORT_KTAP ? "# " : "",
+		out->failed ? "FAIL" : s->interrupted ? "INTERRUPTED" : "PASS",
+		out->failed ? " invariant=" : "", out->invariant, out->fail_step, rp->steps,
+		replay_total_ops(out), out->hops, out->preempts, out->quiescent,
+		other ? " (expected invariant " : "", other ? rp->expect : "", other ? ")" : "");
+}
+
 int stress_replay_main(const struct stress_config *cli)
 {
 	static struct stress_config cfg;
 	struct replay rp, out;
 	struct stress *s;
-	FILE *body = NULL, *human;
+	FILE *body = NULL, *human, *json = NULL;
 	char *body_buf = NULL, err[512];
 	size_t body_len = 0;
-	int rc;
+	int rc, signo;
 
 	if (tsan_build()) {
 		fprintf(stderr, "stress: --replay is not supported in ThreadSanitizer builds "
@@ -105,6 +120,14 @@ int stress_replay_main(const struct stress_config *cli)
 	if (replay_to_config(cli, &rp, &cfg)) {
 		replay_free(&rp);
 		return STRESS_EXIT_INTERNAL;	/* replay_parse() accepted what the CLI refuses */
+	}
+	/* Every report file before the run. */
+	if ((cfg.json_file && !(json = stress_out_open(cfg.json_file))) ||
+	    (cli->replay_out && stress_out_probe(cli->replay_out))) {
+		if (json)
+			fclose(json);
+		replay_free(&rp);
+		return STRESS_EXIT_INTERNAL;
 	}
 	if (kc_set_nr_cpu_ids(cfg.nr_cpus) || percpu_counter_tree_subsystem_init()) {
 		fprintf(stderr, "stress: hpcc subsystem init failed for %u CPUs\n", cfg.nr_cpus);
@@ -124,6 +147,8 @@ int stress_replay_main(const struct stress_config *cli)
 		"selector-share=%g ops-cap=%s\n", cfg.report == REPORT_KTAP ? "# " : "",
 		cli->replay_file, rp.sched_seed, rp.steps, rp.preempt, rp.hop, rp.selector_share,
 		rp.ops ? "per-cpu" : "none");
+	if (!stress_out_check(stdout, "stdout"))
+		return STRESS_EXIT_INTERNAL;	/* nobody would see the outcome */
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return STRESS_EXIT_INTERNAL;
@@ -133,41 +158,44 @@ int stress_replay_main(const struct stress_config *cli)
 	if (replay_copy(&out, &rp))
 		return STRESS_EXIT_INTERNAL;
 	rc = serial_run(s, &out);
+	signo = s->interrupted ? stress_signalled : 0;
+	if (signo && rc == STRESS_EXIT_PASS)
+		rc = STRESS_EXIT_SIGNAL(signo);
 	snprintf(s->reproducer, sizeof(s->reproducer), "%s --replay %s", cfg.argv0,
 		 cli->replay_file);
-	fprintf(human, "%sstress: replay outcome: %s%s%s at step %lu of %lu; ops=%lu hops=%lu "
-		"preempts=%lu quiescent=%lu%s%s\n", cfg.report == REPORT_KTAP ? "# " : "",
-		out.failed ? "FAIL" : "PASS", out.failed ? " invariant=" : "", out.invariant,
-		out.fail_step, rp.steps, replay_total_ops(&out), out.hops, out.preempts,
-		out.quiescent, rp.expect[0] && strcmp(rp.expect, out.invariant) ?
-		" (expected invariant " : "", rp.expect[0] && strcmp(rp.expect, out.invariant) ?
-		rp.expect : "");
+	outcome_line(human, s, &rp, &out);
 	report_run(s, 1, stdout);
+	if (!stress_out_check(stdout, "stdout"))
+		rc = STRESS_EXIT_INTERNAL;
 	if (body) {
 		report_json_run(s, true, body);
-		report_json_end(rc, body);
 		fclose(body);
-		if (cfg.report == REPORT_JSON)
-			fwrite(body_buf, 1, body_len, stdout);
-		if (cfg.json_file) {
-			FILE *f = fopen(cfg.json_file, "w");
-
-			if (!f || fwrite(body_buf, 1, body_len, f) != body_len || fclose(f)) {
-				fprintf(stderr, "stress: cannot write %s\n", cfg.json_file);
+		if (cfg.report == REPORT_JSON) {
+			if (!stress_out_write(stdout, "stdout", body_buf, body_len))
+				report_json_end(rc, signo, NULL, 0, stdout);
+			if (!stress_out_check(stdout, "stdout"))
 				rc = STRESS_EXIT_INTERNAL;
-			}
+		}
+		if (json) {
+			if (!stress_out_write(json, cfg.json_file, body_buf, body_len))
+				report_json_end(rc, signo, NULL, 0, json);
+			if (stress_out_close(json, cfg.json_file))
+				rc = STRESS_EXIT_INTERNAL;
 		}
 		free(body_buf);
 	}
-	if (cli->replay_out) {
+	/* An interrupted schedule is no outcome: its caps would replay the prefix only. */
+	if (cli->replay_out && signo) {
+		fprintf(stderr, "stress: replay interrupted: %s not written\n", cli->replay_out);
+	} else if (cli->replay_out) {
 		snprintf(out.origin, sizeof(out.origin), "replay of %s%s", cli->replay_file,
 			 out.failed ? ", tightened to the failure" : "");
 		if (replay_save(cli->replay_out, &out)) {
-			fprintf(stderr, "stress: cannot write %s\n", cli->replay_out);
+			fprintf(stderr, "stress: cannot write %s: %s\n", cli->replay_out,
+				strerror(errno));
 			rc = STRESS_EXIT_INTERNAL;
 		}
 	}
-	fflush(stdout);
 	replay_free(&rp);
 	replay_free(&out);
 	free_stress(s);

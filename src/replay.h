@@ -83,9 +83,10 @@ int stress_replay_main(const struct stress_config *cli);
 int stress_shrink_main(const struct stress_config *cli);
 /*
  * After a failed concurrent run: write a replay file and search serial
- * schedules (bounded) for one that reproduces a failure.
+ * schedules (bounded) for one that reproduces a failure. -1 when the
+ * --replay-out file could not be written (said on stderr), else 0.
  */
-void replay_after_failure(struct stress *s, FILE *out);
+int replay_after_failure(struct stress *s, FILE *out);
 /*
  * Run @rp in a child process (a fresh ./stress --replay): 0 with the
  * outcome in @result, STRESS_EXIT_USAGE when the child refused the file,

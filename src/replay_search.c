@@ -10,6 +10,7 @@
  *  - --shrink FILE: fewer CPUs, fewer injections, fewer operations, while
  *    the same invariant still fails; print the smallest reproducer.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -130,7 +131,7 @@ static unsigned long long candidate_seed(unsigned long long seed, unsigned int i
 
 static const double preempt_rates[] = { 0.05, 0.2, 0.01, 0.5 };
 
-void replay_after_failure(struct stress *s, FILE *out)
+int replay_after_failure(struct stress *s, FILE *out)
 {
 	const struct stress_config *cfg = s->cfg;
 	const char *want = s->nr_failures ? s->failures[0].invariant : "";
@@ -139,6 +140,7 @@ void replay_after_failure(struct stress *s, FILE *out)
 	char path[1024];
 	unsigned int i, search = cfg->replay_search;
 	bool have = false, match = false;
+	int rc = 0;
 
 #ifdef KC_TSAN
 	search = 0;	/* the serial mode needs fibers: not in TSan builds */
@@ -198,7 +200,9 @@ void replay_after_failure(struct stress *s, FILE *out)
 			 s->seed, want, i);
 	}
 	if (replay_save(path, &found)) {
-		fprintf(stderr, "stress: cannot write replay file %s\n", path);
+		fprintf(stderr, "stress: cannot write replay file %s: %s\n", path, strerror(errno));
+		/* A file asked for (and probed before the run) is an output that failed. */
+		rc = cfg->replay_out ? -1 : 0;
 	} else if (have) {
 		fprintf(out, "%sstress: replay file %s: the serial schedule fails %s at step %lu "
 			"(%lu ops); rerun: %s --replay %s; shrink: %s --shrink %s\n", pfx, path,
@@ -211,7 +215,8 @@ void replay_after_failure(struct stress *s, FILE *out)
 	}
 	if (have)
 		replay_free(&found);
-	fflush(out);
+	stress_out_flush(out);
+	return rc;
 }
 
 /* --- shrinking --- */
@@ -334,6 +339,10 @@ int stress_shrink_main(const struct stress_config *cli)
 		fprintf(stderr, "stress: %s\n", err);
 		return STRESS_EXIT_USAGE;
 	}
+	if (cli->replay_out && stress_out_probe(cli->replay_out)) {
+		replay_free(&rp);
+		return STRESS_EXIT_INTERNAL;
+	}
 	/* Fewer CPUs may need a longer schedule to get there. */
 	steps = rp.steps * 4 + 1000;
 	if (steps < rp.steps)
@@ -373,7 +382,7 @@ int stress_shrink_main(const struct stress_config *cli)
 		 best.nr_cpus, replay_total_ops(&rp), replay_total_ops(&best), rp.steps,
 		 best.steps);
 	if (replay_save(path, &best)) {
-		fprintf(stderr, "stress: cannot write %s\n", path);
+		fprintf(stderr, "stress: cannot write %s: %s\n", path, strerror(errno));
 		replay_free(&rp);
 		replay_free(&best);
 		return STRESS_EXIT_INTERNAL;
