@@ -71,6 +71,7 @@ static int run_all(struct stress_config *cfg)
 	size_t body_len = 0;
 	unsigned long long seed = cfg->seed;
 	double t0 = stress_now();
+	struct stress_summary sum = { 0 };
 	unsigned int index = 0, i = 0, k, round = 0;
 	int status = STRESS_EXIT_PASS, signo = 0;
 	bool stop = false, stalled = false;
@@ -116,6 +117,7 @@ static int run_all(struct stress_config *cfg)
 			rc = stress_run(s);
 			status = worse(status, rc);
 			report_run(s, ++index, out);
+			report_summary_add(&sum, s);
 			if (rc == STRESS_EXIT_FAIL && !s->stalled && !s->interrupted &&
 			    replay_after_failure(s, cfg->report == REPORT_JSON ? stderr : out))
 				status = STRESS_EXIT_INTERNAL;
@@ -152,6 +154,9 @@ static int run_all(struct stress_config *cfg)
 		fprintf(out, "1..%u\n", index);
 	if (signo && status == STRESS_EXIT_PASS)
 		status = STRESS_EXIT_SIGNAL(signo);
+	sum.elapsed = stress_now() - t0;
+	sum.interrupted |= signo != 0;
+	report_end(cfg, &sum, status, out);
 	/* stdout is checked before the JSON says what the exit status is. */
 	if (!stress_out_check(out, "stdout"))
 		status = STRESS_EXIT_INTERNAL;

@@ -270,6 +270,16 @@ void report_not_run(const struct stress_config *cfg, const struct scenario *sc,
  */
 void report_json_end(int status, int signo, const struct scenario *const *not_run,
 		     unsigned int nr_not_run, FILE *out);
+/* The runs of one invocation, for the closing line. */
+struct stress_summary {
+	unsigned int runs, passed, failed, skipped, errors;
+	bool interrupted;
+	double elapsed;
+};
+void report_summary_add(struct stress_summary *sum, struct stress *s);
+/* "stress: SUCCESS (...)" / "stress: FAILURE (...)", like rcutorture's last line. */
+void report_end(const struct stress_config *cfg, const struct stress_summary *sum,
+		int status, FILE *out);
 const char *stress_verdict(struct stress *s);
 double stress_worst_margin(struct stress *s, const char **name);
 
