@@ -97,6 +97,7 @@ static void *add_thread_fn(void *arg)
 
 	bench_pin(r->cfg, id);
 	kc_set_cpu(id);
+	kc_cpu_hold();		/* the thread runs its vCPU (owned model) */
 	pthread_barrier_wait(&r->start);
 	c0 = bench_thread_cpu_ns();
 	r->t0[id] = bench_now_ns();
@@ -106,6 +107,7 @@ static void *add_thread_fn(void *arg)
 		bench_add_loop(r->bc, r->v, r->iters);
 	r->t1[id] = bench_now_ns();
 	r->cpu[id] = bench_thread_cpu_ns() - c0;
+	kc_cpu_unhold();
 	return NULL;
 }
 
@@ -388,7 +390,9 @@ int bench_add_once(const char *variant, unsigned int nr_cpus, unsigned long ops)
 	if (!bc)
 		return -1;
 	kc_set_cpu(0);
+	kc_cpu_hold();
 	bench_add_loop(bc, v, ops);
+	kc_cpu_unhold();
 	v = bench_precise(bc, v) == (long)ops ? 0 : -1;
 	bench_counters_free(bc);
 	return v;

@@ -365,10 +365,10 @@ int stress_run(struct stress *s)
 		s->ops = stress_threads_ops(s);
 		s->stalled = true;
 		stress_fail(s, "watchdog", -1, "threads did not stop within %.1fs", stall);
-		kc_after_pcpu_add_hook = NULL;
+		kc_set_after_pcpu_add_hook(NULL);
 		return STRESS_EXIT_FAIL;	/* no teardown: threads are still running */
 	}
-	kc_after_pcpu_add_hook = NULL;
+	kc_set_after_pcpu_add_hook(NULL);
 	s->elapsed = now - t0;
 	s->ops = stress_threads_ops(s);
 	if (!atomic_load(&s->failed) && s->sc->quiescent && !s->skipped) {

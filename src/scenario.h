@@ -40,7 +40,12 @@ struct scenario {
 	const struct scenario_opt *opts;	/* may be NULL */
 	/* Before the threads start. 0, or -1: internal error (exit 3). */
 	int (*setup)(struct stress *s);
-	/* One operation by virtual CPU @cpu (already the thread's kc_cpu). */
+	/*
+	 * One operation by the thread of virtual CPU @cpu. The thread runs as
+	 * kc_get_cpu(): @cpu, unless the scenario itself migrated it in an
+	 * earlier step (kc_set_cpu(); the engine brings it back only after an
+	 * injected hop).
+	 */
 	void (*cpu_step)(struct stress *s, unsigned int cpu, struct stress_rng *rng);
 	/* One round of continuous checking by selector/checker thread @id. */
 	void (*select_step)(struct stress *s, unsigned int id, struct stress_rng *rng);

@@ -223,6 +223,7 @@ void stress_inject_attach(struct stress *s, unsigned int cpu);
 void stress_inject_detach(void);
 void stress_inject_install(const struct stress_config *cfg);
 void stress_inject_counts(unsigned long *hops, unsigned long *delays, unsigned long *yields);
+bool stress_inject_hopped(void);
 
 /* watchdog.c */
 double stress_default_stall_timeout(const struct stress_config *cfg);

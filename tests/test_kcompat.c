@@ -144,10 +144,10 @@ static void kcompat_this_cpu_add_return(struct kt *t)
 	KT_ASSERT(t, p != NULL, "alloc");
 	kc_set_cpu(3);
 	KT_EXPECT_EQ(t, raw_smp_processor_id(), 3);
-	kc_after_pcpu_add_hook = count_hook;
+	kc_set_after_pcpu_add_hook(count_hook);
 	KT_EXPECT_EQ(t, this_cpu_add_return(*p, 5), 5);
 	KT_EXPECT_EQ(t, this_cpu_add_return(*p, -7), -2);
-	kc_after_pcpu_add_hook = NULL;
+	kc_set_after_pcpu_add_hook(NULL);
 	KT_EXPECT_EQ(t, hook_calls, 2);
 	for (cpu = 0; cpu < 8; cpu++)
 		KT_EXPECT(t, *per_cpu_ptr(p, cpu) == (cpu == 3 ? (unsigned long)-2 : 0),
@@ -311,13 +311,13 @@ static void kcompat_kernel_spellings(struct kt *t)
 	KT_ASSERT(t, p != NULL, "alloc");
 	kc_set_cpu(2);
 	hook_calls = 0;
-	kc_after_pcpu_add_hook = count_hook;
+	kc_set_after_pcpu_add_hook(count_hook);
 	KT_EXPECT_EQ(t, __this_cpu_add_return(*p, 4), 4);
 	KT_EXPECT_EQ(t, raw_cpu_add_return(*p, 4), 8);
 	KT_EXPECT_EQ(t, this_cpu_sub_return(*p, 1), 7);
 	KT_EXPECT_EQ(t, this_cpu_inc_return(*p), 8);
 	KT_EXPECT_EQ(t, this_cpu_dec_return(*p), 7);
-	kc_after_pcpu_add_hook = NULL;
+	kc_set_after_pcpu_add_hook(NULL);
 	KT_EXPECT_EQ(t, hook_calls, 5);
 	__this_cpu_add(*p, 3);
 	KT_EXPECT_EQ(t, __this_cpu_read(*p), 10);

@@ -2,7 +2,7 @@
 /*
  * counter_storm: virtual CPUs hammer a few hpcc counters with seeded
  * patterns (small +-, large deltas crossing several levels, oscillation
- * around carry thresholds, long negative runs, a few hot CPUs, adds made
+ * around carry thresholds, long negative runs, a few hot CPUs, runs made
  * as another CPU); checkers verify them against the ground truth of
  * truth.h, exactly, with no fudge factor:
  *  (a) conservation: precise sum == exact total, and every level-0 word
@@ -157,6 +157,7 @@ static void new_run(struct storm *st, struct cs_cpu *c, struct stress_rng *r)
 	c->pattern = opt_pattern >= 0 ? opt_pattern : (int)stress_rng_below(r, NR_PATTERNS);
 	c->left = 16 + stress_rng_below(r, 512);
 	c->osc_key = stress_rng_below(r, K_G2_WARM + 1);
+	c->hop_target = stress_rng_below(r, st->nr_cpus);
 	/* Oscillate by 1, by a batch or by a level threshold. */
 	l = stress_rng_below(r, sh->nr_levels + 2);
 	if (l == 0 || !sh->nr_levels)
@@ -171,11 +172,14 @@ static void one_op(struct stress *s, struct storm *st, unsigned int cpu,
 		   struct stress_rng *r)
 {
 	struct cs_cpu *c = &st->cpus[cpu];
-	unsigned int key = pick_key(st, cpu, r), target;
+	unsigned int key = pick_key(st, cpu, r);
 	unsigned long m;
 
-	if (!c->left--)
+	if (!c->left--) {
 		new_run(st, c, r);
+		if (kc_get_cpu() != cpu)
+			kc_set_cpu(cpu);	/* a hop run ended */
+	}
 	switch (c->pattern) {
 	case P_SMALL:
 		do_add(s, st, cpu, key, small_delta(r));
@@ -196,11 +200,15 @@ static void one_op(struct stress *s, struct storm *st, unsigned int cpu,
 		do_add(s, st, cpu, key, -(long)(1 + stress_rng_below(r, 2 * st->shape->batch)));
 		break;
 	case P_HOP:
-		/* Update as another CPU: its owner runs concurrently on the same word. */
-		target = stress_rng_below(r, st->nr_cpus);
-		kc_set_cpu(target);
+		/*
+		 * The whole run as another CPU (a migration): the updates land on
+		 * its word and carry along its path. Owned per-CPU model: that
+		 * CPU's thread takes turns with us; atomic model: it keeps
+		 * running on the same word. Back home when the run ends.
+		 */
+		if (kc_get_cpu() != c->hop_target)
+			kc_set_cpu(c->hop_target);
 		do_add(s, st, cpu, key, stress_rng_below(r, 4) ? small_delta(r) : big_delta(st, r));
-		kc_set_cpu(cpu);
 		break;
 	}
 }

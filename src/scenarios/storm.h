@@ -20,6 +20,7 @@ struct cs_cpu {
 	int pattern;
 	unsigned long left;
 	unsigned int osc_key;
+	unsigned int hop_target;	/* the CPU a hop run migrates to */
 	long osc_unit;
 	bool hot;
 	unsigned long home[NR_KEYS];	/* our adds as our own CPU */
