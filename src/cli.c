@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The command line: GNU long options (--opt VALUE or --opt=VALUE), a few
- * short aliases, and every registered scenario's own options. Any error
- * is one line on stderr and exit status 2 (the caller's job).
+ * The command line, parsed by getopt_long (GNU conventions: --opt VALUE,
+ * --opt=VALUE, unique abbreviations, -t1s, -t 1s, combined short flags,
+ * "--" ends the options). The engine's options are the table below; every
+ * registered scenario adds its own (struct scenario_opt). Any error is
+ * one line on stderr and -1 (exit status 2, the caller's job), also for
+ * an option that does not apply to what was selected.
+ *
+ * Adding an engine option: an enum value, a row in options[] (scope: what
+ * it needs, see enum opt_scope) and a case in apply().
  */
+#include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,50 +20,78 @@
 #include "stress.h"
 
 enum opt_id {
-	O_SCENARIO, O_LIST, O_CPUS, O_DURATION, O_SEED, O_BATCH, O_SELECTORS,
+	/* Above every short option character: getopt_long returns these. */
+	O_SCENARIO = 256, O_LIST, O_CPUS, O_DURATION, O_SEED, O_BATCH, O_SELECTORS,
 	O_INJECT, O_STUTTER, O_REPORT, O_JSON, O_STAT, O_STALL, O_UNTIL_FAIL,
 	O_ROUND, O_DESCRIBE, O_VERBOSE, O_HELP, O_VERSION, O_NO_CHECK, O_DUTY,
 	O_STEPS, O_NICE, O_ROUNDS, O_REPLAY, O_REPLAY_OUT, O_SHRINK, O_REPLAY_SEARCH,
+	O_END,
+	O_SCENARIO_OPT = 1024,	/* + index into the scenario option list */
+};
+
+/* Where an option applies; one that does not is a usage error. */
+enum opt_scope {
+	ANY = 0,
+	RUN = 1 << 0,		/* a run's shape: a replay file sets it (--replay, --shrink) */
+	UNTIL_FAIL = 1 << 1,	/* only with --until-fail */
 };
 
 static const struct cli_opt {
 	const char *name;
 	char shortname;
-	const char *arg;
+	const char *arg;	/* NULL: a flag */
 	enum opt_id id;
+	unsigned int scope;
 	const char *help;
 } options[] = {
-	{ "scenario", 0, "NAME", O_SCENARIO, "run scenario NAME (repeatable; 'all': every one)" },
-	{ "list", 0, NULL, O_LIST, "list the scenarios and exit" },
-	{ "cpus", 0, "N", O_CPUS, "virtual CPUs (threads), 1..NR_CPUS (default 256)" },
-	{ "duration", 't', "D", O_DURATION, "run time per scenario: 30s, 5m, 2h, 1d, bare seconds; 0 = until interrupted (default: 10s in total)" },
-	{ "seed", 0, "N", O_SEED, "seed of every random decision (default: from the clock; always printed)" },
-	{ "batch", 0, "B", O_BATCH, "hpcc batch size, a power of two, 2..2^24 (default 32)" },
-	{ "selectors", 0, "K", O_SELECTORS, "checker/selector threads, 0..1024 (default 2, or CPUs/256 if more)" },
-	{ "vcpu-nice", 0, "N", O_NICE, "vCPU threads lower their priority to nice N, 0..19, or auto (selectors get ~1/4 of the CPU); default 0" },
-	{ "selector-duty", 0, "F", O_DUTY, "fraction of the time each selector may run, 0.01..1 (default 0.25)" },
-	{ "inject", 0, "SPEC", O_INJECT, "faults between the level-0 add and the carry: hop=P,delay=P,yield=P or off (default hop=0.01,delay=0.0002,yield=0.0002)" },
-	{ "stutter", 0, "SPEC", O_STUTTER, "park every CPU for quiescent checks every D or every MIN-MAX (seeded), or off (default 250ms-1s)" },
-	{ "report", 0, "FMT", O_REPORT, "stdout format: text, ktap or json (default text)" },
-	{ "json", 0, "FILE", O_JSON, "also write the JSON report to FILE" },
-	{ "stat-interval", 0, "D", O_STAT, "progress line interval; 0 = none (default 1s)" },
-	{ "stall-timeout", 0, "D", O_STALL, "a CPU without progress for D is a failure (default: 30s + 10ms per CPU per core)" },
-	{ "steps", 0, "N", O_STEPS, "each vCPU stops after N steps; the run ends when all did (default: unbounded)" },
-	{ "until-fail", 0, NULL, O_UNTIL_FAIL, "repeat with fresh seeds until a failure or --duration (total) ends" },
-	{ "round", 0, "D", O_ROUND, "--until-fail: run time of one scenario per round (default 2s)" },
-	{ "rounds", 0, "N", O_ROUNDS, "--until-fail: stop after N rounds (default: no limit)" },
-	{ "replay", 0, "FILE", O_REPLAY, "rerun a replay file serially, exactly (docs/regress.md)" },
-	{ "replay-out", 0, "FILE", O_REPLAY_OUT, "where a failure's replay file goes (default ./stress-replay-SEED.txt); with --replay/--shrink: the result" },
-	{ "replay-search", 0, "N", O_REPLAY_SEARCH, "serial schedules tried to reproduce a failure, 0..1000 (default 8)" },
-	{ "shrink", 0, "FILE", O_SHRINK, "shrink a replay file: fewer CPUs, injections, operations" },
-	{ "describe", 0, NULL, O_DESCRIBE, "print the tree shape for --cpus/--batch as JSON and exit" },
-	{ "no-check", 0, NULL, O_NO_CHECK, "benchmark mode: no ground truth, no checkers, no stutter" },
-	{ "verbose", 'v', NULL, O_VERBOSE, "more detail (thread-to-core map, ...)" },
-	{ "help", 'h', NULL, O_HELP, "this help" },
-	{ "version", 'V', NULL, O_VERSION, "version and the hpcc source it was built from" },
+	{ "scenario", 's', "NAME", O_SCENARIO, RUN, "run scenario NAME (repeatable; 'all': every one)" },
+	{ "list", 0, NULL, O_LIST, ANY, "list the scenarios and exit" },
+	{ "cpus", 'c', "N", O_CPUS, RUN, "virtual CPUs (threads), 1..NR_CPUS (default 256)" },
+	{ "duration", 't', "D", O_DURATION, RUN, "run time per scenario: 30s, 5m, 2h, 1d, bare seconds; 0 = until interrupted (default: 10s in total)" },
+	{ "seed", 0, "N", O_SEED, RUN, "seed of every random decision, 0..2^64-1 (default: from the clock; always printed)" },
+	{ "batch", 0, "B", O_BATCH, RUN, "hpcc batch size, a power of two, 2..2^24 (default 32)" },
+	{ "selectors", 0, "K", O_SELECTORS, RUN, "checker/selector threads, 0..1024 (default 2, or CPUs/256 if more)" },
+	{ "vcpu-nice", 0, "N", O_NICE, RUN, "vCPU threads lower their priority to nice N, 0..19, or auto (selectors get ~1/4 of the CPU); default 0" },
+	{ "selector-duty", 0, "F", O_DUTY, RUN, "fraction of the time each selector may run, 0.01..1 (default 0.25)" },
+	{ "inject", 0, "SPEC", O_INJECT, RUN, "faults between the level-0 add and the carry: hop=P,delay=P,yield=P or off (default hop=0.01,delay=0.0002,yield=0.0002)" },
+	{ "stutter", 0, "SPEC", O_STUTTER, RUN, "park every CPU for quiescent checks every D or every MIN-MAX (seeded), or off (default 250ms-1s)" },
+	{ "report", 0, "FMT", O_REPORT, ANY, "stdout format: text, ktap or json (default text)" },
+	{ "json", 0, "FILE", O_JSON, ANY, "also write the JSON report to FILE" },
+	{ "stat-interval", 0, "D", O_STAT, RUN, "progress line interval; 0 = none (default 1s)" },
+	{ "stall-timeout", 0, "D", O_STALL, RUN, "a CPU without progress for D is a failure (default: 30s + 10ms per CPU per core)" },
+	{ "steps", 0, "N", O_STEPS, RUN, "each vCPU stops after N steps; the run ends when all did (default: unbounded)" },
+	{ "until-fail", 0, NULL, O_UNTIL_FAIL, RUN, "repeat with fresh seeds until a failure or --duration (total) ends" },
+	{ "round", 0, "D", O_ROUND, RUN | UNTIL_FAIL, "--until-fail: run time of one scenario per round (default 2s)" },
+	{ "rounds", 0, "N", O_ROUNDS, RUN | UNTIL_FAIL, "--until-fail: stop after N rounds (default: no limit)" },
+	{ "replay", 0, "FILE", O_REPLAY, ANY, "rerun a replay file serially, exactly (docs/regress.md)" },
+	{ "replay-out", 0, "FILE", O_REPLAY_OUT, ANY, "where a failure's replay file goes (default ./stress-replay-SEED.txt); with --replay/--shrink: the result" },
+	{ "replay-search", 0, "N", O_REPLAY_SEARCH, ANY, "serial schedules tried to reproduce a failure, 0..1000 (default 8)" },
+	{ "shrink", 0, "FILE", O_SHRINK, ANY, "shrink a replay file: fewer CPUs, injections, operations" },
+	{ "describe", 0, NULL, O_DESCRIBE, ANY, "print the tree shape for --cpus/--batch as JSON and exit" },
+	{ "no-check", 0, NULL, O_NO_CHECK, RUN, "benchmark mode: no ground truth, no checkers, no stutter" },
+	{ "verbose", 'v', NULL, O_VERBOSE, ANY, "more detail (thread-to-core map, ...)" },
+	{ "help", 'h', NULL, O_HELP, ANY, "this help" },
+	{ "version", 'V', NULL, O_VERSION, ANY, "version and the hpcc source it was built from" },
 };
 
-#define NR_OPTIONS (sizeof(options) / sizeof(options[0]))
+#define NR_OPTIONS	(sizeof(options) / sizeof(options[0]))
+#define MAX_SC_OPTS	128
+
+/* Every scenario's options, flattened (rebuilt by each parse). */
+struct sc_opt_ref {
+	const struct scenario *sc;
+	const struct scenario_opt *opt;
+};
+
+struct parse_state {
+	struct sc_opt_ref sc_opts[MAX_SC_OPTS];
+	unsigned int nr_sc_opts;
+	struct option longopts[NR_OPTIONS + MAX_SC_OPTS + 1];
+	char shortopts[2 + 3 * NR_OPTIONS + 1];
+	/* Given on this command line: how (first spelling, "" = not given). */
+	char given[O_END - O_SCENARIO][40];
+	bool sc_given[MAX_SC_OPTS];
+};
 
 void stress_usage(FILE *out)
 {
@@ -63,7 +99,9 @@ void stress_usage(FILE *out)
 
 	fprintf(out, "usage: stress [OPTION]...\n"
 		"Stress and check hierarchical per-CPU counters (hpcc) and the mm logic on them.\n"
-		"Exit status: 0 pass, 1 an invariant failed, 2 usage error, 3 internal error.\n\n"
+		"Exit status: 0 pass, 1 an invariant failed, 2 usage error, 3 internal error.\n"
+		"Long options take --opt VALUE or --opt=VALUE (or a unique abbreviation); short\n"
+		"ones -tVALUE or -t VALUE, flags combined (-vh); \"--\" ends the options.\n\n"
 		"Options:\n");
 	for (i = 0; i < NR_OPTIONS; i++) {
 		char left[48];
@@ -81,7 +119,7 @@ void stress_usage(FILE *out)
 
 		if (!sc->opts || !sc->opts[0].name)
 			continue;
-		fprintf(out, "\nScenario %s:\n", sc->name);
+		fprintf(out, "\nScenario %s (its options need it selected):\n", sc->name);
 		for (j = 0; sc->opts[j].name; j++) {
 			char left[48];
 
@@ -93,26 +131,135 @@ void stress_usage(FILE *out)
 	}
 }
 
-static int usage_error(const char *fmt, const char *a, const char *b)
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
 {
+	va_list ap;
+
 	fprintf(stderr, "stress: ");
-	fprintf(stderr, fmt, a, b);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fprintf(stderr, " (try --help)\n");
 	return -1;
 }
 
-static const struct scenario_opt *find_scenario_opt(const char *name, size_t len)
+/* Edit distance (insert, delete, substitute, swap neighbours), capped. */
+static unsigned int distance(const char *a, const char *b)
 {
-	unsigned int i, j;
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	unsigned int d[3][64], *prev2 = d[0], *prev = d[1], *cur = d[2], *t;
 
+	if (la >= 63 || lb >= 63)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (j = 1; j <= lb; j++) {
+			unsigned int c = prev[j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (prev[j] + 1 < c)
+				c = prev[j] + 1;
+			if (cur[j - 1] + 1 < c)
+				c = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    prev2[j - 2] + 1 < c)
+				c = prev2[j - 2] + 1;
+			cur[j] = c;
+		}
+		t = prev2;
+		prev2 = prev;
+		prev = cur;
+		cur = t;
+	}
+	return prev[lb];
+}
+
+/* "unknown option '--cpu=3'; did you mean '--cpus'?" and its kin. */
+static int unknown_long(struct parse_state *ps, const char *arg)
+{
+	char name[64], list[256] = "";
+	const char *eq = strchr(arg + 2, '=');
+	size_t len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+	unsigned int i, best = 99, nr_prefix = 0, d;
+	const char *best_name = NULL;
+
+	snprintf(name, sizeof(name), "%.*s", (int)len, arg + 2);
+	for (i = 0; ps->longopts[i].name; i++) {
+		const char *cand = ps->longopts[i].name;
+
+		if (!strcmp(cand, name))	/* known: then the value was the problem */
+			return usage_error("option '--%s' takes no value", name);
+		if (len && !strncmp(cand, name, len)) {
+			size_t n = strlen(list);
+
+			if (n + strlen(cand) + 5 < sizeof(list))
+				snprintf(list + n, sizeof(list) - n, "%s--%s", n ? ", " : "", cand);
+			nr_prefix++;
+		}
+		d = distance(name, cand);
+		if (d < best) {
+			best = d;
+			best_name = cand;
+		}
+	}
+	if (nr_prefix > 1)
+		return usage_error("option '--%s' is ambiguous: %s", name, list);
+	if (best_name && best <= (len > 6 ? 3 : 2))
+		return usage_error("unknown option '%s'; did you mean '--%s'?", arg, best_name);
+	return usage_error("unknown option '%s'", arg);
+}
+
+static void build_tables(struct parse_state *ps)
+{
+	unsigned int i, j, n = 0;
+	char *s = ps->shortopts;
+
+	memset(ps, 0, sizeof(*ps));
+	/* ':' first: a missing argument is reported as ':', not '?'. */
+	*s++ = ':';
+	for (i = 0; i < NR_OPTIONS; i++) {
+		ps->longopts[n++] = (struct option){ options[i].name,
+			options[i].arg ? required_argument : no_argument, NULL, options[i].id };
+		if (options[i].shortname) {
+			*s++ = options[i].shortname;
+			if (options[i].arg)
+				*s++ = ':';
+		}
+	}
+	*s = 0;
 	for (i = 0; i < scenario_count(); i++) {
 		const struct scenario *sc = scenario_at(i);
 
-		for (j = 0; sc->opts && sc->opts[j].name; j++)
-			if (strlen(sc->opts[j].name) == len &&
-			    !strncmp(sc->opts[j].name, name, len))
-				return &sc->opts[j];
+		for (j = 0; sc->opts && sc->opts[j].name && ps->nr_sc_opts < MAX_SC_OPTS; j++) {
+			ps->sc_opts[ps->nr_sc_opts] = (struct sc_opt_ref){ sc, &sc->opts[j] };
+			ps->longopts[n++] = (struct option){ sc->opts[j].name,
+				sc->opts[j].arg ? required_argument : no_argument, NULL,
+				O_SCENARIO_OPT + ps->nr_sc_opts };
+			ps->nr_sc_opts++;
+		}
 	}
+	ps->longopts[n] = (struct option){ 0 };
+}
+
+static const struct cli_opt *engine_opt(int id)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_OPTIONS; i++)
+		if ((int)options[i].id == id)
+			return &options[i];
+	return NULL;
+}
+
+static const struct cli_opt *short_opt(int c)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_OPTIONS; i++)
+		if (options[i].shortname && options[i].shortname == c)
+			return &options[i];
 	return NULL;
 }
 
@@ -156,8 +303,7 @@ static int apply(struct stress_config *cfg, enum opt_id id, const char *name,
 			return 0;
 		}
 		if (!scenario_find(val))
-			return usage_error("--scenario: unknown scenario '%s'%s", val,
-					   " (see --list)");
+			return usage_error("%s: unknown scenario '%s' (see --list)", name, val);
 		return add_scenario(cfg, scenario_find(val));
 	case O_CPUS:
 		if (stress_parse_ulong(val, 1, NR_CPUS, &v, err, sizeof(err)))
@@ -236,12 +382,11 @@ static int apply(struct stress_config *cfg, enum opt_id id, const char *name,
 		else if (!strcmp(val, "json"))
 			cfg->report = REPORT_JSON;
 		else
-			return usage_error("--report: '%s' is not one of text, ktap, json%s",
-					   val, "");
+			return usage_error("%s: '%s' is not one of text, ktap, json", name, val);
 		return 0;
 	case O_JSON:
 		if (!*val)
-			return usage_error("--json: empty file name%s%s", "", "");
+			return usage_error("%s: empty file name", name);
 		cfg->json_file = val;
 		return 0;
 	case O_STAT:
@@ -285,13 +430,13 @@ static int apply(struct stress_config *cfg, enum opt_id id, const char *name,
 	case O_REPLAY:
 	case O_SHRINK:
 		if (!*val)
-			return usage_error("--%s: empty file name%s", name, "");
+			return usage_error("%s: empty file name", name);
 		*(id == O_REPLAY ? &cfg->replay_file : &cfg->shrink_file) = val;
 		*act = id == O_REPLAY ? ACT_REPLAY : ACT_SHRINK;
 		return 0;
 	case O_REPLAY_OUT:
 		if (!*val)
-			return usage_error("--replay-out: empty file name%s%s", "", "");
+			return usage_error("%s: empty file name", name);
 		cfg->replay_out = val;
 		return 0;
 	case O_REPLAY_SEARCH:
@@ -302,10 +447,13 @@ static int apply(struct stress_config *cfg, enum opt_id id, const char *name,
 	case O_NO_CHECK:
 		cfg->no_check = true;
 		return 0;
+	case O_END:
+	case O_SCENARIO_OPT:
+		break;
 	}
 	return 0;
 bad:
-	return usage_error("--%s: %s", name, err);
+	return usage_error("%s: %s", name, err);
 }
 
 static void set_defaults(struct stress_config *cfg)
@@ -324,77 +472,118 @@ static void set_defaults(struct stress_config *cfg)
 	stress_parse_stutter("250ms-1s", &cfg->stutter, err, sizeof(err));
 }
 
+static bool selected(const struct stress_config *cfg, const struct scenario *sc)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->nr_scenarios; i++)
+		if (cfg->scenarios[i] == sc)
+			return true;
+	return false;
+}
+
+/* Every option given must apply to what runs: otherwise it would be ignored. */
+static int check_applicable(struct parse_state *ps, const struct stress_config *cfg,
+			    enum stress_action act)
+{
+	const char *mode = act == ACT_REPLAY ? "--replay" : "--shrink";
+	unsigned int i;
+
+	if (act == ACT_HELP || act == ACT_VERSION || act == ACT_LIST)
+		return 0;
+	for (i = 0; i < NR_OPTIONS; i++) {
+		const char *as = ps->given[options[i].id - O_SCENARIO];
+
+		if (!*as)
+			continue;
+		if ((act == ACT_REPLAY || act == ACT_SHRINK) && (options[i].scope & RUN))
+			return usage_error("%s does not apply to %s: the replay file sets the run",
+					   as, mode);
+		if ((options[i].scope & UNTIL_FAIL) && !cfg->until_fail)
+			return usage_error("%s applies only with --until-fail", as);
+	}
+	for (i = 0; i < ps->nr_sc_opts; i++) {
+		const struct sc_opt_ref *r = &ps->sc_opts[i];
+
+		if (!ps->sc_given[i])
+			continue;
+		if (act == ACT_REPLAY || act == ACT_SHRINK)
+			return usage_error("--%s does not apply to %s: the replay file sets the run",
+					   r->opt->name, mode);
+		if (!selected(cfg, r->sc))
+			return usage_error("--%s applies to scenario %s, which is not selected",
+					   r->opt->name, r->sc->name);
+	}
+	return 0;
+}
+
 int stress_cli_parse(int argc, char **argv, struct stress_config *cfg,
 		     enum stress_action *act)
 {
+	static struct parse_state ps;	/* large; the parser is not thread-safe anyway */
 	enum stress_action requested = ACT_RUN;
-	int i;
+	int c, i;
 
 	set_defaults(cfg);
+	build_tables(&ps);
 	cfg->argv0 = argv[0];
 	*act = ACT_RUN;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *name, *val = NULL, *eq;
-		const struct cli_opt *o = NULL;
-		const struct scenario_opt *so;
-		size_t len;
-		unsigned int k;
+	/* Re-entrant: glibc re-initialises getopt completely at optind 0. */
+	optind = 0;
+	opterr = 0;
+	for (;;) {
+		const struct cli_opt *o;
+		char *as;
 
-		if (a[0] != '-' || !a[1])
-			return usage_error("unexpected argument '%s'%s", a, "");
-		if (a[1] != '-') {
-			/* -x, or -x VALUE */
-			for (k = 0; k < NR_OPTIONS; k++)
-				if (options[k].shortname && options[k].shortname == a[1] && !a[2])
-					o = &options[k];
-			if (!o)
-				return usage_error("unknown option '%s'%s", a, "");
-			if (o->arg) {
-				if (i + 1 >= argc)
-					return usage_error("-%s: missing %s", a + 1, o->arg);
-				val = argv[++i];
-			}
-			if (apply(cfg, o->id, o->name, val, &requested))
-				return -1;
-			continue;
+		c = getopt_long(argc, argv, ps.shortopts, ps.longopts, NULL);
+		if (c == -1)
+			break;
+		if (c == '?') {
+			/* optopt: 0 unknown/ambiguous long, >= 256 a flag given a value. */
+			if (optopt == 0 || optopt >= 256)
+				return unknown_long(&ps, argv[optind - 1]);
+			return usage_error("unknown option '-%c'", optopt);
 		}
-		name = a + 2;
-		eq = strchr(name, '=');
-		len = eq ? (size_t)(eq - name) : strlen(name);
-		for (k = 0; k < NR_OPTIONS; k++)
-			if (strlen(options[k].name) == len && !strncmp(options[k].name, name, len))
-				o = &options[k];
-		so = o ? NULL : find_scenario_opt(name, len);
-		if (!o && !so)
-			return usage_error("unknown option '%s'%s", a, "");
-		if ((o && !o->arg) || (so && !so->arg)) {
-			if (eq) {
-				fprintf(stderr, "stress: option '--%.*s' takes no value "
-					"(try --help)\n", (int)len, name);
-				return -1;
+		if (c == ':') {
+			if (optopt >= O_SCENARIO_OPT) {
+				const struct scenario_opt *so = ps.sc_opts[optopt - O_SCENARIO_OPT].opt;
+
+				return usage_error("--%s: missing %s", so->name, so->arg);
 			}
-		} else if (eq) {
-			val = eq + 1;
-		} else {
-			if (i + 1 >= argc)
-				return usage_error("%s: missing %s", a, o ? o->arg : so->arg);
-			val = argv[++i];
+			o = optopt >= 256 ? engine_opt(optopt) : short_opt(optopt);
+			if (optopt >= 256)
+				return usage_error("--%s: missing %s", o->name, o->arg);
+			return usage_error("-%c: missing %s", optopt, o->arg);
 		}
-		if (o) {
-			if (apply(cfg, o->id, o->name, val, &requested))
-				return -1;
-		} else {
+		if (c >= O_SCENARIO_OPT) {
+			const struct scenario_opt *so = ps.sc_opts[c - O_SCENARIO_OPT].opt;
 			char err[160] = "invalid value";
 
-			if (so->parse(val, err, sizeof(err)))
+			if (so->parse(optarg, err, sizeof(err)))
 				return usage_error("--%s: %s", so->name, err);
-			append_arg(cfg, so->name, val);
+			append_arg(cfg, so->name, optarg);
+			ps.sc_given[c - O_SCENARIO_OPT] = true;
+			continue;
 		}
+		o = c < 256 ? short_opt(c) : engine_opt(c);
+		as = ps.given[o->id - O_SCENARIO];
+		if (!*as) {
+			if (c < 256)
+				snprintf(as, sizeof(ps.given[0]), "-%c", c);
+			else
+				snprintf(as, sizeof(ps.given[0]), "--%s", o->name);
+		}
+		if (apply(cfg, o->id, as, optarg, &requested))
+			return -1;
 	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
 	*act = requested;
 	if (!cfg->nr_scenarios)
 		for (i = 0; i < (int)scenario_count(); i++)
 			add_scenario(cfg, scenario_at(i));
+	if (check_applicable(&ps, cfg, requested))
+		return -1;
 	if (!cfg->seed_given)
 		cfg->seed = stress_mix((unsigned long long)time(NULL) ^
 				       ((unsigned long long)getpid() << 32) ^

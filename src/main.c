@@ -61,6 +61,7 @@ static int run_all(struct stress_config *cfg)
 	size_t body_len = 0;
 	unsigned long long seed = cfg->seed;
 	double t0 = stress_now();
+	struct stress_summary sum = { 0 };
 	unsigned int index = 0, i, round = 0;
 	int status = STRESS_EXIT_PASS;
 	bool stop = false, stalled = false;
@@ -94,6 +95,7 @@ static int run_all(struct stress_config *cfg)
 			rc = stress_run(s);
 			status = worse(status, rc);
 			report_run(s, ++index, out);
+			report_summary_add(&sum, s);
 			if (rc == STRESS_EXIT_FAIL && !s->stalled && !s->interrupted)
 				replay_after_failure(s, cfg->report == REPORT_JSON ? stderr : out);
 			if (body)
@@ -114,6 +116,8 @@ static int run_all(struct stress_config *cfg)
 	}
 	if (cfg->report == REPORT_KTAP && cfg->until_fail)
 		fprintf(out, "1..%u\n", index);
+	sum.elapsed = stress_now() - t0;
+	report_end(cfg, &sum, status, out);
 	if (body) {
 		report_json_end(status, body);
 		fclose(body);

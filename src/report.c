@@ -179,6 +179,39 @@ void report_run(struct stress *s, unsigned int index, FILE *out)
 	fflush(out);
 }
 
+void report_summary_add(struct stress_summary *sum, struct stress *s)
+{
+	const char *v = stress_verdict(s);
+
+	sum->runs++;
+	if (!strcmp(v, "PASS"))
+		sum->passed++;
+	else if (!strcmp(v, "FAIL"))
+		sum->failed++;
+	else if (!strcmp(v, "SKIP"))
+		sum->skipped++;
+	else
+		sum->errors++;
+	sum->interrupted |= s->interrupted;
+}
+
+void report_end(const struct stress_config *cfg, const struct stress_summary *sum,
+		int status, FILE *out)
+{
+	const char *word = status == STRESS_EXIT_PASS ? "SUCCESS" :
+			   status == STRESS_EXIT_FAIL ? "FAILURE" : "ERROR";
+
+	if (cfg->report == REPORT_JSON)
+		out = stderr;
+	fprintf(out, "%sstress: %s (%u run%s: %u passed, %u failed, %u skipped, %u error%s; "
+		"%u scenario%s, cpus=%u seed=%llu%s; %.2fs)\n",
+		cfg->report == REPORT_KTAP ? "# " : "", word, sum->runs, sum->runs == 1 ? "" : "s",
+		sum->passed, sum->failed, sum->skipped, sum->errors, sum->errors == 1 ? "" : "s",
+		cfg->nr_scenarios, cfg->nr_scenarios == 1 ? "" : "s", cfg->nr_cpus, cfg->seed,
+		sum->interrupted ? ", interrupted" : "", sum->elapsed);
+	fflush(out);
+}
+
 /* --- JSON --- */
 
 static void json_str(FILE *out, const char *s)

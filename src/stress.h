@@ -247,6 +247,16 @@ void report_run(struct stress *s, unsigned int index, FILE *out);
 void report_json_begin(const struct stress_config *cfg, FILE *out);
 void report_json_run(struct stress *s, bool first, FILE *out);
 void report_json_end(int status, FILE *out);
+/* The runs of one invocation, for the closing line. */
+struct stress_summary {
+	unsigned int runs, passed, failed, skipped, errors;
+	bool interrupted;
+	double elapsed;
+};
+void report_summary_add(struct stress_summary *sum, struct stress *s);
+/* "stress: SUCCESS (...)" / "stress: FAILURE (...)", like rcutorture's last line. */
+void report_end(const struct stress_config *cfg, const struct stress_summary *sum,
+		int status, FILE *out);
 const char *stress_verdict(struct stress *s);
 double stress_worst_margin(struct stress *s, const char **name);
 
