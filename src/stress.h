@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <kcompat/kcompat.h>
 #include "scenario.h"
 #include "shape/hpcc_shape.h"
 
@@ -62,6 +63,7 @@ struct stress_config {
 	double selector_duty;	/* fraction of time a selector may run */
 	unsigned long long steps;	/* per vCPU; 0: unbounded */
 	int vcpu_nice;		/* 0..19, or -1: auto */
+	enum kc_pcpu_ops pcpu_ops;	/* --pcpu-ops */
 	struct inject_spec inject;
 	struct stutter_spec stutter;
 	enum stress_report_fmt report;

@@ -7,6 +7,7 @@
 #ifndef _KCOMPAT_KCOMPAT_H
 #define _KCOMPAT_KCOMPAT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -127,7 +128,7 @@ void kc_cpu_lend(void);
 static inline void kc_cpu_preempt(void)
 {
 	if (__builtin_expect(kc_cpu_held, 1) &&
-	    __builtin_expect(__atomic_load_n(&kc_vcpus[kc_cpu].attn, __ATOMIC_RELAXED) &
+	    __builtin_expect(atomic_load_explicit(&kc_vcpus[kc_cpu].attn, memory_order_relaxed) &
 			     KC_ATTN_WANT, 0))
 		kc_cpu_lend();
 }

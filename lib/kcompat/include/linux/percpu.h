@@ -116,7 +116,7 @@ u8 kc_pcpu_xadd_slow8(u8 *p, u8 v, unsigned int cpu);
 /* The after-add point: the injection hook, and a preemption point. */
 static inline void kc_after_pcpu_add(unsigned int cpu)
 {
-	if (unlikely(__atomic_load_n(&kc_vcpus[cpu].attn, __ATOMIC_RELAXED)))
+	if (unlikely(atomic_load_explicit(&kc_vcpus[cpu].attn, memory_order_relaxed)))
 		kc_pcpu_attention();
 }
 
