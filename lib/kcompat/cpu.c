@@ -42,6 +42,7 @@ unsigned int nr_cpu_ids = 1;
 __thread unsigned int kc_cpu;
 __thread unsigned int kc_pcpu_fast = KC_PCPU_NOT_HELD;
 __thread bool kc_cpu_held;
+__thread unsigned int kc_held_cpu;	/* valid while kc_cpu_held */
 enum kc_pcpu_ops kc_pcpu_ops = KC_PCPU_OWNED;
 struct kc_vcpu kc_vcpus[NR_CPUS];
 
@@ -255,6 +256,7 @@ void kc_cpu_hold(void)
 	pthread_setspecific(kc_exit_key, (void *)1);
 	vcpu_take(kc_cpu);
 	vcpu_quantum(kc_cpu);
+	kc_held_cpu = kc_cpu;
 	kc_cpu_held = true;
 	kc_pcpu_fast = kc_cpu;
 }
@@ -265,7 +267,7 @@ void kc_cpu_unhold(void)
 		return;
 	kc_pcpu_fast = KC_PCPU_NOT_HELD;
 	kc_cpu_held = false;
-	vcpu_give(kc_cpu);
+	vcpu_give(kc_held_cpu);
 }
 
 /* A preemption point with a waiter: lend the vCPU once our quantum is over. */
@@ -273,12 +275,13 @@ void kc_cpu_lend(void)
 {
 	if (!kc_cpu_held || (++kc_lend_polls & 15))
 		return;
-	if (kc_now_ns() < atomic_load_explicit(&kc_vcpus[kc_cpu].lend_at, memory_order_relaxed))
+	if (kc_now_ns() < atomic_load_explicit(&kc_vcpus[kc_held_cpu].lend_at,
+					       memory_order_relaxed))
 		return;
 	kc_pcpu_fast = KC_PCPU_NOT_HELD;
-	vcpu_give(kc_cpu);
-	vcpu_take(kc_cpu);
-	vcpu_quantum(kc_cpu);
+	vcpu_give(kc_held_cpu);
+	vcpu_take(kc_held_cpu);
+	vcpu_quantum(kc_held_cpu);
 	kc_pcpu_fast = kc_cpu;
 }
 
@@ -286,11 +289,12 @@ void kc_cpu_lend(void)
 void kc_cpu_migrate(unsigned int cpu)
 {
 	kc_pcpu_fast = KC_PCPU_NOT_HELD;
-	vcpu_give(kc_cpu);
+	vcpu_give(kc_held_cpu);
 	__atomic_store_n(&kc_cpu, cpu, __ATOMIC_RELAXED);
 	vcpu_take(cpu);
 	vcpu_quantum(cpu);
-	kc_pcpu_fast = kc_cpu;
+	kc_held_cpu = cpu;
+	kc_pcpu_fast = cpu;
 }
 
 /*

@@ -90,6 +90,7 @@ extern struct kc_vcpu kc_vcpus[NR_CPUS];
 #define KC_PCPU_NOT_HELD	(~0U)
 extern __thread unsigned int kc_pcpu_fast;
 extern __thread bool kc_cpu_held;
+extern __thread unsigned int kc_held_cpu;	/* while kc_cpu_held: == kc_cpu */
 
 /*
  * Set the number of possible CPUs. Call before subsystem init and before
@@ -128,7 +129,7 @@ void kc_cpu_lend(void);
 static inline void kc_cpu_preempt(void)
 {
 	if (__builtin_expect(kc_cpu_held, 1) &&
-	    __builtin_expect(atomic_load_explicit(&kc_vcpus[kc_cpu].attn, memory_order_relaxed) &
+	    __builtin_expect(atomic_load_explicit(&kc_vcpus[kc_held_cpu].attn, memory_order_relaxed) &
 			     KC_ATTN_WANT, 0))
 		kc_cpu_lend();
 }
