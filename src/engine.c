@@ -140,11 +140,6 @@ void stress_count_checks(struct stress *s, unsigned long n)
 	atomic_fetch_add_explicit(&s->checks, n, memory_order_relaxed);
 }
 
-void stress_trace(struct stress *s, unsigned int cpu, const char *op, long a, long b)
-{
-	recorder_add(s->rec, cpu, op, a, b);
-}
-
 static void record_failure(struct stress *s, const char *invariant, int cpu,
 			   const char *msg, bool dump_threads)
 {

@@ -25,6 +25,33 @@ unsigned long long stress_rng_below(struct stress_rng *r, unsigned long long n);
 /* True with probability p (0..1). */
 bool stress_rng_chance(struct stress_rng *r, double p);
 
+/*
+ * Batched draws for hot loops: the same sequence as stress_rng_next() on
+ * @r, generated STRESS_RNG_BATCH at a time (a load per draw, one call per
+ * batch). Start with .i = STRESS_RNG_BATCH (empty); draw from @r only
+ * through the batch once it is in use.
+ */
+#define STRESS_RNG_BATCH	32
+struct stress_rng_batch {
+	unsigned int i;
+	unsigned long long v[STRESS_RNG_BATCH];
+};
+void stress_rng_refill(struct stress_rng_batch *b, struct stress_rng *r);
+static inline unsigned long long stress_rng_batch_next(struct stress_rng_batch *b,
+						       struct stress_rng *r)
+{
+	if (__builtin_expect(b->i >= STRESS_RNG_BATCH, 0))
+		stress_rng_refill(b, r);
+	return b->v[b->i++];
+}
+/* Uniform in [0, n), as stress_rng_below(). */
+static inline unsigned long long stress_rng_batch_below(struct stress_rng_batch *b,
+							struct stress_rng *r,
+							unsigned long long n)
+{
+	return (unsigned long long)(((unsigned __int128)stress_rng_batch_next(b, r) * n) >> 64);
+}
+
 /* A scenario-specific long option (e.g. --oom-algo v16). */
 struct scenario_opt {
 	const char *name;	/* without "--"; NULL ends the table */

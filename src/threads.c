@@ -34,6 +34,13 @@
 #define WORKER_STACK	STRESS_STACK_SIZE
 #endif
 
+/*
+ * vCPU steps between two checks of the stop and park requests: the loop's
+ * own cost per step stays small; a stop or a stutter waits a microsecond
+ * or two longer.
+ */
+#define STEP_BURST	16
+
 int stress_host_cores(int *cores, int max)
 {
 	cpu_set_t set;
@@ -180,10 +187,18 @@ static void *worker(void *arg)
 			sc->select_step(s, th->id, &rng);
 			pace(s, &busy_since, n + 1);
 		} else {
-			if (stress_inject_hopped())
-				kc_set_cpu(th->id);	/* back home after an injected hop */
-			sc->cpu_step(s, th->id, &rng);
+			/* A burst of steps per check of the stop and park flags. */
+			unsigned long k, burst = STEP_BURST;
+
+			if (s->cfg->steps && s->cfg->steps - n < burst)
+				burst = s->cfg->steps - n;
+			for (k = 0; k < burst; k++) {
+				if (stress_inject_hopped())
+					kc_set_cpu(th->id);	/* back home after an injected hop */
+				sc->cpu_step(s, th->id, &rng);
+			}
 			kc_cpu_preempt();	/* lend the vCPU to a thread waiting for it */
+			n += burst - 1;
 		}
 		atomic_store_explicit(&th->progress, ++n, memory_order_relaxed);
 		atomic_store_explicit(&th->state, TS_RUN, memory_order_relaxed);
