@@ -333,12 +333,8 @@ static int run_serial(struct stress *s, struct replay *rp)
 	schedule(s, rp);
 	/* Finish what is in progress: a fiber may sit in an RCU read-side section. */
 	drain();
-<<<<<<< HEAD
-	kc_set_after_pcpu_add_hook(NULL);
-=======
 	stress_watch_phase(s, PH_FINAL);
-	kc_after_pcpu_add_hook = NULL;
->>>>>>> integration
+	kc_set_after_pcpu_add_hook(NULL);
 	kc_set_cpu(0);
 	s->elapsed = stress_now() - t0;
 	s->ops = stress_threads_ops(s);

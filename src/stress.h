@@ -12,11 +12,8 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
-<<<<<<< HEAD
 #include <kcompat/kcompat.h>
-=======
 #include <sys/types.h>
->>>>>>> integration
 #include "scenario.h"
 #include "shape/hpcc_shape.h"
 

@@ -93,21 +93,15 @@ static void park(struct stress *s, struct stress_thread *th)
 {
 	unsigned long gen;
 
-<<<<<<< HEAD
 	kc_cpu_unhold();
-=======
 	kc_rcu_thread_offline();	/* qsbr: no grace period waits for a parked CPU */
->>>>>>> integration
 	pthread_mutex_lock(&s->lock);
 	/* The controller may have resumed already: re-check under the lock. */
 	if (!atomic_load(&s->park_req)) {
 		pthread_mutex_unlock(&s->lock);
-<<<<<<< HEAD
 		if (!th->selector)
 			kc_cpu_hold();
-=======
 		kc_rcu_thread_online();
->>>>>>> integration
 		return;
 	}
 	gen = s->park_gen;
@@ -118,12 +112,9 @@ static void park(struct stress *s, struct stress_thread *th)
 		pthread_cond_wait(&s->cond, &s->lock);
 	s->nr_parked--;
 	pthread_mutex_unlock(&s->lock);
-<<<<<<< HEAD
 	if (!th->selector)
 		kc_cpu_hold();
-=======
 	kc_rcu_thread_online();
->>>>>>> integration
 	atomic_store_explicit(&th->state, TS_RUN, memory_order_relaxed);
 }
 
