@@ -19,20 +19,10 @@
 #include <string.h>
 #include "stress.h"
 
-struct rec_entry {
-	_Atomic(uintptr_t) op;
-	atomic_long a, b;
-};
-
-struct rec_ring {
-	atomic_ulong head;
-	struct rec_entry *e;
-} __attribute__((aligned(64)));
-
 struct flight_recorder {
 	unsigned int nr_rings, depth;	/* depth: a power of two */
-	struct rec_ring *rings;
-	struct rec_entry *entries;
+	struct stress_trace_ring *rings;
+	struct stress_trace_entry *entries;
 };
 
 struct flight_recorder *recorder_new(unsigned int nr_rings, unsigned int depth)
@@ -54,8 +44,10 @@ struct flight_recorder *recorder_new(unsigned int nr_rings, unsigned int depth)
 		return NULL;
 	}
 	memset(r->rings, 0, sizeof(*r->rings) * nr_rings);
-	for (i = 0; i < nr_rings; i++)
+	for (i = 0; i < nr_rings; i++) {
 		r->rings[i].e = r->entries + (size_t)i * depth;
+		r->rings[i].mask = depth - 1;
+	}
 	return r;
 }
 
@@ -71,19 +63,8 @@ void recorder_free(struct flight_recorder *r)
 static inline void ring_add(struct flight_recorder *r, unsigned int ring, const char *op,
 			    long a, long b)
 {
-	struct rec_ring *rg;
-	struct rec_entry *e;
-	unsigned long h;
-
-	if (!r || ring >= r->nr_rings)
-		return;
-	rg = &r->rings[ring];
-	h = atomic_load_explicit(&rg->head, memory_order_relaxed);
-	e = &rg->e[h & (r->depth - 1)];
-	atomic_store_explicit(&e->op, (uintptr_t)op, memory_order_relaxed);
-	atomic_store_explicit(&e->a, a, memory_order_relaxed);
-	atomic_store_explicit(&e->b, b, memory_order_relaxed);
-	atomic_store_explicit(&rg->head, h + 1, memory_order_release);
+	if (r && ring < r->nr_rings)
+		stress_trace_to(&r->rings[ring], op, a, b);
 }
 
 void recorder_add(struct flight_recorder *r, unsigned int ring, const char *op,
@@ -92,16 +73,21 @@ void recorder_add(struct flight_recorder *r, unsigned int ring, const char *op,
 	ring_add(r, ring, op, a, b);
 }
 
-/* The engine's service (scenario.h): here, so that the fast path is one call. */
+/* The engine's services (scenario.h): here, so that the fast path is one call. */
 void stress_trace(struct stress *s, unsigned int cpu, const char *op, long a, long b)
 {
 	ring_add(s->rec, cpu, op, a, b);
 }
 
+struct stress_trace_ring *stress_trace_ring(struct stress *s, unsigned int cpu)
+{
+	return s->rec && cpu < s->rec->nr_rings ? &s->rec->rings[cpu] : NULL;
+}
+
 static size_t dump_ring(struct flight_recorder *r, unsigned int ring, unsigned int n,
 			char *buf, size_t len)
 {
-	struct rec_ring *rg = &r->rings[ring];
+	struct stress_trace_ring *rg = &r->rings[ring];
 	unsigned long h = atomic_load_explicit(&rg->head, memory_order_acquire), i, h2;
 	struct { const char *op; long a, b; } got[256];
 	size_t used = 0;
@@ -111,7 +97,7 @@ static size_t dump_ring(struct flight_recorder *r, unsigned int ring, unsigned i
 	if (n > 256)
 		n = 256;
 	for (i = h > n ? h - n : 0; i < h; i++) {
-		struct rec_entry *e = &rg->e[i & (r->depth - 1)];
+		struct stress_trace_entry *e = &rg->e[i & (r->depth - 1)];
 
 		got[i % n].op = (const char *)atomic_load_explicit(&e->op, memory_order_relaxed);
 		got[i % n].a = atomic_load_explicit(&e->a, memory_order_relaxed);

@@ -8,8 +8,10 @@
 #ifndef _STRESS_SCENARIO_H
 #define _STRESS_SCENARIO_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct stress;		/* one run of one scenario (engine-owned) */
@@ -123,6 +125,31 @@ void stress_margin(struct stress *s, const char *invariant, double used, double 
 void stress_count_checks(struct stress *s, unsigned long n);
 /* Flight recorder: the last operations of @cpu, dumped on failure. */
 void stress_trace(struct stress *s, unsigned int cpu, const char *op, long a, long b);
+/*
+ * The same for hot loops, without the call: the ring of @cpu's thread
+ * (NULL if there is none), then stress_trace_to() on it. One writer per
+ * ring: only @cpu's own thread may use it.
+ */
+struct stress_trace_entry {
+	_Atomic(uintptr_t) op;
+	atomic_long a, b;
+};
+struct stress_trace_ring {
+	atomic_ulong head;
+	unsigned long mask;		/* entries - 1, a power of two minus one */
+	struct stress_trace_entry *e;
+} __attribute__((aligned(64)));
+struct stress_trace_ring *stress_trace_ring(struct stress *s, unsigned int cpu);
+static inline void stress_trace_to(struct stress_trace_ring *rg, const char *op, long a, long b)
+{
+	unsigned long h = atomic_load_explicit(&rg->head, memory_order_relaxed);
+	struct stress_trace_entry *e = &rg->e[h & rg->mask];
+
+	atomic_store_explicit(&e->op, (uintptr_t)op, memory_order_relaxed);
+	atomic_store_explicit(&e->a, a, memory_order_relaxed);
+	atomic_store_explicit(&e->b, b, memory_order_relaxed);
+	atomic_store_explicit(&rg->head, h + 1, memory_order_release);
+}
 /*
  * Additions (compatible): false with --no-check (benchmark mode: keep no
  * ground truth and make no check); true with --verbose.

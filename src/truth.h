@@ -60,12 +60,13 @@ static inline void truth_bump(atomic_ulong *p, unsigned long v, memory_order mo)
 	atomic_store_explicit(p, atomic_load_explicit(p, memory_order_relaxed) + v, mo);
 }
 
-/* Inline: every add of counter_storm brackets itself with these two. */
-static inline void truth_begin(struct truth *t, unsigned int thread, unsigned int key,
-			       long inc, unsigned long bound)
+/*
+ * Inline: every add of counter_storm brackets itself with these two. The
+ * _at forms take the cell (a thread can keep truth_cell(t, thread, 0) and
+ * index it by key).
+ */
+static inline void truth_begin_at(struct truth_cell *c, long inc, unsigned long bound)
 {
-	struct truth_cell *c = truth_cell(t, thread, key);
-
 	/* The sign picks the sum (a select, not a branch: signs are random). */
 	truth_bump(inc >= 0 ? &c->started_pos : &c->started_neg,
 		   inc >= 0 ? (unsigned long)inc : -(unsigned long)inc, memory_order_relaxed);
@@ -80,11 +81,10 @@ static inline void truth_begin(struct truth *t, unsigned int thread, unsigned in
 }
 
 /* @cpu: the CPU identity the add was made as (its level-0 word). */
-static inline void truth_end(struct truth *t, unsigned int thread, unsigned int key, long inc,
-			     unsigned long bound, unsigned int cpu)
+static inline void truth_end_at(struct truth *t, struct truth_cell *c, unsigned int thread,
+				unsigned int key, long inc, unsigned long bound,
+				unsigned int cpu)
 {
-	struct truth_cell *c = truth_cell(t, thread, key);
-
 	if (cpu != thread) {
 		truth_bump(&c->foreign, inc, memory_order_relaxed);
 		atomic_fetch_add_explicit(&t->hop[(size_t)cpu * t->nr_keys + key], inc,
@@ -94,6 +94,18 @@ static inline void truth_end(struct truth *t, unsigned int thread, unsigned int 
 		truth_bump(&c->done_bound, bound, memory_order_release);
 	truth_bump(inc >= 0 ? &c->done_pos : &c->done_neg,
 		   inc >= 0 ? (unsigned long)inc : -(unsigned long)inc, memory_order_release);
+}
+
+static inline void truth_begin(struct truth *t, unsigned int thread, unsigned int key,
+			       long inc, unsigned long bound)
+{
+	truth_begin_at(truth_cell(t, thread, key), inc, bound);
+}
+
+static inline void truth_end(struct truth *t, unsigned int thread, unsigned int key, long inc,
+			     unsigned long bound, unsigned int cpu)
+{
+	truth_end_at(t, truth_cell(t, thread, key), thread, key, inc, bound, cpu);
 }
 
 void truth_read_done(struct truth *t, unsigned int key, struct truth_window *w);

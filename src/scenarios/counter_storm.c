@@ -143,13 +143,15 @@ void storm_add(struct stress *s, struct storm *st, unsigned int cpu, unsigned in
 		unsigned long m = st->kshape[key].m_top, a = inc < 0 ? -(unsigned long)inc : (unsigned long)inc;
 
 		bound = m ? (a + m - 1) & ~(m - 1) : 0;
-		truth_begin(st->truth, cpu, key, inc, bound);
+		truth_begin_at(&c->truth[key], inc, bound);
 	}
 	percpu_counter_tree_add(st->ctr[key], inc);
 	if (st->checking) {
-		truth_end(st->truth, cpu, key, inc, bound, ident);
-		stress_trace(s, cpu, ident == cpu ? "add key|cpu<<8 inc" :
-			     "add-as-other-cpu key|cpu<<8 inc", key | ((long)ident << 8), inc);
+		truth_end_at(st->truth, &c->truth[key], cpu, key, inc, bound, ident);
+		if (c->ring)
+			stress_trace_to(c->ring, ident == cpu ? "add key|cpu<<8 inc" :
+					"add-as-other-cpu key|cpu<<8 inc",
+					key | ((long)ident << 8), inc);
 	}
 	if (ident == cpu)
 		c->home[key] += inc;
@@ -227,10 +229,12 @@ static void one_op(struct stress *s, struct storm *st, unsigned int cpu,
 static void storm_cpu_step(struct stress *s, unsigned int cpu, struct stress_rng *r)
 {
 	struct storm *st = stress_priv(s);
-	unsigned int i, n = st->cpus[cpu].hot ? HOT_BURST : 1;
+	struct cs_cpu *c = &st->cpus[cpu];
+	unsigned int i, n = c->hot ? HOT_BURST : 1;
 
 	/* First, as this CPU (a hop below may change the identity until the step ends). */
-	storm_edge_step(s, st, cpu);
+	if (c->edge_pos < c->edge_end)
+		storm_edge_step(s, st, cpu);
 	for (i = 0; i < n; i++)
 		one_op(s, st, cpu, r);
 }
@@ -307,8 +311,11 @@ static int storm_setup(struct stress *s)
 							       &st->over[i]);
 	st->cold_owner[K_COLD] = 0;
 	st->cold_owner[K_G3_COLD] = st->nr_cpus - 1;
-	for (i = 0; i < st->nr_cpus; i++)
+	for (i = 0; i < st->nr_cpus; i++) {
 		st->cpus[i].rb.i = STRESS_RNG_BATCH;	/* empty */
+		st->cpus[i].truth = st->truth ? truth_cell(st->truth, i, 0) : NULL;
+		st->cpus[i].ring = stress_trace_ring(s, i);
+	}
 	for (i = 0; i < st->nr_cpus; i++)
 		st->cpus[i].hot = !(stress_mix(stress_seed(s) ^ i) & 31) ||
 				  i == stress_seed(s) % st->nr_cpus;
