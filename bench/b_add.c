@@ -97,6 +97,7 @@ static void *add_thread_fn(void *arg)
 
 	bench_pin(r->cfg, id);
 	kc_set_cpu(id);
+	kc_cpu_hold();		/* the thread runs its vCPU (owned model) */
 	pthread_barrier_wait(&r->start);
 	c0 = bench_thread_cpu_ns();
 	r->t0[id] = bench_now_ns();
@@ -106,6 +107,7 @@ static void *add_thread_fn(void *arg)
 		bench_add_loop(r->bc, r->v, r->iters);
 	r->t1[id] = bench_now_ns();
 	r->cpu[id] = bench_thread_cpu_ns() - c0;
+	kc_cpu_unhold();
 	return NULL;
 }
 
@@ -186,13 +188,13 @@ static unsigned int sweep(const struct bench_cfg *cfg, unsigned int lo, unsigned
 }
 
 struct add_point {
-	double cpu[BV_NR][BENCH_MAX_REPS];
-	double wall[BV_NR][BENCH_MAX_REPS];
-	double conc[BV_NR][BENCH_MAX_REPS];
-	double ov[BV_NR][BENCH_MAX_REPS];	/* 2 threads: overlapped CPU ns/add */
-	double ovf[BV_NR][BENCH_MAX_REPS];	/* 2 threads: overlapped share */
-	unsigned long iters[BV_NR];
-	unsigned long total[BV_NR];		/* adds done, for the check */
+	double cpu[BV_NR_ADD][BENCH_MAX_REPS];
+	double wall[BV_NR_ADD][BENCH_MAX_REPS];
+	double conc[BV_NR_ADD][BENCH_MAX_REPS];
+	double ov[BV_NR_ADD][BENCH_MAX_REPS];	/* 2 threads: overlapped CPU ns/add */
+	double ovf[BV_NR_ADD][BENCH_MAX_REPS];	/* 2 threads: overlapped share */
+	unsigned long iters[BV_NR_ADD];
+	unsigned long total[BV_NR_ADD];		/* adds done, for the check */
 };
 
 /*
@@ -210,7 +212,7 @@ static int add_point_run(const struct bench_cfg *cfg, unsigned int nthreads,
 	if (!bc)
 		return -1;
 	/* Warm up and calibrate each variant on its wall span. */
-	for (v = 0; v < BV_NR; v++) {
+	for (v = 0; v < BV_NR_ADD; v++) {
 		unsigned long w = (cfg->quick ? 20000 : 200000) / nthreads + 1;
 
 		if (add_measure(cfg, bc, v, nthreads, w, &res))
@@ -219,8 +221,8 @@ static int add_point_run(const struct bench_cfg *cfg, unsigned int nthreads,
 		p->iters[v] = bench_iters(cfg, res.span / w, 1000, iters_cap);
 	}
 	for (rep = 0; rep < cfg->reps; rep++) {
-		for (k = 0; k < BV_NR; k++) {
-			v = (rep + k) % BV_NR;
+		for (k = 0; k < BV_NR_ADD; k++) {
+			v = (rep + k) % BV_NR_ADD;
 			if (add_measure(cfg, bc, v, nthreads, p->iters[v], &res))
 				goto fail;
 			p->cpu[v][rep] = res.cpu;
@@ -231,7 +233,7 @@ static int add_point_run(const struct bench_cfg *cfg, unsigned int nthreads,
 			p->total[v] += p->iters[v] * nthreads;
 		}
 	}
-	for (v = 0; v < BV_NR; v++) {
+	for (v = 0; v < BV_NR_ADD; v++) {
 		long got = bench_precise(bc, v);
 
 		if (got != (long)p->total[v]) {
@@ -265,7 +267,7 @@ static void per_variant(const struct bench_cfg *cfg, struct json *j, const char 
 
 	json_key(j, key);
 	json_obj_open(j);
-	for (v = 0; v < BV_NR; v++)
+	for (v = 0; v < BV_NR_ADD; v++)
 		json_kstats(j, bench_variant_name[v], x[v], cfg->reps);
 	json_obj_close(j);
 }
@@ -280,7 +282,7 @@ static void add_point_json(const struct bench_cfg *cfg, struct json *j,
 	json_kulong(j, "threads", threads);
 	json_key(j, "iters");
 	json_obj_open(j);
-	for (v = 0; v < BV_NR; v++)
+	for (v = 0; v < BV_NR_ADD; v++)
 		json_kulong(j, bench_variant_name[v], p->iters[v]);
 	json_obj_close(j);
 	per_variant(cfg, j, "ns_per_op", p->cpu);
@@ -293,10 +295,13 @@ static void add_point_json(const struct bench_cfg *cfg, struct json *j,
 	json_key(j, "ratios");
 	json_obj_open(j);
 	ratio(j, "hpcc_vs_split", p->cpu[BV_HPCC], p->cpu[BV_SPLIT], cfg->reps);
+	ratio(j, "hpcc_vs_split_call", p->cpu[BV_HPCC], p->cpu[BV_SPLIT_CALL], cfg->reps);
 	ratio(j, "atomic_vs_hpcc", p->cpu[BV_ATOMIC], p->cpu[BV_HPCC], cfg->reps);
 	ratio(j, "percpu_counter_vs_hpcc", p->cpu[BV_KPCC], p->cpu[BV_HPCC], cfg->reps);
 	if (threads == 2) {
 		ratio(j, "hpcc_vs_split_overlap", p->ov[BV_HPCC], p->ov[BV_SPLIT], cfg->reps);
+		ratio(j, "hpcc_vs_split_call_overlap", p->ov[BV_HPCC], p->ov[BV_SPLIT_CALL],
+		      cfg->reps);
 		ratio(j, "atomic_vs_hpcc_overlap", p->ov[BV_ATOMIC], p->ov[BV_HPCC], cfg->reps);
 		ratio(j, "percpu_counter_vs_hpcc_overlap", p->ov[BV_KPCC], p->ov[BV_HPCC],
 		      cfg->reps);
@@ -311,7 +316,7 @@ static void progress(const struct bench_cfg *cfg, const char *what, unsigned int
 	int v;
 
 	fprintf(stderr, "# %s cpus=%u threads=%u", what, nr_cpu_ids, threads);
-	for (v = 0; v < BV_NR; v++)
+	for (v = 0; v < BV_NR_ADD; v++)
 		fprintf(stderr, " %s=%.2f", bench_variant_name[v],
 			bench_median(p->cpu[v], cfg->reps));
 	fprintf(stderr, " cpu-ns/op, atomic concurrency %.2f",
@@ -388,7 +393,9 @@ int bench_add_once(const char *variant, unsigned int nr_cpus, unsigned long ops)
 	if (!bc)
 		return -1;
 	kc_set_cpu(0);
+	kc_cpu_hold();
 	bench_add_loop(bc, v, ops);
+	kc_cpu_unhold();
 	v = bench_precise(bc, v) == (long)ops ? 0 : -1;
 	bench_counters_free(bc);
 	return v;

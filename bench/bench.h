@@ -75,5 +75,8 @@ int bench_shape(const struct bench_cfg *cfg, struct json *j);
 int bench_oom(const struct bench_cfg *cfg, struct json *j);
 /* One variant's add loop, single-threaded, for instruction counting. */
 int bench_add_once(const char *variant, unsigned int nr_cpus, unsigned long ops);
+/* b_raw.c: the raw add loop of bench/stress-throughput (one JSON line). */
+int bench_raw_adds(const char *pattern, unsigned int nr_cpus, unsigned int threads,
+		   unsigned long ops);
 
 #endif /* _BENCH_BENCH_H */

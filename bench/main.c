@@ -51,6 +51,10 @@ static void usage(FILE *f)
 "                     percpu_counter, split, hpcc) at --cpus CPUs, for\n"
 "                     instruction counting under callgrind\n"
 "  --cpus N, --ops N  see --add-once (defaults 256, 1000000)\n"
+"  --raw-adds P       no benchmark: --threads threads (default 1), thread i\n"
+"                     holding virtual CPU i of --cpus, make --ops adds each of\n"
+"                     pattern P (one: +1 on one counter; small: counter_storm's\n"
+"                     small pattern without the engine); prints adds per CPU s\n"
 "  --help\n", BENCH_MAX_REPS, NR_CPUS);
 }
 
@@ -113,8 +117,28 @@ static void loadavg(struct json *j, const char *key)
 	json_knum(j, key, l1);
 }
 
+/* "model name" of /proc/cpuinfo: the host, named in the results. */
+static void cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256], *colon;
+
+	snprintf(buf, len, "unknown CPU");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "model name", 10) || !(colon = strchr(line, ':')))
+			continue;
+		snprintf(buf, len, "%s", colon + 2);
+		buf[strcspn(buf, "\n")] = 0;
+		break;
+	}
+	if (f)
+		fclose(f);
+}
+
 static void meta(const struct bench_cfg *cfg, struct json *j)
 {
+	char model[128];
+
 	struct utsname u;
 	char when[32];
 	time_t now = time(NULL);
@@ -127,6 +151,9 @@ static void meta(const struct bench_cfg *cfg, struct json *j)
 	json_obj_open(j);
 	json_kstr(j, "date", when);
 	json_kstr(j, "host", u.nodename);
+	cpu_model(model, sizeof(model));
+	json_kstr(j, "cpu_model", model);
+	json_kstr(j, "pcpu_ops", kc_pcpu_ops_name(kc_pcpu_ops));
 	json_kstr(j, "kernel", u.release);
 	json_kstr(j, "compiler", __VERSION__);
 	json_kstr(j, "hpcc_source", HPCC_SOURCE);
@@ -157,6 +184,8 @@ int main(int argc, char **argv)
 		{ "sections", required_argument, NULL, 's' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "add-once", required_argument, NULL, 'a' },
+		{ "raw-adds", required_argument, NULL, 'R' },
+		{ "threads", required_argument, NULL, 'H' },
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "ops", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
@@ -164,9 +193,9 @@ int main(int argc, char **argv)
 	};
 	struct bench_cfg cfg = { .batch = 32, .max_sum_cpus = 4096, .max_add_cpus = 256,
 				 .oom_tasks_max = 10000 };
-	unsigned int sections = S_ALL, once_cpus = 256;
+	unsigned int sections = S_ALL, once_cpus = 256, raw_threads = 1;
 	unsigned long once_ops = 1000000;
-	const char *out = NULL, *once = NULL;
+	const char *out = NULL, *once = NULL, *raw = NULL;
 	double target = 0;
 	struct json j;
 	FILE *f = stdout;
@@ -213,6 +242,12 @@ int main(int argc, char **argv)
 		case 'c':
 			once_cpus = parse_ulong("--cpus", optarg, 1, NR_CPUS);
 			break;
+		case 'R':
+			raw = optarg;
+			break;
+		case 'H':
+			raw_threads = parse_ulong("--threads", optarg, 1, NR_CPUS);
+			break;
 		case 'n':
 			once_ops = parse_ulong("--ops", optarg, 1, 1UL << 40);
 			break;
@@ -234,6 +269,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	kc_set_cpu(0);
+	if (raw) {
+		if (strcmp(raw, "one") && strcmp(raw, "small"))
+			die_usage("--raw-adds", raw, "not one or small");
+		if (raw_threads > once_cpus)
+			die_usage("--threads", "", "more threads than --cpus");
+		return bench_raw_adds(raw, once_cpus, raw_threads, once_ops) ? 1 : 0;
+	}
 	if (once) {
 		if (bench_variant_parse(once) < 0)
 			die_usage("--add-once", once, "unknown variant");

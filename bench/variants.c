@@ -6,18 +6,19 @@
 #include "bench.h"
 #include "variants.h"
 
-const char *const bench_variant_name[BV_NR] = {
+const char *const bench_variant_name[BV_NR_ADD] = {
 	[BV_ATOMIC] = "atomic",
 	[BV_KPCC] = "percpu_counter",
 	[BV_SPLIT] = "split",
 	[BV_HPCC] = "hpcc",
+	[BV_SPLIT_CALL] = "split_call",
 };
 
 int bench_variant_parse(const char *name)
 {
 	int v;
 
-	for (v = 0; v < BV_NR; v++)
+	for (v = 0; v < BV_NR_ADD; v++)
 		if (!strcmp(name, bench_variant_name[v]))
 			return v;
 	return -1;
@@ -43,7 +44,8 @@ struct bench_counters *bench_counters_new(unsigned long batch)
 	bc->batch = batch;
 	bc->hpcc_items = bench_items_alloc();
 	bc->split = alloc_percpu(unsigned long);
-	if (!bc->hpcc_items || !bc->split || kpcc_init(&bc->kpcc))
+	bc->split_call = alloc_percpu(unsigned long);
+	if (!bc->hpcc_items || !bc->split || !bc->split_call || kpcc_init(&bc->kpcc))
 		goto fail;
 	if (percpu_counter_tree_init(&bc->hpcc, bc->hpcc_items, batch, GFP_KERNEL))
 		goto fail;
@@ -53,6 +55,7 @@ fail:
 		nr_cpu_ids);
 	kpcc_destroy(&bc->kpcc);
 	free_percpu(bc->split);
+	free_percpu(bc->split_call);
 	free(bc->hpcc_items);
 	free(bc);
 	return NULL;
@@ -65,6 +68,7 @@ void bench_counters_free(struct bench_counters *bc)
 	percpu_counter_tree_destroy(&bc->hpcc);
 	kpcc_destroy(&bc->kpcc);
 	free_percpu(bc->split);
+	free_percpu(bc->split_call);
 	free(bc->hpcc_items);
 	free(bc);
 }
@@ -95,6 +99,18 @@ static noinline void add_split(struct bench_counters *bc, unsigned long n)
 		this_cpu_add(*bc->split, 1);
 }
 
+/* Out of line, as percpu_counter_tree_add() is: the call is part of the cost. */
+static noinline void split_call_add(unsigned long __percpu *counter, long inc)
+{
+	this_cpu_add(*counter, inc);
+}
+
+static noinline void add_split_call(struct bench_counters *bc, unsigned long n)
+{
+	while (n--)
+		split_call_add(bc->split_call, 1);
+}
+
 static noinline void add_hpcc(struct bench_counters *bc, unsigned long n)
 {
 	while (n--)
@@ -116,19 +132,27 @@ void bench_add_loop(struct bench_counters *bc, enum bench_variant v, unsigned lo
 	case BV_HPCC:
 		add_hpcc(bc, n);
 		break;
+	case BV_SPLIT_CALL:
+		add_split_call(bc, n);
+		break;
 	default:
 		break;
 	}
 }
 
-static unsigned long split_sum(struct bench_counters *bc)
+static unsigned long pcpu_sum(unsigned long __percpu *p)
 {
 	unsigned long sum = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += __atomic_load_n(per_cpu_ptr(bc->split, cpu), __ATOMIC_RELAXED);
+		sum += __atomic_load_n(per_cpu_ptr(p, cpu), __ATOMIC_RELAXED);
 	return sum;
+}
+
+static unsigned long split_sum(struct bench_counters *bc)
+{
+	return pcpu_sum(bc->split);
 }
 
 long bench_precise(struct bench_counters *bc, enum bench_variant v)
@@ -142,6 +166,8 @@ long bench_precise(struct bench_counters *bc, enum bench_variant v)
 		return split_sum(bc);
 	case BV_HPCC:
 		return percpu_counter_tree_precise_sum(&bc->hpcc);
+	case BV_SPLIT_CALL:
+		return pcpu_sum(bc->split_call);
 	default:
 		return 0;
 	}

@@ -16,9 +16,17 @@ enum bench_variant {
 	BV_SPLIT,
 	BV_HPCC,
 	BV_NR,
+	/*
+	 * Add loops only: the split counter's add behind an out-of-line call,
+	 * the shape of percpu_counter_tree_add() (pointer and increment in,
+	 * nothing out): what hpcc's carry logic costs on top of the same
+	 * per-CPU add and call.
+	 */
+	BV_SPLIT_CALL = BV_NR,
+	BV_NR_ADD,
 };
 
-extern const char *const bench_variant_name[BV_NR];
+extern const char *const bench_variant_name[BV_NR_ADD];
 
 struct bench_counters {
 	/* Each shared word on its own cache line. */
@@ -27,6 +35,7 @@ struct bench_counters {
 	struct percpu_counter_tree hpcc __attribute__((aligned(128)));
 	void *hpcc_items;
 	unsigned long __percpu *split;
+	unsigned long __percpu *split_call;
 	unsigned long batch;
 };
 
@@ -35,7 +44,7 @@ void *bench_items_alloc(void);
 /* NULL on failure (message on stderr). Call after bench_set_cpus(). */
 struct bench_counters *bench_counters_new(unsigned long batch);
 void bench_counters_free(struct bench_counters *bc);
-/* -1 if @name is not a variant. */
+/* -1 if @name is not a variant (add loops: BV_SPLIT_CALL too). */
 int bench_variant_parse(const char *name);
 
 /* @n adds of +1 by the calling thread on its virtual CPU. */

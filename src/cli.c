@@ -26,6 +26,7 @@ enum opt_id {
 	O_INJECT, O_STUTTER, O_REPORT, O_JSON, O_STAT, O_STALL, O_UNTIL_FAIL,
 	O_ROUND, O_DESCRIBE, O_VERBOSE, O_HELP, O_VERSION, O_NO_CHECK, O_DUTY,
 	O_STEPS, O_NICE, O_ROUNDS, O_REPLAY, O_REPLAY_OUT, O_SHRINK, O_REPLAY_SEARCH,
+	O_PCPU_OPS,
 	O_RCU,
 	O_END,
 	O_SCENARIO_OPT = 1024,	/* + index into the scenario option list */
@@ -56,6 +57,7 @@ static const struct cli_opt {
 	{ "vcpu-nice", 0, "N", O_NICE, RUN, "vCPU threads lower their priority to nice N, 0..19, or auto (selectors get ~1/4 of the CPU); default 0" },
 	{ "selector-duty", 0, "F", O_DUTY, RUN, "fraction of the time each selector may run, 0.01..1 (default 0.25)" },
 	{ "inject", 0, "SPEC", O_INJECT, RUN, "faults between the level-0 add and the carry: hop=P,delay=P,yield=P or off (default hop=0.01,delay=0.0002,yield=0.0002)" },
+	{ "pcpu-ops", 0, "MODEL", O_PCPU_OPS, RUN, "this_cpu ops: owned (a vCPU is run by one thread at a time, no LOCK, as in the kernel) or atomic (LOCK-prefixed; threads may share a vCPU) (default owned, or $KC_PCPU_OPS)" },
 	{ "rcu", 0, "FLAVOR", O_RCU, ANY, "RCU flavor: memb, qsbr, bp (liburcu) or ck-epoch (Concurrency Kit); default $KC_RCU_FLAVOR, else memb" },
 	{ "stutter", 0, "SPEC", O_STUTTER, RUN, "park every CPU for quiescent checks every D or every MIN-MAX (seeded), or off (default 250ms-1s)" },
 	{ "report", 0, "FMT", O_REPORT, ANY, "stdout format: text, ktap or json (default text)" },
@@ -373,6 +375,12 @@ static int apply(struct stress_config *cfg, enum opt_id id, const char *name,
 		if (stress_parse_inject(val, &cfg->inject, err, sizeof(err)))
 			goto bad;
 		return 0;
+	case O_PCPU_OPS:
+		if (kc_pcpu_ops_parse(val, &cfg->pcpu_ops)) {
+			snprintf(err, sizeof(err), "'%s' is not owned or atomic", val);
+			goto bad;
+		}
+		return 0;
 	case O_STUTTER:
 		if (stress_parse_stutter(val, &cfg->stutter, err, sizeof(err)))
 			goto bad;
@@ -477,6 +485,7 @@ static void set_defaults(struct stress_config *cfg)
 	cfg->round = 2;
 	cfg->replay_search = 8;
 	cfg->selector_duty = 0.25;
+	cfg->pcpu_ops = kc_pcpu_ops;	/* KC_PCPU_OPS, else owned */
 	stress_parse_inject("hop=0.01,delay=0.0002,yield=0.0002", &cfg->inject, err, sizeof(err));
 	stress_parse_stutter("250ms-1s", &cfg->stutter, err, sizeof(err));
 }

@@ -150,11 +150,6 @@ void stress_count_checks(struct stress *s, unsigned long n)
 	atomic_fetch_add_explicit(&s->checks, n, memory_order_relaxed);
 }
 
-void stress_trace(struct stress *s, unsigned int cpu, const char *op, long a, long b)
-{
-	recorder_add(s->rec, cpu, op, a, b);
-}
-
 const char *stress_class_name(enum stress_class cls)
 {
 	switch (cls) {
@@ -294,11 +289,11 @@ void stress_build_reproducer(const struct stress_config *cfg, const struct scena
 		snprintf(stall, sizeof(stall), " --stall-timeout %s", t);
 	}
 	snprintf(buf, len, "%s --scenario %s --cpus %u --batch %lu --seed %llu --duration %s "
-		 "--selectors %u --selector-duty %g --inject %s --stutter %s --rcu %s%s%s%s%s%s",
+		 "--selectors %u --selector-duty %g --inject %s --stutter %s --rcu %s%s%s%s%s%s%s",
 		 cfg->argv0, sc->name, cfg->nr_cpus, cfg->batch, seed, dur,
 		 cfg->nr_selectors, cfg->selector_duty, cfg->inject.text, cfg->stutter.text,
 		 cfg->rcu, stall,
-		 steps, nice,
+		 steps, nice, cfg->pcpu_ops == KC_PCPU_ATOMIC ? " --pcpu-ops atomic" : "",
 		 cfg->no_check ? " --no-check" : "", cfg->scenario_args);
 }
 
@@ -440,11 +435,11 @@ static int run_threads(struct stress *s)
 		s->elapsed = now - s->t0;
 		s->ops = stress_threads_ops(s);
 		s->stalled = true;
-		kc_after_pcpu_add_hook = NULL;
+		kc_set_after_pcpu_add_hook(NULL);
 		return STRESS_EXIT_FAIL;
 	}
 	stress_watch_phase(s, PH_FINAL);
-	kc_after_pcpu_add_hook = NULL;
+	kc_set_after_pcpu_add_hook(NULL);
 	s->elapsed = now - s->t0;
 	s->ops = stress_threads_ops(s);
 	if (!atomic_load(&s->failed) && s->sc->quiescent && !s->skipped) {

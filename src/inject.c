@@ -2,13 +2,18 @@
 /*
  * Fault injection at kcompat's after-per-CPU-add hook, i.e. between
  * hpcc's level-0 add and its carry propagation:
- *   hop   - the thread becomes another (seeded random) CPU, so the carry
- *           travels along that CPU's path while its owner keeps running:
- *           a simulated migration. The engine gives the thread back its
- *           own CPU number before its next step, as a task returning to
- *           its CPU would be; within the step it keeps the new identity.
- *   delay - sleep 1..100 us (preemption between fast and slow path)
- *   yield - sched_yield()
+ *   hop   - a migration to another (seeded random) CPU: the carry
+ *           travels along that CPU's path. In the owned per-CPU model the
+ *           thread gives its vCPU back and waits for the new one, whose
+ *           thread lends it at its next preemption point (kcompat.h); in
+ *           the atomic model it only changes its CPU number while that
+ *           CPU's thread keeps running. The engine moves the thread back
+ *           to its own CPU before its next step (stress_inject_hopped()),
+ *           as a task returning to its CPU would be; within the step it
+ *           stays on the new one.
+ *   delay - sleep 1..100 us (preemption between fast and slow path),
+ *           off the vCPU, as a sleeping task leaves its CPU
+ *   yield - sched_yield(), off the vCPU as well
  * Each thread draws from its own seeded stream, separate from the
  * scenario's, so injection never changes the per-CPU operation sequence.
  */
@@ -19,6 +24,7 @@
 
 struct inject_tls {
 	bool active;
+	bool hopped;		/* since the last stress_inject_hopped() */
 	struct stress_rng rng;
 	unsigned int nr_cpus;
 	unsigned long hops, delays, yields;
@@ -33,16 +39,21 @@ static void inject_hook(void)
 		return;
 	if (spec.hop && stress_rng_chance(&inj.rng, spec.hop)) {
 		kc_set_cpu(stress_rng_below(&inj.rng, inj.nr_cpus));
+		inj.hopped = true;
 		inj.hops++;
 	}
 	if (spec.yield && stress_rng_chance(&inj.rng, spec.yield)) {
+		kc_cpu_unhold();
 		sched_yield();
+		kc_cpu_hold();
 		inj.yields++;
 	}
 	if (spec.delay && stress_rng_chance(&inj.rng, spec.delay)) {
 		struct timespec ts = { 0, 1000 * (1 + stress_rng_below(&inj.rng, 100)) };
 
+		kc_cpu_unhold();
 		nanosleep(&ts, NULL);
+		kc_cpu_hold();
 		inj.delays++;
 	}
 }
@@ -50,15 +61,25 @@ static void inject_hook(void)
 void stress_inject_install(const struct stress_config *cfg)
 {
 	spec = cfg->inject;
-	kc_after_pcpu_add_hook = (spec.hop || spec.delay || spec.yield) ? inject_hook : NULL;
+	kc_set_after_pcpu_add_hook(spec.hop || spec.delay || spec.yield ? inject_hook : NULL);
 }
 
 void stress_inject_attach(struct stress *s, unsigned int cpu)
 {
 	inj.active = true;
+	inj.hopped = false;
 	inj.nr_cpus = s->cfg->nr_cpus;
 	inj.hops = inj.delays = inj.yields = 0;
 	stress_rng_seed(&inj.rng, s->seed, "inject", cpu);
+}
+
+/* Did an injected hop move the calling thread since the last call? */
+bool stress_inject_hopped(void)
+{
+	bool h = inj.hopped;
+
+	inj.hopped = false;
+	return h;
 }
 
 /* Called by the thread itself on exit: fold its counts into the run. */

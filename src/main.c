@@ -254,6 +254,7 @@ static int stress_main(int argc, char **argv)
 		fprintf(stderr, "stress: hpcc subsystem init failed for %u CPUs\n", cfg.nr_cpus);
 		return STRESS_EXIT_INTERNAL;
 	}
+	kc_pcpu_set_ops(cfg.pcpu_ops);
 	kc_set_cpu(0);
 	kc_rcu_register_thread();
 	if (cfg.verbose)

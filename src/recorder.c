@@ -2,10 +2,15 @@
 /*
  * Flight recorder: a ring of the last operations of every thread, dumped
  * when an invariant fails. Entries are C11 relaxed atomics, so a dump
- * made while other threads still run is race-free for TSan; a dumped
- * entry whose sequence number does not match was being overwritten and is
- * skipped. Each ring has one writer (its thread); stress_trace() from
- * another thread may lose an entry but never corrupts memory.
+ * made while other threads still run is race-free for TSan. Each ring
+ * has one writer (its thread); stress_trace() from another thread may
+ * lose an entry but never corrupts memory.
+ *
+ * The fast path is three relaxed stores and the head's release store:
+ * entry h goes to slot h & mask, then head becomes h + 1. A dump reads
+ * the head, the entries, then the head again: entry i was overwritten
+ * once the writer started entry i + depth, so only the entries above the
+ * second head - depth are whole.
  */
 #include <stdatomic.h>
 #include <stdint.h>
@@ -14,21 +19,10 @@
 #include <string.h>
 #include "stress.h"
 
-struct rec_entry {
-	atomic_ulong seq;
-	_Atomic(uintptr_t) op;
-	atomic_long a, b;
-};
-
-struct rec_ring {
-	atomic_ulong head;
-	struct rec_entry *e;
-} __attribute__((aligned(64)));
-
 struct flight_recorder {
-	unsigned int nr_rings, depth;
-	struct rec_ring *rings;
-	struct rec_entry *entries;
+	unsigned int nr_rings, depth;	/* depth: a power of two */
+	struct stress_trace_ring *rings;
+	struct stress_trace_entry *entries;
 };
 
 struct flight_recorder *recorder_new(unsigned int nr_rings, unsigned int depth)
@@ -39,7 +33,10 @@ struct flight_recorder *recorder_new(unsigned int nr_rings, unsigned int depth)
 	if (!r)
 		return NULL;
 	r->nr_rings = nr_rings;
-	r->depth = depth;
+	r->depth = 1;
+	while (r->depth < depth)
+		r->depth <<= 1;
+	depth = r->depth;
 	r->rings = aligned_alloc(64, sizeof(*r->rings) * (nr_rings ? nr_rings : 1));
 	r->entries = calloc((size_t)nr_rings * depth, sizeof(*r->entries));
 	if (!r->rings || !r->entries) {
@@ -47,8 +44,10 @@ struct flight_recorder *recorder_new(unsigned int nr_rings, unsigned int depth)
 		return NULL;
 	}
 	memset(r->rings, 0, sizeof(*r->rings) * nr_rings);
-	for (i = 0; i < nr_rings; i++)
+	for (i = 0; i < nr_rings; i++) {
 		r->rings[i].e = r->entries + (size_t)i * depth;
+		r->rings[i].mask = depth - 1;
+	}
 	return r;
 }
 
@@ -61,46 +60,57 @@ void recorder_free(struct flight_recorder *r)
 	free(r);
 }
 
+static inline void ring_add(struct flight_recorder *r, unsigned int ring, const char *op,
+			    long a, long b)
+{
+	if (r && ring < r->nr_rings)
+		stress_trace_to(&r->rings[ring], op, a, b);
+}
+
 void recorder_add(struct flight_recorder *r, unsigned int ring, const char *op,
 		  long a, long b)
 {
-	struct rec_ring *rg;
-	struct rec_entry *e;
-	unsigned long h;
+	ring_add(r, ring, op, a, b);
+}
 
-	if (!r || ring >= r->nr_rings)
-		return;
-	rg = &r->rings[ring];
-	h = atomic_load_explicit(&rg->head, memory_order_relaxed);
-	e = &rg->e[h % r->depth];
-	atomic_store_explicit(&e->seq, ~0UL, memory_order_relaxed);
-	atomic_store_explicit(&e->op, (uintptr_t)op, memory_order_relaxed);
-	atomic_store_explicit(&e->a, a, memory_order_relaxed);
-	atomic_store_explicit(&e->b, b, memory_order_relaxed);
-	atomic_store_explicit(&e->seq, h, memory_order_release);
-	atomic_store_explicit(&rg->head, h + 1, memory_order_release);
+/* The engine's services (scenario.h): here, so that the fast path is one call. */
+void stress_trace(struct stress *s, unsigned int cpu, const char *op, long a, long b)
+{
+	ring_add(s->rec, cpu, op, a, b);
+}
+
+struct stress_trace_ring *stress_trace_ring(struct stress *s, unsigned int cpu)
+{
+	return s->rec && cpu < s->rec->nr_rings ? &s->rec->rings[cpu] : NULL;
 }
 
 static size_t dump_ring(struct flight_recorder *r, unsigned int ring, unsigned int n,
 			char *buf, size_t len)
 {
-	struct rec_ring *rg = &r->rings[ring];
-	unsigned long h = atomic_load_explicit(&rg->head, memory_order_acquire), i;
+	struct stress_trace_ring *rg = &r->rings[ring];
+	unsigned long h = atomic_load_explicit(&rg->head, memory_order_acquire), i, h2;
+	struct { const char *op; long a, b; } got[256];
 	size_t used = 0;
 
 	if (n > r->depth)
 		n = r->depth;
-	for (i = h > n ? h - n : 0; i < h && used < len; i++) {
-		struct rec_entry *e = &rg->e[i % r->depth];
-		unsigned long seq = atomic_load_explicit(&e->seq, memory_order_acquire);
-		const char *op = (const char *)atomic_load_explicit(&e->op, memory_order_relaxed);
-		long a = atomic_load_explicit(&e->a, memory_order_relaxed);
-		long b = atomic_load_explicit(&e->b, memory_order_relaxed);
+	if (n > 256)
+		n = 256;
+	for (i = h > n ? h - n : 0; i < h; i++) {
+		struct stress_trace_entry *e = &rg->e[i & (r->depth - 1)];
 
-		if (seq != i || !op)
+		got[i % n].op = (const char *)atomic_load_explicit(&e->op, memory_order_relaxed);
+		got[i % n].a = atomic_load_explicit(&e->a, memory_order_relaxed);
+		got[i % n].b = atomic_load_explicit(&e->b, memory_order_relaxed);
+	}
+	atomic_thread_fence(memory_order_acquire);
+	h2 = atomic_load_explicit(&rg->head, memory_order_relaxed);
+	for (i = h > n ? h - n : 0; i < h && used < len; i++) {
+		/* Overwritten (or being) while we read it. */
+		if (i + r->depth <= h2 || !got[i % n].op)
 			continue;
 		used += snprintf(buf + used, len - used, "#   %s %u op#%lu %s %ld %ld\n",
-				 ring < r->nr_rings ? "thread" : "?", ring, i, op, a, b);
+				 "thread", ring, i, got[i % n].op, got[i % n].a, got[i % n].b);
 	}
 	return used < len ? used : len;
 }

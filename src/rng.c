@@ -49,3 +49,12 @@ bool stress_rng_chance(struct stress_rng *r, double p)
 		return true;
 	return (stress_rng_next(r) >> 11) * (1.0 / 9007199254740992.0) < p;
 }
+
+void stress_rng_refill(struct stress_rng_batch *b, struct stress_rng *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < STRESS_RNG_BATCH; i++)
+		b->v[i] = stress_rng_next(r);
+	b->i = 0;
+}

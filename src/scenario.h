@@ -8,8 +8,10 @@
 #ifndef _STRESS_SCENARIO_H
 #define _STRESS_SCENARIO_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct stress;		/* one run of one scenario (engine-owned) */
@@ -24,6 +26,33 @@ unsigned long long stress_rng_next(struct stress_rng *r);
 unsigned long long stress_rng_below(struct stress_rng *r, unsigned long long n);
 /* True with probability p (0..1). */
 bool stress_rng_chance(struct stress_rng *r, double p);
+
+/*
+ * Batched draws for hot loops: the same sequence as stress_rng_next() on
+ * @r, generated STRESS_RNG_BATCH at a time (a load per draw, one call per
+ * batch). Start with .i = STRESS_RNG_BATCH (empty); draw from @r only
+ * through the batch once it is in use.
+ */
+#define STRESS_RNG_BATCH	32
+struct stress_rng_batch {
+	unsigned int i;
+	unsigned long long v[STRESS_RNG_BATCH];
+};
+void stress_rng_refill(struct stress_rng_batch *b, struct stress_rng *r);
+static inline unsigned long long stress_rng_batch_next(struct stress_rng_batch *b,
+						       struct stress_rng *r)
+{
+	if (__builtin_expect(b->i >= STRESS_RNG_BATCH, 0))
+		stress_rng_refill(b, r);
+	return b->v[b->i++];
+}
+/* Uniform in [0, n), as stress_rng_below(). */
+static inline unsigned long long stress_rng_batch_below(struct stress_rng_batch *b,
+							struct stress_rng *r,
+							unsigned long long n)
+{
+	return (unsigned long long)(((unsigned __int128)stress_rng_batch_next(b, r) * n) >> 64);
+}
 
 /* A scenario-specific long option (e.g. --oom-algo v16). */
 struct scenario_opt {
@@ -40,7 +69,12 @@ struct scenario {
 	const struct scenario_opt *opts;	/* may be NULL */
 	/* Before the threads start. 0, or -1: internal error (exit 3). */
 	int (*setup)(struct stress *s);
-	/* One operation by virtual CPU @cpu (already the thread's kc_cpu). */
+	/*
+	 * One operation by the thread of virtual CPU @cpu. The thread runs as
+	 * kc_get_cpu(): @cpu, unless the scenario itself migrated it in an
+	 * earlier step (kc_set_cpu(); the engine brings it back only after an
+	 * injected hop).
+	 */
 	void (*cpu_step)(struct stress *s, unsigned int cpu, struct stress_rng *rng);
 	/* One round of continuous checking by selector/checker thread @id. */
 	void (*select_step)(struct stress *s, unsigned int id, struct stress_rng *rng);
@@ -108,6 +142,31 @@ void stress_margin(struct stress *s, const char *invariant, double used, double 
 void stress_count_checks(struct stress *s, unsigned long n);
 /* Flight recorder: the last operations of @cpu, dumped on failure. */
 void stress_trace(struct stress *s, unsigned int cpu, const char *op, long a, long b);
+/*
+ * The same for hot loops, without the call: the ring of @cpu's thread
+ * (NULL if there is none), then stress_trace_to() on it. One writer per
+ * ring: only @cpu's own thread may use it.
+ */
+struct stress_trace_entry {
+	_Atomic(uintptr_t) op;
+	atomic_long a, b;
+};
+struct stress_trace_ring {
+	atomic_ulong head;
+	unsigned long mask;		/* entries - 1, a power of two minus one */
+	struct stress_trace_entry *e;
+} __attribute__((aligned(64)));
+struct stress_trace_ring *stress_trace_ring(struct stress *s, unsigned int cpu);
+static inline void stress_trace_to(struct stress_trace_ring *rg, const char *op, long a, long b)
+{
+	unsigned long h = atomic_load_explicit(&rg->head, memory_order_relaxed);
+	struct stress_trace_entry *e = &rg->e[h & rg->mask];
+
+	atomic_store_explicit(&e->op, (uintptr_t)op, memory_order_relaxed);
+	atomic_store_explicit(&e->a, a, memory_order_relaxed);
+	atomic_store_explicit(&e->b, b, memory_order_relaxed);
+	atomic_store_explicit(&rg->head, h + 1, memory_order_release);
+}
 /*
  * Additions (compatible): false with --no-check (benchmark mode: keep no
  * ground truth and make no check); true with --verbose.

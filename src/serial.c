@@ -48,6 +48,8 @@ struct fiber {
 	bool selector;
 	bool mid;			/* stopped inside an operation */
 	unsigned int cpu;		/* home identity (selectors: id % nr_cpus) */
+	unsigned int ident;		/* identity at the end of its last step */
+	bool hopped;			/* an injected hop in the current step */
 	unsigned long started;		/* operations started */
 	struct stress_rng rng;		/* the scenario's stream, as in threads.c */
 	struct stress_rng hop_rng, pre_rng;
@@ -106,18 +108,21 @@ static void fiber_entry(void)
 	for (;;) {
 		struct stress_thread *th = &s->threads[f - S.fibers];
 
-		kc_set_cpu(f->cpu);	/* back home, as threads.c does */
+		/* Its own CPU, or where the scenario moved it; home after a hop (threads.c). */
+		kc_set_cpu(f->hopped ? f->cpu : f->ident);
+		f->hopped = false;
 		if (f->selector)
 			s->sc->select_step(s, f->id, &f->rng);
 		else
 			s->sc->cpu_step(s, f->id, &f->rng);
+		f->ident = kc_get_cpu();
 		atomic_store_explicit(&th->progress, th->progress + 1, memory_order_relaxed);
 		f->mid = false;
 		switch_to_main(f);
 	}
 }
 
-/* kc_after_pcpu_add_hook: the injection point, on the running fiber. */
+/* The after-add hook: the injection point, on the running fiber. */
 static void serial_hook(void)
 {
 	struct fiber *f = S.cur;
@@ -131,6 +136,7 @@ static void serial_hook(void)
 	u_pre = stress_rng_next(&f->pre_rng);
 	if ((u_hop >> 11) * (1.0 / 9007199254740992.0) < S.rp->hop) {
 		kc_set_cpu((unsigned int)(((unsigned __int128)target * S.rp->nr_cpus) >> 64));
+		f->hopped = true;
 		S.hops++;
 	}
 	if (S.draining || (u_pre >> 11) * (1.0 / 9007199254740992.0) >= S.rp->preempt)
@@ -204,6 +210,7 @@ static int fibers_new(struct stress *s)
 		f->selector = i >= s->cfg->nr_cpus;
 		f->id = f->selector ? i - s->cfg->nr_cpus : i;
 		f->cpu = f->selector ? f->id % s->cfg->nr_cpus : f->id;
+		f->ident = f->cpu;
 		snprintf(stream, sizeof(stream), "%s/%s", s->sc->name,
 			 f->selector ? "select" : "cpu");
 		stress_rng_seed(&f->rng, s->seed, stream, f->id);
@@ -326,14 +333,14 @@ static int run_serial(struct stress *s, struct replay *rp)
 		fibers_free();
 		return STRESS_EXIT_INTERNAL;
 	}
-	kc_after_pcpu_add_hook = serial_hook;
+	kc_set_after_pcpu_add_hook(serial_hook);
 	t0 = stress_now();
 	stress_watch_phase(s, PH_SERIAL);
 	schedule(s, rp);
 	/* Finish what is in progress: a fiber may sit in an RCU read-side section. */
 	drain();
 	stress_watch_phase(s, PH_FINAL);
-	kc_after_pcpu_add_hook = NULL;
+	kc_set_after_pcpu_add_hook(NULL);
 	kc_set_cpu(0);
 	s->elapsed = stress_now() - t0;
 	s->ops = stress_threads_ops(s);

@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <kcompat/kcompat.h>
 #include <sys/types.h>
 #include "scenario.h"
 #include "shape/hpcc_shape.h"
@@ -63,6 +64,7 @@ struct stress_config {
 	double selector_duty;	/* fraction of time a selector may run */
 	unsigned long long steps;	/* per vCPU; 0: unbounded */
 	int vcpu_nice;		/* 0..19, or -1: auto */
+	enum kc_pcpu_ops pcpu_ops;	/* --pcpu-ops */
 	struct inject_spec inject;
 	struct stutter_spec stutter;
 	enum stress_report_fmt report;
@@ -268,6 +270,7 @@ void stress_inject_attach(struct stress *s, unsigned int cpu);
 void stress_inject_detach(void);
 void stress_inject_install(const struct stress_config *cfg);
 void stress_inject_counts(unsigned long *hops, unsigned long *delays, unsigned long *yields);
+bool stress_inject_hopped(void);
 
 /* watchdog.c: an independent thread; see the comment at its top. */
 int stress_watchdog_start(const struct stress_config *cfg);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Worker threads and phases. Thread i < nr_cpus is virtual CPU i, pinned
- * to host core i % ncores; the selector threads follow, unpinned. Every
+ * to host core i % ncores, and holds that vCPU between its steps (owned
+ * model of kcompat.h: an injected hop migrates it for the rest of the
+ * step); the selector threads follow, unpinned, and hold none. Every
  * wait is on a pthread condition variable: 256 or 8192 threads on two
  * cores never spin. A stutter parks every worker (vCPUs and selectors)
  * between two steps, so the scenario's quiescent() sees no update and no
@@ -31,6 +33,13 @@
 #ifndef WORKER_STACK
 #define WORKER_STACK	STRESS_STACK_SIZE
 #endif
+
+/*
+ * vCPU steps between two checks of the stop and park requests: the loop's
+ * own cost per step stays small; a stop or a stutter waits a microsecond
+ * or two longer.
+ */
+#define STEP_BURST	16
 
 int stress_host_cores(int *cores, int max)
 {
@@ -74,15 +83,24 @@ int stress_vcpu_nice(const struct stress_config *cfg, unsigned int nr_selectors)
 	return nice;
 }
 
+/*
+ * A parked vCPU thread gives its vCPU back first (kcompat.h, owned
+ * model): a thread waiting for that vCPU in the middle of its step can
+ * then finish the step and park too. Taking it back happens outside the
+ * engine's lock.
+ */
 static void park(struct stress *s, struct stress_thread *th)
 {
 	unsigned long gen;
 
+	kc_cpu_unhold();
 	kc_rcu_thread_offline();	/* qsbr: no grace period waits for a parked CPU */
 	pthread_mutex_lock(&s->lock);
 	/* The controller may have resumed already: re-check under the lock. */
 	if (!atomic_load(&s->park_req)) {
 		pthread_mutex_unlock(&s->lock);
+		if (!th->selector)
+			kc_cpu_hold();
 		kc_rcu_thread_online();
 		return;
 	}
@@ -94,6 +112,8 @@ static void park(struct stress *s, struct stress_thread *th)
 		pthread_cond_wait(&s->cond, &s->lock);
 	s->nr_parked--;
 	pthread_mutex_unlock(&s->lock);
+	if (!th->selector)
+		kc_cpu_hold();
 	kc_rcu_thread_online();
 	atomic_store_explicit(&th->state, TS_RUN, memory_order_relaxed);
 }
@@ -150,6 +170,9 @@ static void *worker(void *arg)
 	while (!s->go && !atomic_load(&s->stop))
 		pthread_cond_wait(&s->cond, &s->lock);
 	pthread_mutex_unlock(&s->lock);
+	/* A vCPU thread runs its vCPU, as a task pinned to a CPU would. */
+	if (!th->selector)
+		kc_cpu_hold();
 
 	/*
 	 * qsbr: a worker reports its own quiescent states, after each step,
@@ -175,8 +198,18 @@ static void *worker(void *arg)
 			sc->select_step(s, th->id, &rng);
 			pace(s, &busy_since, n + 1);
 		} else {
-			kc_set_cpu(th->id);	/* back home after an injected hop */
-			sc->cpu_step(s, th->id, &rng);
+			/* A burst of steps per check of the stop and park flags. */
+			unsigned long k, burst = STEP_BURST;
+
+			if (s->cfg->steps && s->cfg->steps - n < burst)
+				burst = s->cfg->steps - n;
+			for (k = 0; k < burst; k++) {
+				if (stress_inject_hopped())
+					kc_set_cpu(th->id);	/* back home after an injected hop */
+				sc->cpu_step(s, th->id, &rng);
+			}
+			kc_cpu_preempt();	/* lend the vCPU to a thread waiting for it */
+			n += burst - 1;
 		}
 		kc_rcu_quiescent_state();
 		atomic_store_explicit(&th->progress, ++n, memory_order_relaxed);
@@ -195,6 +228,7 @@ static void *worker(void *arg)
 		if (yields)
 			stress_soft(s, "inject_yield", yields);
 		stress_inject_detach();
+		kc_cpu_unhold();
 	}
 	kc_rcu_unregister_thread();
 	atomic_store_explicit(&th->state, TS_EXITED, memory_order_relaxed);

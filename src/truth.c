@@ -4,10 +4,7 @@
 #include <string.h>
 #include "truth.h"
 
-static struct truth_cell *cell(struct truth *t, unsigned int thread, unsigned int key)
-{
-	return &t->cells[(size_t)thread * t->stride + key];
-}
+#define cell truth_cell
 
 struct truth *truth_new(unsigned int nr_threads, unsigned int nr_keys)
 {
@@ -42,47 +39,6 @@ void truth_free(struct truth *t)
 	free(t->hop);
 	free(t->base);
 	free(t);
-}
-
-/* Owner-only read-modify-write: a load and a store, no locked instruction. */
-static inline void bump(atomic_ulong *p, unsigned long v, memory_order mo)
-{
-	atomic_store_explicit(p, atomic_load_explicit(p, memory_order_relaxed) + v, mo);
-}
-
-void truth_begin(struct truth *t, unsigned int thread, unsigned int key, long inc,
-		 unsigned long bound)
-{
-	struct truth_cell *c = cell(t, thread, key);
-
-	if (inc >= 0)
-		bump(&c->started_pos, inc, memory_order_relaxed);
-	else
-		bump(&c->started_neg, -(unsigned long)inc, memory_order_relaxed);
-	bump(&c->started_bound, bound, memory_order_relaxed);
-	/*
-	 * Whoever observes a cell write of this update (all of them are
-	 * atomic read-modify-writes after this fence) and then issues an
-	 * acquire fence sees the started sums.
-	 */
-	atomic_thread_fence(memory_order_release);
-}
-
-void truth_end(struct truth *t, unsigned int thread, unsigned int key, long inc,
-	       unsigned long bound, unsigned int cpu)
-{
-	struct truth_cell *c = cell(t, thread, key);
-
-	if (cpu == thread)
-		bump(&c->home, inc, memory_order_relaxed);
-	else
-		atomic_fetch_add_explicit(&t->hop[(size_t)cpu * t->nr_keys + key], inc,
-					  memory_order_relaxed);
-	bump(&c->done_bound, bound, memory_order_release);
-	if (inc >= 0)
-		bump(&c->done_pos, inc, memory_order_release);
-	else
-		bump(&c->done_neg, -(unsigned long)inc, memory_order_release);
 }
 
 void truth_read_done(struct truth *t, unsigned int key, struct truth_window *w)
@@ -122,9 +78,19 @@ void truth_read_started(struct truth *t, unsigned int key, struct truth_window *
 	w->started_bound = bound;
 }
 
+/* The adds thread @thread made as its own CPU. */
+static unsigned long truth_own(struct truth *t, unsigned int thread, unsigned int key)
+{
+	struct truth_cell *c = cell(t, thread, key);
+
+	return atomic_load_explicit(&c->done_pos, memory_order_relaxed) -
+	       atomic_load_explicit(&c->done_neg, memory_order_relaxed) -
+	       atomic_load_explicit(&c->foreign, memory_order_relaxed);
+}
+
 unsigned long truth_cpu_word(struct truth *t, unsigned int key, unsigned int cpu)
 {
-	return atomic_load_explicit(&cell(t, cpu, key)->home, memory_order_relaxed) +
+	return truth_own(t, cpu, key) +
 	       atomic_load_explicit(&t->hop[(size_t)cpu * t->nr_keys + key],
 				    memory_order_relaxed);
 }
@@ -148,5 +114,5 @@ bool truth_settled(struct truth *t, unsigned int key, unsigned int *thread)
 
 unsigned long truth_home(struct truth *t, unsigned int thread, unsigned int key)
 {
-	return atomic_load_explicit(&cell(t, thread, key)->home, memory_order_relaxed);
+	return truth_own(t, thread, key);
 }

@@ -11,7 +11,8 @@
  *	[D - dneg, D + dpos],	D = base + done_pos - done_neg,
  *	dpos = started_pos - done_pos, dneg = started_neg - done_neg
  * and at most dbound = started_bound - done_bound of carries is pending.
- * All sums wrap (mod 2^64); only differences are used.
+ * All sums wrap (mod 2^64); only differences are used. The adds a thread
+ * made as its own CPU are done_pos - done_neg - foreign.
  *
  * Ordering: truth_begin() ends with a release fence, so a checker that
  * observes any cell written by the update afterwards (and then issues an
@@ -27,7 +28,7 @@
 struct truth_cell {
 	atomic_ulong started_pos, started_neg, started_bound;
 	atomic_ulong done_pos, done_neg, done_bound;
-	atomic_ulong home;	/* adds made as the thread's own CPU */
+	atomic_ulong foreign;	/* adds made as another CPU (those are in hop[]) */
 };
 
 struct truth {
@@ -47,11 +48,65 @@ struct truth_window {
 struct truth *truth_new(unsigned int nr_threads, unsigned int nr_keys);
 void truth_free(struct truth *t);
 
-void truth_begin(struct truth *t, unsigned int thread, unsigned int key, long inc,
-		 unsigned long bound);
+static inline struct truth_cell *truth_cell(struct truth *t, unsigned int thread,
+					    unsigned int key)
+{
+	return &t->cells[(size_t)thread * t->stride + key];
+}
+
+/* Owner-only read-modify-write: a load and a store, no locked instruction. */
+static inline void truth_bump(atomic_ulong *p, unsigned long v, memory_order mo)
+{
+	atomic_store_explicit(p, atomic_load_explicit(p, memory_order_relaxed) + v, mo);
+}
+
+/*
+ * Inline: every add of counter_storm brackets itself with these two. The
+ * _at forms take the cell (a thread can keep truth_cell(t, thread, 0) and
+ * index it by key).
+ */
+static inline void truth_begin_at(struct truth_cell *c, long inc, unsigned long bound)
+{
+	/* The sign picks the sum (a select, not a branch: signs are random). */
+	truth_bump(inc >= 0 ? &c->started_pos : &c->started_neg,
+		   inc >= 0 ? (unsigned long)inc : -(unsigned long)inc, memory_order_relaxed);
+	if (bound)
+		truth_bump(&c->started_bound, bound, memory_order_relaxed);
+	/*
+	 * Whoever observes a cell write of this update (all of them come
+	 * after this fence) and then issues an acquire fence sees the
+	 * started sums.
+	 */
+	atomic_thread_fence(memory_order_release);
+}
+
 /* @cpu: the CPU identity the add was made as (its level-0 word). */
-void truth_end(struct truth *t, unsigned int thread, unsigned int key, long inc,
-	       unsigned long bound, unsigned int cpu);
+static inline void truth_end_at(struct truth *t, struct truth_cell *c, unsigned int thread,
+				unsigned int key, long inc, unsigned long bound,
+				unsigned int cpu)
+{
+	if (cpu != thread) {
+		truth_bump(&c->foreign, inc, memory_order_relaxed);
+		atomic_fetch_add_explicit(&t->hop[(size_t)cpu * t->nr_keys + key], inc,
+					  memory_order_relaxed);
+	}
+	if (bound)
+		truth_bump(&c->done_bound, bound, memory_order_release);
+	truth_bump(inc >= 0 ? &c->done_pos : &c->done_neg,
+		   inc >= 0 ? (unsigned long)inc : -(unsigned long)inc, memory_order_release);
+}
+
+static inline void truth_begin(struct truth *t, unsigned int thread, unsigned int key,
+			       long inc, unsigned long bound)
+{
+	truth_begin_at(truth_cell(t, thread, key), inc, bound);
+}
+
+static inline void truth_end(struct truth *t, unsigned int thread, unsigned int key, long inc,
+			     unsigned long bound, unsigned int cpu)
+{
+	truth_end_at(t, truth_cell(t, thread, key), thread, key, inc, bound, cpu);
+}
 
 void truth_read_done(struct truth *t, unsigned int key, struct truth_window *w);
 void truth_read_started(struct truth *t, unsigned int key, struct truth_window *w);

@@ -127,8 +127,8 @@ static void hu_migrate_hook(void)
 
 void hu_install_migrate_hook(void)
 {
-	if (kc_after_pcpu_add_hook != hu_migrate_hook)
-		kc_after_pcpu_add_hook = hu_migrate_hook;
+	if (kc_get_after_pcpu_add_hook() != hu_migrate_hook)
+		kc_set_after_pcpu_add_hook(hu_migrate_hook);
 }
 
 void hu_add_migrating(struct percpu_counter_tree *c, unsigned int cpu0,

@@ -2,10 +2,14 @@
 /*
  * The userspace kernel environment (lib/kcompat) against the meanings in
  * spec/hpcc.md §8: get_count_order, type-generic abs(), per-CPU memory,
- * this_cpu_add_return, WARN recording, virtual CPUs and RCU ordering.
+ * this_cpu_add_return, WARN recording, virtual CPUs (ownership in the
+ * per-CPU model of $KC_PCPU_OPS) and RCU ordering.
  */
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -146,10 +150,10 @@ static void kcompat_this_cpu_add_return(struct kt *t)
 	KT_ASSERT(t, p != NULL, "alloc");
 	kc_set_cpu(3);
 	KT_EXPECT_EQ(t, raw_smp_processor_id(), 3);
-	kc_after_pcpu_add_hook = count_hook;
+	kc_set_after_pcpu_add_hook(count_hook);
 	KT_EXPECT_EQ(t, this_cpu_add_return(*p, 5), 5);
 	KT_EXPECT_EQ(t, this_cpu_add_return(*p, -7), -2);
-	kc_after_pcpu_add_hook = NULL;
+	kc_set_after_pcpu_add_hook(NULL);
 	KT_EXPECT_EQ(t, hook_calls, 2);
 	for (cpu = 0; cpu < 8; cpu++)
 		KT_EXPECT(t, *per_cpu_ptr(p, cpu) == (cpu == 3 ? (unsigned long)-2 : 0),
@@ -183,6 +187,138 @@ static void kcompat_this_cpu_shared(struct kt *t)
 	KT_EXPECT_EQ(t, *per_cpu_ptr(p, 0), 0);
 	KT_EXPECT_EQ(t, raw_smp_processor_id(), 0);
 	free_percpu(p);
+}
+
+/*
+ * Virtual CPU ownership (kcompat.h): a holder keeps its vCPU and lends it
+ * at its preemption points; a thread that holds none takes the vCPU
+ * around each operation; a holder that changes CPU migrates. Nothing is
+ * lost and every thread finishes (the counts bound the test).
+ */
+struct vholder {
+	unsigned long *p;
+	unsigned int cpu, other;
+	unsigned long max, adds, hops;	/* hop every 1024 adds when other != cpu */
+	unsigned int seen_holder;
+	_Atomic bool started;
+	_Atomic bool *stop;
+};
+
+static void *vholder_fn(void *arg)
+{
+	struct vholder *h = arg;
+	unsigned long i;
+
+	kc_set_cpu(h->cpu);
+	kc_cpu_hold();
+	h->seen_holder = kc_cpu_holder(h->cpu);
+	atomic_store(&h->started, true);
+	/* Until the main thread is done (bounded: at most max adds). */
+	for (i = 0; i < h->max && !atomic_load_explicit(h->stop, memory_order_relaxed); i++) {
+		this_cpu_add_return(*h->p, 1);
+		h->adds++;
+		if (h->other != h->cpu && !(i & 1023)) {
+			/* A migration there and back: one add as the other CPU. */
+			kc_set_cpu(h->other);
+			this_cpu_add_return(*h->p, 1);
+			kc_set_cpu(h->cpu);
+			h->hops++;
+		}
+		if (!(i & 63))
+			kc_cpu_preempt();
+	}
+	kc_cpu_unhold();
+	return NULL;
+}
+
+static void kcompat_vcpu_handoff(struct kt *t)
+{
+	_Atomic bool stop = false;
+	struct vholder h[2] = {
+		{ .cpu = 2, .other = 2, .max = 100000000, .stop = &stop },
+		{ .cpu = 3, .other = 2, .max = 100000000, .stop = &stop },
+	};
+	unsigned long *p, i, mine = 300;
+	pthread_t tid[2];
+	bool owned = kc_pcpu_ops == KC_PCPU_OWNED;
+
+	KT_ASSERT(t, kc_set_nr_cpu_ids(8) == 0, "");
+	p = alloc_percpu(unsigned long);
+	KT_ASSERT(t, p != NULL, "alloc");
+	for (i = 0; i < 2; i++) {
+		h[i].p = p;
+		KT_ASSERT(t, pthread_create(&tid[i], NULL, vholder_fn, &h[i]) == 0, "create");
+	}
+	while (!atomic_load(&h[0].started) || !atomic_load(&h[1].started))
+		sched_yield();
+	/* The main thread holds nothing: each add takes CPU 2 from its holder. */
+	kc_set_cpu(2);
+	for (i = 0; i < mine; i++)
+		this_cpu_add_return(*p, 1);
+	kc_set_cpu(0);
+	atomic_store(&stop, true);
+	for (i = 0; i < 2; i++)
+		pthread_join(tid[i], NULL);
+	KT_EXPECT_EQ(t, *per_cpu_ptr(p, 2), h[0].adds + h[1].hops + mine);
+	KT_EXPECT_EQ(t, *per_cpu_ptr(p, 3), h[1].adds);
+	KT_EXPECT(t, (h[0].seen_holder != 0) == owned, "%s model: holder of CPU 2 was %u",
+		  kc_pcpu_ops_name(kc_pcpu_ops), h[0].seen_holder);
+	KT_EXPECT(t, !kc_cpu_holder(2) && !kc_cpu_holder(3), "vCPUs given back: %u %u",
+		  kc_cpu_holder(2), kc_cpu_holder(3));
+	printf("    # %s model: %lu + %lu adds by the holders, %lu migrations\n",
+	       kc_pcpu_ops_name(kc_pcpu_ops), h[0].adds, h[1].adds, h[1].hops);
+	free_percpu(p);
+}
+
+/*
+ * The holder's per-CPU add is one instruction: a signal arriving at its
+ * store (a write fault) runs a nested add on the same CPU, and the
+ * interrupted add, re-executed, re-reads the word and loses nothing.
+ */
+static struct {
+	void *page;
+	size_t len;
+	unsigned long *p;
+	volatile sig_atomic_t hits;
+} vsig;
+
+static void vsig_fault(int sig, siginfo_t *si, void *uc)
+{
+	if ((char *)si->si_addr < (char *)vsig.page ||
+	    (char *)si->si_addr >= (char *)vsig.page + vsig.len)
+		abort();
+	mprotect(vsig.page, vsig.len, PROT_READ | PROT_WRITE);
+	this_cpu_add_return(*vsig.p, 100);
+	vsig.hits++;
+}
+
+static void kcompat_vcpu_signal_atomic(struct kt *t)
+{
+	struct sigaction sa = { .sa_sigaction = vsig_fault, .sa_flags = SA_SIGINFO }, old;
+	unsigned int r;
+
+	KT_ASSERT(t, kc_set_nr_cpu_ids(4) == 0, "");
+	vsig.p = alloc_percpu(unsigned long);
+	KT_ASSERT(t, vsig.p != NULL, "alloc");
+	vsig.len = sysconf(_SC_PAGESIZE);
+	vsig.page = (void *)((uintptr_t)per_cpu_ptr(vsig.p, 1) & ~(vsig.len - 1));
+	vsig.hits = 0;
+	sigemptyset(&sa.sa_mask);
+	KT_ASSERT(t, sigaction(SIGSEGV, &sa, &old) == 0, "sigaction");
+	kc_set_cpu(1);
+	kc_cpu_hold();
+	for (r = 0; r < 20; r++) {
+		if (mprotect(vsig.page, vsig.len, PROT_READ))
+			break;
+		this_cpu_add_return(*vsig.p, 1);
+	}
+	kc_cpu_unhold();
+	kc_set_cpu(0);
+	mprotect(vsig.page, vsig.len, PROT_READ | PROT_WRITE);
+	sigaction(SIGSEGV, &old, NULL);
+	KT_EXPECT_EQ(t, vsig.hits, 20);
+	KT_EXPECT_EQ(t, *per_cpu_ptr(vsig.p, 1), 20 * 101);
+	free_percpu(vsig.p);
 }
 
 static void kcompat_warn_recording(struct kt *t)
@@ -313,13 +449,13 @@ static void kcompat_kernel_spellings(struct kt *t)
 	KT_ASSERT(t, p != NULL, "alloc");
 	kc_set_cpu(2);
 	hook_calls = 0;
-	kc_after_pcpu_add_hook = count_hook;
+	kc_set_after_pcpu_add_hook(count_hook);
 	KT_EXPECT_EQ(t, __this_cpu_add_return(*p, 4), 4);
 	KT_EXPECT_EQ(t, raw_cpu_add_return(*p, 4), 8);
 	KT_EXPECT_EQ(t, this_cpu_sub_return(*p, 1), 7);
 	KT_EXPECT_EQ(t, this_cpu_inc_return(*p), 8);
 	KT_EXPECT_EQ(t, this_cpu_dec_return(*p), 7);
-	kc_after_pcpu_add_hook = NULL;
+	kc_set_after_pcpu_add_hook(NULL);
 	KT_EXPECT_EQ(t, hook_calls, 5);
 	__this_cpu_add(*p, 3);
 	KT_EXPECT_EQ(t, __this_cpu_read(*p), 10);
@@ -450,6 +586,8 @@ static const struct kt_case cases[] = {
 	KT_CASE(kcompat_percpu_alloc),
 	KT_CASE(kcompat_this_cpu_add_return),
 	KT_CASE(kcompat_this_cpu_shared),
+	KT_CASE(kcompat_vcpu_handoff),
+	KT_CASE(kcompat_vcpu_signal_atomic),
 	KT_CASE(kcompat_warn_recording),
 	KT_CASE(kcompat_rcu_ordering),
 	KT_CASE(kcompat_kernel_spellings),

@@ -2,7 +2,7 @@
 /*
  * counter_storm: virtual CPUs hammer a few hpcc counters with seeded
  * patterns (small +-, large deltas crossing several levels, oscillation
- * around carry thresholds, long negative runs, a few hot CPUs, adds made
+ * around carry thresholds, long negative runs, a few hot CPUs, runs made
  * as another CPU); checkers verify them against the ground truth of
  * truth.h, exactly, with no fudge factor:
  *  (a) conservation: precise sum == exact total, and every level-0 word
@@ -88,7 +88,10 @@ static unsigned long top_threshold(const struct storm *st)
 	return st->shape->m_top ? st->shape->m_top : st->shape->batch;
 }
 
-static long big_delta(struct storm *st, struct stress_rng *r)
+/* The update side draws through its CPU's batch (same sequence, issue 17). */
+#define below(n)	stress_rng_batch_below(&c->rb, r, (n))
+
+static long big_delta(struct storm *st, struct cs_cpu *c, struct stress_rng *r)
 {
 	unsigned int top_bits = 3, bits;
 	unsigned long top = top_threshold(st), mag;
@@ -96,34 +99,37 @@ static long big_delta(struct storm *st, struct stress_rng *r)
 	while ((1UL << top_bits) <= top)
 		top_bits++;
 	top_bits += 3;				/* up to 8 x M_top and more */
-	bits = 1 + stress_rng_below(r, top_bits);
-	mag = 1 + stress_rng_below(r, 1UL << bits);
+	bits = 1 + below(top_bits);
+	mag = 1 + below(1UL << bits);
 	/* Now and then a huge one: carries beyond 2^31, sums that wrap. */
-	if (!stress_rng_below(r, 256))
-		mag = (1UL << 31) + stress_rng_below(r, 1UL << 40);
-	return stress_rng_below(r, 2) ? (long)mag : -(long)mag;
+	if (!below(256))
+		mag = (1UL << 31) + below(1UL << 40);
+	return below(2) ? (long)mag : -(long)mag;
 }
 
-static long small_delta(struct stress_rng *r)
+static long small_delta(struct cs_cpu *c, struct stress_rng *r)
 {
-	return (long)stress_rng_below(r, 7) - 3;
+	return (long)below(7) - 3;
 }
 
-static unsigned int pick_key(struct storm *st, unsigned int cpu, struct stress_rng *r)
-{
-	unsigned long x = stress_rng_below(r, 1000);
+/* 40% hot, 30% group0, 20% group1, 10% group2-warm; by a table, not branches. */
+static const unsigned char key_of_tenth[10] = {
+	K_HOT, K_HOT, K_HOT, K_HOT, K_G0, K_G0, K_G0, K_G1, K_G1, K_G2_WARM,
+};
 
-	if (x == 0 && cpu == st->cold_owner[K_G3_COLD])
-		return K_G3_COLD;
-	if (x == 1 && cpu == st->cold_owner[K_COLD])
-		return K_COLD;
-	if (x < 400)
-		return K_HOT;
-	if (x < 700)
-		return K_G0;
-	if (x < 900)
-		return K_G1;
-	return K_G2_WARM;
+static unsigned int pick_key(struct storm *st, struct cs_cpu *c, unsigned int cpu,
+			     struct stress_rng *r)
+{
+	unsigned long x = below(1000);
+
+	/* The cold counters: 1 in 1000 adds of their one CPU. */
+	if (unlikely(x < 2)) {
+		if (x == 0 && cpu == st->cold_owner[K_G3_COLD])
+			return K_G3_COLD;
+		if (x == 1 && cpu == st->cold_owner[K_COLD])
+			return K_COLD;
+	}
+	return key_of_tenth[x / 100];
 }
 
 void storm_add(struct stress *s, struct storm *st, unsigned int cpu, unsigned int key, long inc)
@@ -133,14 +139,19 @@ void storm_add(struct stress *s, struct storm *st, unsigned int cpu, unsigned in
 	unsigned long bound = 0;
 
 	if (st->checking) {
-		bound = hpcc_shape_pending_bound(&st->kshape[key], inc);
-		truth_begin(st->truth, cpu, key, inc, bound);
+		/* hpcc_shape_pending_bound(), inline: roundup(|inc|, M_top). */
+		unsigned long m = st->kshape[key].m_top, a = inc < 0 ? -(unsigned long)inc : (unsigned long)inc;
+
+		bound = m ? (a + m - 1) & ~(m - 1) : 0;
+		truth_begin_at(&c->truth[key], inc, bound);
 	}
 	percpu_counter_tree_add(st->ctr[key], inc);
 	if (st->checking) {
-		truth_end(st->truth, cpu, key, inc, bound, ident);
-		stress_trace(s, cpu, ident == cpu ? "add key|cpu<<8 inc" :
-			     "add-as-other-cpu key|cpu<<8 inc", key | ((long)ident << 8), inc);
+		truth_end_at(st->truth, &c->truth[key], cpu, key, inc, bound, ident);
+		if (c->ring)
+			stress_trace_to(c->ring, ident == cpu ? "add key|cpu<<8 inc" :
+					"add-as-other-cpu key|cpu<<8 inc",
+					key | ((long)ident << 8), inc);
 	}
 	if (ident == cpu)
 		c->home[key] += inc;
@@ -154,11 +165,12 @@ static void new_run(struct storm *st, struct cs_cpu *c, struct stress_rng *r)
 	const struct hpcc_shape *sh = st->shape;
 	unsigned int l;
 
-	c->pattern = opt_pattern >= 0 ? opt_pattern : (int)stress_rng_below(r, NR_PATTERNS);
-	c->left = 16 + stress_rng_below(r, 512);
-	c->osc_key = stress_rng_below(r, K_G2_WARM + 1);
+	c->pattern = opt_pattern >= 0 ? opt_pattern : (int)below(NR_PATTERNS);
+	c->left = 16 + below(512);
+	c->osc_key = below(K_G2_WARM + 1);
+	c->hop_target = below(st->nr_cpus);
 	/* Oscillate by 1, by a batch or by a level threshold. */
-	l = stress_rng_below(r, sh->nr_levels + 2);
+	l = below(sh->nr_levels + 2);
 	if (l == 0 || !sh->nr_levels)
 		c->osc_unit = 1;
 	else if (l > sh->nr_levels)
@@ -171,17 +183,20 @@ static void one_op(struct stress *s, struct storm *st, unsigned int cpu,
 		   struct stress_rng *r)
 {
 	struct cs_cpu *c = &st->cpus[cpu];
-	unsigned int key = pick_key(st, cpu, r), target;
+	unsigned int key = pick_key(st, c, cpu, r);
 	unsigned long m;
 
-	if (!c->left--)
+	if (!c->left--) {
 		new_run(st, c, r);
+		if (kc_get_cpu() != cpu)
+			kc_set_cpu(cpu);	/* a hop run ended */
+	}
 	switch (c->pattern) {
 	case P_SMALL:
-		storm_add(s, st, cpu, key, small_delta(r));
+		storm_add(s, st, cpu, key, small_delta(c, r));
 		break;
 	case P_LARGE:
-		storm_add(s, st, cpu, key, big_delta(st, r));
+		storm_add(s, st, cpu, key, big_delta(st, c, r));
 		break;
 	case P_OSC:
 		/* Park our word just below a multiple of the unit's threshold, then +-unit. */
@@ -193,25 +208,33 @@ static void one_op(struct stress *s, struct storm *st, unsigned int cpu,
 			storm_add(s, st, cpu, c->osc_key, (c->left & 1) ? c->osc_unit : -c->osc_unit);
 		break;
 	case P_NEGRUN:
-		storm_add(s, st, cpu, key, -(long)(1 + stress_rng_below(r, 2 * st->shape->batch)));
+		storm_add(s, st, cpu, key, -(long)(1 + below(2 * st->shape->batch)));
 		break;
 	case P_HOP:
-		/* Update as another CPU: its owner runs concurrently on the same word. */
-		target = stress_rng_below(r, st->nr_cpus);
-		kc_set_cpu(target);
-		storm_add(s, st, cpu, key, stress_rng_below(r, 4) ? small_delta(r) : big_delta(st, r));
-		kc_set_cpu(cpu);
+		/*
+		 * The whole run as another CPU (a migration): the updates land on
+		 * its word and carry along its path. Owned per-CPU model: that
+		 * CPU's thread takes turns with us; atomic model: it keeps
+		 * running on the same word. Back home when the run ends.
+		 */
+		if (kc_get_cpu() != c->hop_target)
+			kc_set_cpu(c->hop_target);
+		storm_add(s, st, cpu, key, below(4) ? small_delta(c, r) : big_delta(st, c, r));
 		break;
 	}
 }
 
+#undef below
+
 static void storm_cpu_step(struct stress *s, unsigned int cpu, struct stress_rng *r)
 {
 	struct storm *st = stress_priv(s);
-	unsigned int i, n = st->cpus[cpu].hot ? HOT_BURST : 1;
+	struct cs_cpu *c = &st->cpus[cpu];
+	unsigned int i, n = c->hot ? HOT_BURST : 1;
 
 	/* First, as this CPU (a hop below may change the identity until the step ends). */
-	storm_edge_step(s, st, cpu);
+	if (c->edge_pos < c->edge_end)
+		storm_edge_step(s, st, cpu);
 	for (i = 0; i < n; i++)
 		one_op(s, st, cpu, r);
 }
@@ -288,6 +311,11 @@ static int storm_setup(struct stress *s)
 							       &st->over[i]);
 	st->cold_owner[K_COLD] = 0;
 	st->cold_owner[K_G3_COLD] = st->nr_cpus - 1;
+	for (i = 0; i < st->nr_cpus; i++) {
+		st->cpus[i].rb.i = STRESS_RNG_BATCH;	/* empty */
+		st->cpus[i].truth = st->truth ? truth_cell(st->truth, i, 0) : NULL;
+		st->cpus[i].ring = stress_trace_ring(s, i);
+	}
 	for (i = 0; i < st->nr_cpus; i++)
 		st->cpus[i].hot = !(stress_mix(stress_seed(s) ^ i) & 31) ||
 				  i == stress_seed(s) % st->nr_cpus;

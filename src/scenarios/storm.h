@@ -22,14 +22,19 @@ enum { K_HOT, K_G0, K_G1, K_G2_WARM, K_G3_COLD, K_COLD, K_EDGE0, K_EDGE1, K_EDGE
 enum pattern { P_SMALL, P_LARGE, P_OSC, P_NEGRUN, P_HOP, NR_PATTERNS };
 
 struct cs_cpu {
+	struct stress_rng_batch rb;	/* the update side's draws */
+	struct truth_cell *truth;	/* this thread's cells, by key (checking) */
+	struct stress_trace_ring *ring;	/* this thread's flight recorder ring */
 	int pattern;
 	unsigned long left;
 	unsigned int osc_key;
+	unsigned int hop_target;	/* the CPU a hop run migrates to */
 	long osc_unit;
 	bool hot;
 	unsigned long home[NR_KEYS];	/* our adds as our own CPU */
 	unsigned long adds, other_adds;
 	unsigned int edge_pos;		/* next edge-plan add of this CPU */
+	unsigned int edge_end;		/* past its last one (a cheap test per step) */
 } __attribute__((aligned(64)));
 
 struct storm_edge;

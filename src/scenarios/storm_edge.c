@@ -120,8 +120,10 @@ static void edge_plan(struct storm *st, bool first)
 			memset(E->start, 0, (E->nr_cpus + 1) * sizeof(*E->start));
 		}
 	}
-	for (c = 0; c < E->nr_cpus; c++)
+	for (c = 0; c < E->nr_cpus; c++) {
 		st->cpus[c].edge_pos = E->start[c];
+		st->cpus[c].edge_end = E->start[c + 1];
+	}
 	E->plans++;
 	free(count);
 }

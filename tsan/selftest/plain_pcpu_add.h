@@ -12,6 +12,6 @@
 	typeof(pcp) *__p = per_cpu_ptr(&(pcp), raw_smp_processor_id());	\
 	typeof(pcp) __ret = *__p + (val);				\
 	*__p = __ret;							\
-	kc_after_pcpu_add();						\
+	kc_after_pcpu_add(raw_smp_processor_id());			\
 	__ret;								\
 })

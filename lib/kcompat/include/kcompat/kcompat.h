@@ -7,6 +7,7 @@
 #ifndef _KCOMPAT_KCOMPAT_H
 #define _KCOMPAT_KCOMPAT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -36,9 +37,60 @@
 #define kc_tsan_acquire(addr)	do { (void)(addr); } while (0)
 #endif
 
-/* Virtual CPUs. */
+/*
+ * Virtual CPUs (lib/kcompat/cpu.c has the whole story). nr_cpu_ids is set
+ * at run time and each thread has a CPU number, kc_cpu. How this_cpu_*()
+ * operations run is the per-CPU model, chosen once per process before
+ * other threads exist (--pcpu-ops, or KC_PCPU_OPS in the environment):
+ *
+ *  owned   (default) a virtual CPU is run by at most one thread at a time,
+ *          as a real CPU runs one task. A thread that holds its vCPU
+ *          (kc_cpu_hold(): the stress engine's workers, the benchmarks)
+ *          does the kernel's x86 per-CPU operation: one instruction without
+ *          LOCK, atomic w.r.t. signals on that thread, not w.r.t. other
+ *          threads. Any other thread (unit tests, checkers, the
+ *          controller) takes the vCPU around each operation, so a test
+ *          acts as any CPU with kc_set_cpu() alone. kc_set_cpu() by a
+ *          holding thread is a migration: it gives its vCPU back and waits
+ *          for the new one, which its holder lends at its next preemption
+ *          point (after a per-CPU add, kc_cpu_preempt(), kc_cpu_unhold()).
+ *  atomic  every operation is a LOCK-prefixed atomic read-modify-write and
+ *          any number of threads may act as one vCPU at once.
+ */
 extern unsigned int nr_cpu_ids;
 extern __thread unsigned int kc_cpu;
+
+enum kc_pcpu_ops { KC_PCPU_OWNED, KC_PCPU_ATOMIC };
+extern enum kc_pcpu_ops kc_pcpu_ops;
+/* 0, or -1 for a name that is neither "owned" nor "atomic". */
+int kc_pcpu_ops_parse(const char *name, enum kc_pcpu_ops *ops);
+const char *kc_pcpu_ops_name(enum kc_pcpu_ops ops);
+/* Before any other thread exists (the calling thread re-reads it). */
+void kc_pcpu_set_ops(enum kc_pcpu_ops ops);
+
+/* One virtual CPU's ownership state (one cache line each). */
+struct kc_vcpu {
+	_Atomic unsigned int attn;	/* KC_ATTN_*: the holder must look */
+	_Atomic unsigned int owner;	/* 0, a holder's tid, or KC_LENT | lender */
+	_Atomic unsigned int waiters;	/* threads waiting to run it */
+	_Atomic unsigned int sleepers;	/* those of them asleep on owner */
+	_Atomic long long lend_at;	/* the holder's quantum ends (ns) */
+	unsigned int tsan_shadow;	/* TSan: a plain access by each user */
+} __attribute__((aligned(64)));
+#define KC_ATTN_HOOK	1U		/* the after-add hook is installed */
+#define KC_ATTN_WANT	2U		/* a thread waits for this vCPU */
+#define KC_LENT		0x80000000U	/* handed off: anyone but the lender */
+extern struct kc_vcpu kc_vcpus[NR_CPUS];
+
+/*
+ * The vCPU the calling thread holds in the owned model (its per-CPU
+ * operations take the CPU-local form without further checks), else
+ * KC_PCPU_NOT_HELD.
+ */
+#define KC_PCPU_NOT_HELD	(~0U)
+extern __thread unsigned int kc_pcpu_fast;
+extern __thread bool kc_cpu_held;
+extern __thread unsigned int kc_held_cpu;	/* while kc_cpu_held: == kc_cpu */
 
 /*
  * Set the number of possible CPUs. Call before subsystem init and before
@@ -47,14 +99,55 @@ extern __thread unsigned int kc_cpu;
  * per-CPU allocation then fails with NULL.
  */
 int kc_set_nr_cpu_ids(unsigned int n);
+
+void kc_cpu_migrate(unsigned int cpu);
+/* Become CPU @cpu: a migration when the thread holds its vCPU. */
 static inline void kc_set_cpu(unsigned int cpu)
 {
+	if (__builtin_expect(kc_cpu_held, 0)) {
+		if (cpu != kc_cpu)
+			kc_cpu_migrate(cpu);
+		return;
+	}
 	__atomic_store_n(&kc_cpu, cpu, __ATOMIC_RELAXED);
 }
 static inline unsigned int kc_get_cpu(void)
 {
 	return __atomic_load_n(&kc_cpu, __ATOMIC_RELAXED);
 }
+/*
+ * Hold the current vCPU until kc_cpu_unhold() (or thread exit): per-CPU
+ * operations then run without LOCK. A holder must reach a preemption
+ * point now and then and must not block on anything a thread waiting for
+ * a vCPU may hold: unhold before sleeping, parking or waiting for others.
+ * Both do nothing in the atomic model.
+ */
+void kc_cpu_hold(void);
+void kc_cpu_unhold(void);
+void kc_cpu_lend(void);
+/* A preemption point of a holder: lend the vCPU if a thread waits for it. */
+static inline void kc_cpu_preempt(void)
+{
+	if (__builtin_expect(kc_cpu_held, 1) &&
+	    __builtin_expect(atomic_load_explicit(&kc_vcpus[kc_held_cpu].attn, memory_order_relaxed) &
+			     KC_ATTN_WANT, 0))
+		kc_cpu_lend();
+}
+/* The tid of the thread running @cpu now (0: none), for diagnostics. */
+unsigned int kc_cpu_holder(unsigned int cpu);
+
+/* Slow paths of this_cpu_*() (linux/percpu.h). */
+bool kc_pcpu_op_begin(unsigned int cpu);
+void kc_pcpu_op_end(unsigned int cpu);
+void kc_pcpu_attention(void) __attribute__((cold, noinline));
+
+/* ThreadSanitizer: every user of a vCPU makes a plain access, so that two
+ * threads running one vCPU without a hand-off between them are a race. */
+#ifdef KC_TSAN
+#define kc_tsan_vcpu_use(cpu)	((void)(kc_vcpus[cpu].tsan_shadow++))
+#else
+#define kc_tsan_vcpu_use(cpu)	((void)(cpu))
+#endif
 
 /* Warnings recorded by WARN_ON & co. */
 struct kc_warn_info {
@@ -71,13 +164,14 @@ void kc_warn_set_quiet(bool quiet);
 void kc_warn_set_fatal(bool fatal);
 
 /*
- * Fault-injection hook, called right after every this_cpu_*_return()
- * add, i.e. between hpcc's level-0 add and its carry propagation. It may
- * sleep, yield or change the thread's virtual CPU (simulated migration).
- * Set it before the threads that use it start.
+ * Fault-injection hook, called right after every this_cpu_*_return() add,
+ * i.e. between hpcc's level-0 add and its carry propagation: a
+ * preemption point. It may sleep, yield or migrate (kc_set_cpu()).
+ * Install it (NULL: none) before the threads that use it start.
  */
 typedef void (*kc_hook_fn)(void);
-extern kc_hook_fn kc_after_pcpu_add_hook;
+void kc_set_after_pcpu_add_hook(kc_hook_fn fn);
+kc_hook_fn kc_get_after_pcpu_add_hook(void);
 
 /*
  * RCU flavor, chosen once per process before the first RCU call:

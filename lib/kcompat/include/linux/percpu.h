@@ -39,41 +39,157 @@ void free_percpu(void __percpu *ptr);
 #define this_cpu_ptr(ptr)	raw_cpu_ptr(ptr)
 #define per_cpu(var, cpu)	(*per_cpu_ptr(&(var), cpu))
 
-static inline void kc_after_pcpu_add(void)
-{
-	kc_hook_fn hook = kc_after_pcpu_add_hook;
+/*
+ * The CPU-local forms of the operations (the kernel's x86 ones): a single
+ * instruction without LOCK, so a signal on the same thread cannot split
+ * it while another thread's access can. Elsewhere a relaxed load and
+ * store (not signal-safe).
+ */
+#if defined(__x86_64__) || defined(__i386__)
+#define __kc_local_xadd(p, v) ({					\
+	typeof(*(p)) __kcx = (v);					\
+	asm volatile("xadd %0, %1" : "+r" (__kcx), "+m" (*(p)) : : "cc"); \
+	__kcx;								\
+})
+#define __kc_local_add(p, v) ({						\
+	asm volatile("add %1, %0" : "+m" (*(p)) : "r" ((typeof(*(p)))(v)) : "cc"); \
+	(typeof(*(p)))0;						\
+})
+#define __kc_local_cmpxchg(p, o, n) ({					\
+	typeof(*(p)) __kco = (o);					\
+	asm volatile("cmpxchg %2, %1" : "+a" (__kco), "+m" (*(p))	\
+		     : "r" ((typeof(*(p)))(n)) : "cc");			\
+	__kco;								\
+})
+#else
+#define __kc_local_xadd(p, v) ({					\
+	typeof(*(p)) __x = __atomic_load_n((p), __ATOMIC_RELAXED);	\
+	__atomic_store_n((p), __x + (v), __ATOMIC_RELAXED);		\
+	__x;								\
+})
+#define __kc_local_add(p, v)	((void)__kc_local_xadd(p, v), (typeof(*(p)))0)
+#define __kc_local_cmpxchg(p, o, n) ({					\
+	typeof(*(p)) __x = __atomic_load_n((p), __ATOMIC_RELAXED);	\
+	if (__x == (o))							\
+		__atomic_store_n((p), (n), __ATOMIC_RELAXED);		\
+	__x;								\
+})
+#endif
+#define __kc_local_store(p, v) ({					\
+	__atomic_store_n((p), (v), __ATOMIC_RELAXED);			\
+	(typeof(*(p)))0;						\
+})
+#define __kc_local_xchg(p, v) ({					\
+	typeof(*(p)) __n = (v), __c = __atomic_load_n((p), __ATOMIC_RELAXED), __w; \
+	while ((__w = __kc_local_cmpxchg((p), __c, __n)) != __c)	\
+		__c = __w;						\
+	__c;								\
+})
 
-	if (unlikely(hook))
-		hook();
+/*
+ * One per-CPU read-modify-write on the calling thread's CPU, in the
+ * per-CPU model of kcompat.h: the CPU-local form by the vCPU's holder
+ * (or under a per-operation hold), or the atomic form.
+ */
+#define __kc_pcpu_rmw(pcp, __p, __cpu, local, atomic, after) ({	\
+	unsigned int __cpu = kc_get_cpu();				\
+	typeof(pcp) *__p = per_cpu_ptr(&(pcp), __cpu);			\
+	typeof(pcp) __r;						\
+	if (likely(kc_pcpu_fast == __cpu)) {				\
+		kc_tsan_vcpu_use(__cpu);				\
+		__r = (local);						\
+	} else if (kc_pcpu_op_begin(__cpu)) {				\
+		kc_tsan_vcpu_use(__cpu);				\
+		__r = (local);						\
+		kc_pcpu_op_end(__cpu);					\
+	} else {							\
+		__r = (atomic);						\
+	}								\
+	after;								\
+	__r;								\
+})
+
+/*
+ * this_cpu_add_return(), the hot one (hpcc's level-0 add): everything but
+ * the holder's CPU-local add is out of line (kc_pcpu_xadd_slow*()).
+ */
+#define __kc_pcpu_xadd_slow(p, v, cpu)					\
+	__builtin_choose_expr(sizeof(*(p)) == 8,			\
+		(typeof(*(p)))kc_pcpu_xadd_slow64((u64 *)(p), (u64)(v), cpu),	\
+	__builtin_choose_expr(sizeof(*(p)) == 4,			\
+		(typeof(*(p)))kc_pcpu_xadd_slow32((u32 *)(p), (u32)(v), cpu),	\
+	__builtin_choose_expr(sizeof(*(p)) == 2,			\
+		(typeof(*(p)))kc_pcpu_xadd_slow16((u16 *)(p), (u16)(v), cpu),	\
+		(typeof(*(p)))kc_pcpu_xadd_slow8((u8 *)(p), (u8)(v), cpu))))
+u64 kc_pcpu_xadd_slow64(u64 *p, u64 v, unsigned int cpu);
+u32 kc_pcpu_xadd_slow32(u32 *p, u32 v, unsigned int cpu);
+u16 kc_pcpu_xadd_slow16(u16 *p, u16 v, unsigned int cpu);
+u8 kc_pcpu_xadd_slow8(u8 *p, u8 v, unsigned int cpu);
+
+/* The after-add point: the injection hook, and a preemption point. */
+static inline void kc_after_pcpu_add(unsigned int cpu)
+{
+	if (unlikely(atomic_load_explicit(&kc_vcpus[cpu].attn, memory_order_relaxed)))
+		kc_pcpu_attention();
 }
 
 /*
- * this_cpu_*() take a per-CPU lvalue. The kernel makes them atomic w.r.t.
- * the local CPU only; here several threads may share a virtual CPU and a
- * thread may migrate, and precise-sum readers load the word concurrently,
- * so they are relaxed atomic RMWs on the current CPU's copy.
+ * this_cpu_*() take a per-CPU lvalue and act on the calling thread's
+ * CPU. Remote readers load the words concurrently (READ_ONCE, a relaxed
+ * atomic load). There is no preemption to disable: the raw and __ forms
+ * are the same operations.
  */
 #define this_cpu_add_return(pcp, val) ({				\
-	typeof(pcp) *__p = per_cpu_ptr(&(pcp), raw_smp_processor_id());	\
-	typeof(pcp) __ret = __atomic_add_fetch(__p, (val), __ATOMIC_RELAXED); \
-	kc_after_pcpu_add();						\
-	__ret;								\
+	typeof(pcp) __v = (val), __o, *__a;				\
+	unsigned int __c = kc_pcpu_fast;				\
+	if (likely(__c < NR_CPUS)) {					\
+		__a = per_cpu_ptr(&(pcp), __c);				\
+		kc_tsan_vcpu_use(__c);					\
+		__o = __kc_local_xadd(__a, __v);			\
+	} else {							\
+		__c = kc_get_cpu();					\
+		__a = per_cpu_ptr(&(pcp), __c);				\
+		if (kc_pcpu_ops == KC_PCPU_ATOMIC)			\
+			__o = __atomic_fetch_add(__a, __v, __ATOMIC_RELAXED); \
+		else							\
+			__o = __kc_pcpu_xadd_slow(__a, __v, __c);	\
+	}								\
+	kc_after_pcpu_add(__c);						\
+	(typeof(pcp))(__o + __v);					\
 })
 #define this_cpu_sub_return(pcp, val)	this_cpu_add_return(pcp, -(val))
 #define this_cpu_inc_return(pcp)	this_cpu_add_return(pcp, 1)
 #define this_cpu_dec_return(pcp)	this_cpu_add_return(pcp, -1)
-/* No preemption to disable here: the raw and __ forms are the same ops. */
 #define raw_cpu_add_return(pcp, val)	this_cpu_add_return(pcp, val)
 #define __this_cpu_add_return(pcp, val)	this_cpu_add_return(pcp, val)
-#define this_cpu_add(pcp, val)	((void)__atomic_add_fetch(		\
-	per_cpu_ptr(&(pcp), raw_smp_processor_id()), (val), __ATOMIC_RELAXED))
+#define this_cpu_add(pcp, val) ({					\
+	typeof(pcp) __v = (val);					\
+	(void)__kc_pcpu_rmw(pcp, __pa, __ca, __kc_local_add(__pa, __v),	\
+			    __atomic_fetch_add(__pa, __v, __ATOMIC_RELAXED), (void)0); \
+})
 #define this_cpu_sub(pcp, val)	this_cpu_add(pcp, -(val))
 #define this_cpu_inc(pcp)	this_cpu_add(pcp, 1)
 #define this_cpu_dec(pcp)	this_cpu_add(pcp, -1)
 #define this_cpu_read(pcp)						\
 	__atomic_load_n(per_cpu_ptr(&(pcp), raw_smp_processor_id()), __ATOMIC_RELAXED)
-#define this_cpu_write(pcp, val)					\
-	__atomic_store_n(per_cpu_ptr(&(pcp), raw_smp_processor_id()), (val), __ATOMIC_RELAXED)
+#define this_cpu_write(pcp, val) ({					\
+	typeof(pcp) __v = (val);					\
+	(void)__kc_pcpu_rmw(pcp, __pa, __ca, __kc_local_store(__pa, __v),	\
+			    __kc_local_store(__pa, __v), (void)0);	\
+})
+#define this_cpu_xchg(pcp, val) ({					\
+	typeof(pcp) __v = (val);					\
+	__kc_pcpu_rmw(pcp, __pa, __ca, __kc_local_xchg(__pa, __v),	\
+		      __atomic_exchange_n(__pa, __v, __ATOMIC_RELAXED), (void)0); \
+})
+#define this_cpu_cmpxchg(pcp, old, new) ({				\
+	typeof(pcp) __o = (old), __n = (new);				\
+	__kc_pcpu_rmw(pcp, __pa, __ca, __kc_local_cmpxchg(__pa, __o, __n),	\
+		      ({ typeof(pcp) __e = __o;				\
+			 __atomic_compare_exchange_n(__pa, &__e, __n, false,	\
+				__ATOMIC_RELAXED, __ATOMIC_RELAXED);	\
+			 __e; }), (void)0);					\
+})
 
 #define raw_cpu_add(pcp, val)		this_cpu_add(pcp, val)
 #define __this_cpu_add(pcp, val)	this_cpu_add(pcp, val)
@@ -83,15 +199,5 @@ static inline void kc_after_pcpu_add(void)
 #define raw_cpu_read(pcp)		this_cpu_read(pcp)
 #define __this_cpu_read(pcp)		this_cpu_read(pcp)
 #define __this_cpu_write(pcp, val)	this_cpu_write(pcp, val)
-#define this_cpu_xchg(pcp, val)						\
-	__atomic_exchange_n(per_cpu_ptr(&(pcp), raw_smp_processor_id()), (val), \
-			    __ATOMIC_RELAXED)
-#define this_cpu_cmpxchg(pcp, old, new) ({				\
-	typeof(pcp) __old = (old);					\
-	__atomic_compare_exchange_n(per_cpu_ptr(&(pcp), raw_smp_processor_id()), \
-				    &__old, (new), false, __ATOMIC_RELAXED,	\
-				    __ATOMIC_RELAXED);				\
-	__old;								\
-})
 
 #endif /* _KC_LINUX_PERCPU_H */
