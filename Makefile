@@ -55,7 +55,7 @@ endif
 CPPFLAGS_ALL	:= $(HPCC_INC) -Ilib/kcompat/include -Ilib -Isrc -Itests \
 		   -DHPCC_SOURCE='"$(HPCC_DESC)"'
 
-LIB_SRCS	:= $(wildcard lib/kcompat/*.c lib/shape/*.c lib/mm/*.c)
+LIB_SRCS	:= $(wildcard lib/kcompat/*.c lib/shape/*.c lib/mm/*.c lib/util/*.c)
 LIB_OBJS	:= $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/hpcc/percpu_counter_tree.o
 LIBSUITE	:= $(BUILD)/libsuite.a
 
@@ -110,13 +110,28 @@ $(BUILD)/stress: $(STRESS_OBJS) $(LIBSUITE)
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_LIB_OBJS) $(LIBSUITE)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(TEST_LIB_OBJS) $(LIBSUITE) $(LDLIBS_ALL)
 
+# The test runner (scripts/run-tests): one KTAP document from every program.
+KTAP_RUN	:= $(BUILD)/ktap-run
+all: $(KTAP_RUN)
+$(KTAP_RUN): $(BUILD)/tests/runner/ktap-run.o $(LIBSUITE)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(LIBSUITE) $(LDLIBS_ALL)
+
 deps:
 	@scripts/install-deps --if-missing
 
-# Every test: unit-test binaries and tests/*.sh, aggregated as KTAP.
+# Every test: unit-test binaries and tests/*.sh, aggregated as one KTAP
+# document; then every KTAP stream of the run goes through the strict
+# validator, which also checks the "# Totals:" line against the results.
+CHECK_SH	:= $(sort $(wildcard tests/*.sh))
 check: deps
 	@$(MAKE) --no-print-directory all
-	@BUILD=$(BUILD) CC='$(CC)' scripts/run-tests $(TEST_BINS) $(sort $(wildcard tests/*.sh))
+	@rm -rf $(BUILD)/ktap; \
+	BUILD=$(BUILD) CC='$(CC)' scripts/run-tests --log $(BUILD)/check.ktap --keep $(BUILD)/ktap \
+		$(TEST_BINS) $(CHECK_SH); rc=$$?; \
+	python3 tests/ktap_validate.py --quiet --totals $(BUILD)/check.ktap \
+		$(TEST_BINS:$(BUILD)/tests/%=$(BUILD)/ktap/%.ktap) && \
+	python3 tests/ktap_validate.py --quiet --no-plan \
+		$(CHECK_SH:tests/%.sh=$(BUILD)/ktap/%.ktap) || rc=1; exit $$rc
 
 clean:
 	rm -rf build stress

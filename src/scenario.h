@@ -11,19 +11,36 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "util/rng.h"
 
 struct stress;		/* one run of one scenario (engine-owned) */
 struct hpcc_shape;
 
-/* Per-thread deterministic PRNG, seeded from --seed, the scenario and the thread. */
+/*
+ * Per-thread deterministic PRNG, seeded from --seed, the scenario and the
+ * thread: the suite's one generator (lib/util/rng.h) under the engine's
+ * names. Scenarios may also use struct rng and rng_*() directly.
+ */
 struct stress_rng {
-	unsigned long long s;
+	struct rng r;
 };
-unsigned long long stress_rng_next(struct stress_rng *r);
+
+static inline unsigned long long stress_rng_next(struct stress_rng *r)
+{
+	return rng_next(&r->r);
+}
+
 /* Uniform in [0, n); 0 when n == 0. */
-unsigned long long stress_rng_below(struct stress_rng *r, unsigned long long n);
+static inline unsigned long long stress_rng_below(struct stress_rng *r, unsigned long long n)
+{
+	return rng_below(&r->r, n);
+}
+
 /* True with probability p (0..1). */
-bool stress_rng_chance(struct stress_rng *r, double p);
+static inline bool stress_rng_chance(struct stress_rng *r, double p)
+{
+	return rng_chance(&r->r, p);
+}
 
 /* A scenario-specific long option (e.g. --oom-algo v16). */
 struct scenario_opt {
@@ -100,9 +117,16 @@ bool stress_verbose(struct stress *s);
 /* An invariant failed in this run (stress_stopping() is also true at the end). */
 bool stress_failed(struct stress *s);
 /* Seed a private stream from the run's seed, a stream name and an id. */
-void stress_rng_seed(struct stress_rng *r, unsigned long long seed,
-		     const char *stream, unsigned long long id);
-/* splitmix64 finaliser: derive well-spread values from a seed. */
-unsigned long long stress_mix(unsigned long long x);
+static inline void stress_rng_seed(struct stress_rng *r, unsigned long long seed,
+				   const char *stream, unsigned long long id)
+{
+	rng_init_stream(&r->r, seed, stream, id);
+}
+
+/* splitmix64: derive well-spread values from a seed. */
+static inline unsigned long long stress_mix(unsigned long long x)
+{
+	return rng_mix(x);
+}
 
 #endif /* _STRESS_SCENARIO_H */

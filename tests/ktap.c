@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,18 +7,31 @@
 #include <linux/percpu_counter_tree.h>
 #include "ktap.h"
 
+struct ktap kt_ktap;
+
 void kt_fail(struct kt *t, const char *file, int line, const char *fmt, ...)
 {
+	char msg[2048];
 	va_list ap;
 
 	/* Cap the noise of a broken case; the count stays exact. */
 	if (t->failures++ >= 10)
 		return;
-	printf("    # %s:%d: ", file, line);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	printf("\n");
+	ktap_diag(&kt_ktap, "%s:%d: %s", file, line, msg);
+}
+
+void kt_diag(struct kt *t, const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	ktap_diag(&kt_ktap, "%s", msg);
 }
 
 void kt_skip(struct kt *t, const char *fmt, ...)
@@ -51,41 +65,66 @@ bool kt_hpcc_setup(struct kt *t, unsigned int nr_cpus)
 	return true;
 }
 
-void kt_rng_seed(struct kt_rng *r, unsigned long long seed)
+/* Each pattern must select a case: a filter that runs nothing is a mistake. */
+static int select_cases(const char *prog, const struct kt_case *cases, unsigned int nr_cases,
+			int argc, char **argv, bool *run)
 {
-	r->s = seed ^ 0x9e3779b97f4a7c15ULL;
-}
+	unsigned int i;
+	int a;
 
-unsigned long long kt_rng_next(struct kt_rng *r)
-{
-	unsigned long long z = (r->s += 0x9e3779b97f4a7c15ULL);
+	for (i = 0; i < nr_cases; i++)
+		run[i] = argc < 2;
+	for (a = 1; a < argc; a++) {
+		bool hit = false;
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-unsigned long long kt_rng_below(struct kt_rng *r, unsigned long long n)
-{
-	return n ? kt_rng_next(r) % n : 0;
+		if (argv[a][0] == '-') {
+			fprintf(stderr, "%s: unknown option '%s' (usage: %s [--list] [PATTERN]...)\n",
+				prog, argv[a], prog);
+			return -1;
+		}
+		for (i = 0; i < nr_cases; i++) {
+			if (!fnmatch(argv[a], cases[i].name, 0)) {
+				run[i] = true;
+				hit = true;
+			}
+		}
+		if (!hit) {
+			fprintf(stderr, "%s: no test case matches '%s' (--list shows them)\n",
+				prog, argv[a]);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 int kt_run(const char *suite, const struct kt_case *cases, unsigned int nr_cases,
 	   int argc, char **argv)
 {
-	unsigned int i, passed = 0, failed = 0, skipped = 0;
-	const char *only = argc > 1 ? argv[1] : NULL;
+	bool *run = calloc(nr_cases + 1, sizeof(*run));
+	unsigned int i;
 
+	if (!run)
+		return 3;
+	if (argc == 2 && !strcmp(argv[1], "--list")) {
+		for (i = 0; i < nr_cases; i++)
+			printf("%s\n", cases[i].name);
+		free(run);
+		return 0;
+	}
+	if (select_cases(argv[0], cases, nr_cases, argc, argv, run)) {
+		free(run);
+		return 2;
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("KTAP version 1\n# Subtest: %s\n1..%u\n", suite, nr_cases);
+	ktap_begin(&kt_ktap, stdout, 1);
+	ktap_subtest_begin(&kt_ktap, suite, nr_cases);
 	for (i = 0; i < nr_cases; i++) {
 		struct kt t = { .name = cases[i].name };
 		unsigned long warns_before = kc_warn_count();
 		struct kc_warn_info wi;
 
-		if (only && strcmp(only, cases[i].name)) {
-			printf("ok %u %s # SKIP not selected\n", i + 1, cases[i].name);
-			skipped++;
+		if (!run[i]) {
+			ktap_result(&kt_ktap, KTAP_SKIP, t.name, "not selected");
 			continue;
 		}
 		cases[i].fn(&t);
@@ -96,23 +135,21 @@ int kt_run(const char *suite, const struct kt_case *cases, unsigned int nr_cases
 		}
 		kc_warn_set_quiet(false);
 		if (t.failures) {
-			printf("    # %s: %lu of %lu checks failed\n", t.name,
-			       t.failures, t.checks);
-			printf("not ok %u %s\n", i + 1, t.name);
-			failed++;
+			ktap_diag(&kt_ktap, "%s: %lu of %lu checks failed", t.name, t.failures,
+				  t.checks);
+			ktap_result(&kt_ktap, KTAP_FAIL, t.name, NULL);
 		} else if (t.skipped) {
-			printf("ok %u %s # SKIP %s\n", i + 1, t.name, t.skip_reason);
-			skipped++;
+			ktap_result(&kt_ktap, KTAP_SKIP, t.name, "%s", t.skip_reason);
 		} else if (!t.checks) {
 			/* A case that checked nothing proves nothing. */
-			printf("    # %s: no check was made\n", t.name);
-			printf("not ok %u %s\n", i + 1, t.name);
-			failed++;
+			ktap_diag(&kt_ktap, "%s: no check was made", t.name);
+			ktap_result(&kt_ktap, KTAP_FAIL, t.name, NULL);
 		} else {
-			printf("ok %u %s # checks=%lu\n", i + 1, t.name, t.checks);
-			passed++;
+			ktap_result(&kt_ktap, KTAP_PASS, t.name, "checks=%lu", t.checks);
 		}
 	}
-	printf("# %s: %u passed, %u failed, %u skipped\n", suite, passed, failed, skipped);
-	return failed ? 1 : 0;
+	ktap_subtest_end(&kt_ktap, KTAP_PASS, NULL, NULL);
+	ktap_end(&kt_ktap, NULL);
+	free(run);
+	return ktap_counts(&kt_ktap)->fail ? 1 : 0;
 }

@@ -1,14 +1,32 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A small KUnit-like harness: each test binary is one KTAP suite, each
- * case one result line. A case also fails when a WARN fired during it
- * that it did not announce with kt_expect_warns().
+ * A small KUnit-like harness: each test binary prints one complete KTAP
+ * document (lib/util/ktap.h writes it) holding one suite, each case one
+ * result line, as a KUnit run of one suite does:
+ *
+ *   KTAP version 1
+ *   1..1
+ *     KTAP version 1
+ *     # Subtest: hpcc_set
+ *     1..2
+ *     ok 1 set_fresh_counter # checks=9200
+ *     ok 2 set_with_residual # checks=3612
+ *   # hpcc_set: pass:2 fail:0 skip:0 total:2
+ *   ok 1 hpcc_set
+ *   # Totals: pass:2 fail:0 skip:0 total:2
+ *
+ * A case also fails when a WARN fired during it that it did not announce
+ * with kt_expect_warns(). Arguments: --list, or shell patterns selecting
+ * cases (the others are reported as skipped); a pattern that selects no
+ * case is a usage error (exit 2).
  */
 #ifndef _TESTS_KTAP_H
 #define _TESTS_KTAP_H
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "util/ktap.h"
+#include "util/rng.h"
 
 struct kt {
 	const char *name;
@@ -64,20 +82,37 @@ void kt_fail(struct kt *t, const char *file, int line, const char *fmt, ...)
 } while (0)
 
 void kt_skip(struct kt *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A diagnostic line ("# ...") in the case's output (a measurement, a note). */
+void kt_diag(struct kt *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The case provokes warnings on purpose: record them quietly. */
 void kt_expect_warns(struct kt *t);
 
 /* Set nr_cpu_ids and run percpu_counter_tree_subsystem_init(); asserts success. */
 bool kt_hpcc_setup(struct kt *t, unsigned int nr_cpus);
 
-/* Deterministic PRNG (splitmix64/xorshift): tests are reproducible. */
+/* Tests are reproducible: the suite's one generator (lib/util/rng.h), seeded per case. */
 struct kt_rng {
-	unsigned long long s;
+	struct rng r;
 };
-void kt_rng_seed(struct kt_rng *r, unsigned long long seed);
-unsigned long long kt_rng_next(struct kt_rng *r);
-/* Uniform in [0, n). */
-unsigned long long kt_rng_below(struct kt_rng *r, unsigned long long n);
+
+static inline void kt_rng_seed(struct kt_rng *r, unsigned long long seed)
+{
+	rng_init(&r->r, seed ^ RNG_GOLDEN);
+}
+
+static inline unsigned long long kt_rng_next(struct kt_rng *r)
+{
+	return rng_next(&r->r);
+}
+
+/* Uniform in [0, n); 0 when n == 0. */
+static inline unsigned long long kt_rng_below(struct kt_rng *r, unsigned long long n)
+{
+	return rng_below(&r->r, n);
+}
+
+/* The harness's KTAP writer (for diagnostics of helpers in tests/). */
+extern struct ktap kt_ktap;
 
 int kt_run(const char *suite, const struct kt_case *cases, unsigned int nr_cases,
 	   int argc, char **argv);

@@ -128,7 +128,7 @@ static void carry_identity(struct kt *t, bool skip)
 		evals += carry_run(t, &cfg, skip, 0xca77 + i);
 	}
 	hu_lib_set_skip(true);
-	printf("    # %lu carry evaluations\n", evals);
+	kt_diag(t, "%lu carry evaluations", evals);
 	KT_EXPECT(t, evals >= min_evals, "only %lu carry cases", evals);
 }
 

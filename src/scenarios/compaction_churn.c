@@ -167,12 +167,11 @@ static const struct scenario_opt cc_opts[] = {
 };
 
 /* Plain mode: sometimes yield inside the RMW window so lost updates show on 2 cores. */
-static __thread unsigned long long window_rng;
+static __thread struct rng window_rng;
 
 static void cc_rmw_window(void)
 {
-	window_rng = window_rng * 6364136223846793005ULL + 1442695040888963407ULL;
-	if (!(window_rng >> 50))		/* about 1 in 16384 */
+	if (!(rng_next(&window_rng) >> 50))	/* about 1 in 16384 */
 		sched_yield();
 }
 
@@ -442,8 +441,8 @@ static void cpu_step(struct stress *s, unsigned int cpu, struct stress_rng *rng)
 {
 	struct zone_desc *d;
 
-	if (!window_rng)
-		window_rng = stress_mix(stress_seed(s) ^ cpu) | 1;
+	if (!window_rng.s)
+		rng_init(&window_rng, stress_mix(stress_seed(s) ^ cpu) | 1);
 	atomic_fetch_add_explicit(&C->requests, 1, memory_order_relaxed);
 	C->cpu[cpu].steps++;
 	rcu_read_lock();

@@ -65,7 +65,7 @@ struct oom_race {
 	unsigned long under, over, window, slack4;
 	unsigned long totalpages;	/* adj unit = totalpages / 1000 = window / 256 */
 	enum layout phase;		/* the active layout (mixed rotates) */
-	unsigned long long lrng;	/* layout draws, main thread only */
+	struct rng lrng;		/* layout draws, main thread only */
 	atomic_ulong seq;
 	atomic_long active_victims;
 	atomic_ulong last_skip_done;
@@ -89,18 +89,9 @@ static unsigned long stamp(void)
 	return atomic_fetch_add(&R->seq, 1) + 1;
 }
 
-static unsigned long long lrng_next(void)
-{
-	unsigned long long z = (R->lrng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static long lrng_below(unsigned long n)
 {
-	return n ? (long)(lrng_next() % n) : 0;
+	return (long)rng_below(&R->lrng, n);
 }
 
 /* --- options --- */
@@ -777,7 +768,7 @@ static int setup(struct stress *s)
 	if (opt_layout == L_CHAIN && R->nr_slots < 24)
 		R->nr_slots = 24;
 	R->phase = opt_layout == L_MIXED ? L_HOG : opt_layout;
-	R->lrng = stress_seed(s) ^ 0x6f6f6d5f72616365ULL;
+	rng_init(&R->lrng, stress_seed(s) ^ 0x6f6f6d5f72616365ULL);
 	atomic_store(&R->seq, 1);
 	R->slots = calloc(R->nr_slots, sizeof(*R->slots));
 	R->killing = calloc(stress_nr_cpus(s), sizeof(*R->killing));
