@@ -25,7 +25,7 @@ CFLAGS_OPT	?= $(if $(SAN),-O1 -g,-O2 -g)
 CFLAGS_ALL	:= -std=gnu11 $(CFLAGS_OPT) $(WARN) -pthread -fno-strict-overflow \
 		   -fno-strict-aliasing -D_GNU_SOURCE -DCONFIG_SMP=1 \
 		   -DNR_CPUS=$(NR_CPUS) -MMD -MP $(EXTRA_CFLAGS)
-LDLIBS_ALL	:= -lurcu-memb -lurcu-common -lck -lm -pthread $(EXTRA_LDLIBS)
+LDLIBS_ALL	:= -lurcu-memb -lurcu-qsbr -lurcu-bp -lck -lm -pthread $(EXTRA_LDLIBS)
 
 ifeq ($(SAN),tsan)
 CFLAGS_ALL	+= -fsanitize=thread -fno-omit-frame-pointer

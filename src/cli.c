@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <kcompat/kcompat.h>
 #include "stress.h"
 
 enum opt_id {
@@ -25,6 +26,7 @@ enum opt_id {
 	O_INJECT, O_STUTTER, O_REPORT, O_JSON, O_STAT, O_STALL, O_UNTIL_FAIL,
 	O_ROUND, O_DESCRIBE, O_VERBOSE, O_HELP, O_VERSION, O_NO_CHECK, O_DUTY,
 	O_STEPS, O_NICE, O_ROUNDS, O_REPLAY, O_REPLAY_OUT, O_SHRINK, O_REPLAY_SEARCH,
+	O_RCU,
 	O_END,
 	O_SCENARIO_OPT = 1024,	/* + index into the scenario option list */
 };
@@ -54,6 +56,7 @@ static const struct cli_opt {
 	{ "vcpu-nice", 0, "N", O_NICE, RUN, "vCPU threads lower their priority to nice N, 0..19, or auto (selectors get ~1/4 of the CPU); default 0" },
 	{ "selector-duty", 0, "F", O_DUTY, RUN, "fraction of the time each selector may run, 0.01..1 (default 0.25)" },
 	{ "inject", 0, "SPEC", O_INJECT, RUN, "faults between the level-0 add and the carry: hop=P,delay=P,yield=P or off (default hop=0.01,delay=0.0002,yield=0.0002)" },
+	{ "rcu", 0, "FLAVOR", O_RCU, ANY, "RCU flavor: memb, qsbr, bp (liburcu) or ck-epoch (Concurrency Kit); default $KC_RCU_FLAVOR, else memb" },
 	{ "stutter", 0, "SPEC", O_STUTTER, RUN, "park every CPU for quiescent checks every D or every MIN-MAX (seeded), or off (default 250ms-1s)" },
 	{ "report", 0, "FMT", O_REPORT, ANY, "stdout format: text, ktap or json (default text)" },
 	{ "json", 0, "FILE", O_JSON, ANY, "also write the JSON report to FILE" },
@@ -447,6 +450,12 @@ static int apply(struct stress_config *cfg, enum opt_id id, const char *name,
 	case O_NO_CHECK:
 		cfg->no_check = true;
 		return 0;
+	case O_RCU:
+		if (!kc_rcu_flavor_valid(val))
+			return usage_error("%s: '%s' is not an RCU flavor (%s)", name, val,
+					   KC_RCU_FLAVORS);
+		cfg->rcu = val;
+		return 0;
 	case O_END:
 	case O_SCENARIO_OPT:
 		break;
@@ -579,6 +588,14 @@ int stress_cli_parse(int argc, char **argv, struct stress_config *cfg,
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
 	*act = requested;
+	if (!cfg->rcu) {
+		const char *env = getenv(KC_RCU_FLAVOR_ENV);
+
+		if (env && *env && !kc_rcu_flavor_valid(env))
+			return usage_error(KC_RCU_FLAVOR_ENV "='%s' is not an RCU flavor (%s)",
+					   env, KC_RCU_FLAVORS);
+		cfg->rcu = env && *env ? env : "memb";
+	}
 	if (!cfg->nr_scenarios)
 		for (i = 0; i < (int)scenario_count(); i++)
 			add_scenario(cfg, scenario_at(i));

@@ -224,9 +224,10 @@ void stress_build_reproducer(const struct stress_config *cfg, const struct scena
 		snprintf(stall, sizeof(stall), " --stall-timeout %s", t);
 	}
 	snprintf(buf, len, "%s --scenario %s --cpus %u --batch %lu --seed %llu --duration %s "
-		 "--selectors %u --selector-duty %g --inject %s --stutter %s%s%s%s%s%s",
+		 "--selectors %u --selector-duty %g --inject %s --stutter %s --rcu %s%s%s%s%s%s",
 		 cfg->argv0, sc->name, cfg->nr_cpus, cfg->batch, seed, dur,
-		 cfg->nr_selectors, cfg->selector_duty, cfg->inject.text, cfg->stutter.text, stall,
+		 cfg->nr_selectors, cfg->selector_duty, cfg->inject.text, cfg->stutter.text,
+		 cfg->rcu, stall,
 		 steps, nice,
 		 cfg->no_check ? " --no-check" : "", cfg->scenario_args);
 }

@@ -164,6 +164,11 @@ int main(int argc, char **argv)
 
 	if (stress_cli_parse(argc, argv, &cfg, &act))
 		return STRESS_EXIT_USAGE;
+	/* Before any RCU call; replay trials (children) inherit the flavor. */
+	if (kc_rcu_set_flavor(cfg.rcu) || setenv(KC_RCU_FLAVOR_ENV, cfg.rcu, 1)) {
+		fprintf(stderr, "stress: cannot select RCU flavor %s\n", cfg.rcu);
+		return STRESS_EXIT_INTERNAL;
+	}
 	switch (act) {
 	case ACT_HELP:
 		stress_usage(stdout);

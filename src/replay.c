@@ -374,6 +374,7 @@ static int replay_config(const struct stress_config *cli, const struct replay *r
 	if (stress_cli_parse(argc, argv, cfg, &act))
 		return -1;
 	cfg->argv0 = cli->argv0;
+	cfg->rcu = cli->rcu;
 	cfg->report = cli->report;
 	cfg->json_file = cli->json_file;
 	cfg->verbose = cli->verbose;

@@ -60,11 +60,11 @@ void report_begin(const struct stress_config *cfg, unsigned int nr_runs, FILE *o
 			fprintf(out, "1..%u\n", nr_runs);
 	}
 	fprintf(human(cfg), "%sstress: hpcc-stress %s hpcc=%s cpus=%u batch=%lu seed=%llu "
-		"selectors=%u duration=%s%s inject=%s stutter=%s%s scenarios=",
+		"selectors=%u duration=%s%s inject=%s stutter=%s rcu=%s%s scenarios=",
 		cfg->report == REPORT_KTAP ? "# " : "", STRESS_VERSION, HPCC_SOURCE,
 		cfg->nr_cpus, cfg->batch, cfg->seed, cfg->nr_selectors, dur,
 		cfg->until_fail ? "(total) until-fail" : "", cfg->inject.text,
-		cfg->stutter.text, cfg->no_check ? " no-check" : "");
+		cfg->stutter.text, cfg->rcu, cfg->no_check ? " no-check" : "");
 	for (i = 0; i < cfg->nr_scenarios; i++)
 		fprintf(human(cfg), "%s%s", i ? "," : "", cfg->scenarios[i]->name);
 	fprintf(human(cfg), "\n");
@@ -260,6 +260,8 @@ void report_json_begin(const struct stress_config *cfg, FILE *out)
 	json_num(out, cfg->inject.yield);
 	fprintf(out, "},\"stutter\":");
 	json_str(out, cfg->stutter.text);
+	fprintf(out, ",\"rcu\":");
+	json_str(out, cfg->rcu);
 	fprintf(out, ",\"until_fail\":%s,\"checking\":%s,\"scenarios\":[",
 		cfg->until_fail ? "true" : "false", cfg->no_check ? "false" : "true");
 	for (i = 0; i < cfg->nr_scenarios; i++) {

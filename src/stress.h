@@ -69,6 +69,7 @@ struct stress_config {
 	bool until_fail;
 	bool verbose;
 	bool no_check;
+	const char *rcu;	/* --rcu: kcompat's RCU flavor */
 	/* Replay (src/replay*.c, src/serial.c; docs/regress.md). */
 	const char *replay_file;	/* --replay FILE */
 	const char *replay_out;		/* --replay-out FILE */

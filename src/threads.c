@@ -78,10 +78,12 @@ static void park(struct stress *s, struct stress_thread *th)
 {
 	unsigned long gen;
 
+	kc_rcu_thread_offline();	/* qsbr: no grace period waits for a parked CPU */
 	pthread_mutex_lock(&s->lock);
 	/* The controller may have resumed already: re-check under the lock. */
 	if (!atomic_load(&s->park_req)) {
 		pthread_mutex_unlock(&s->lock);
+		kc_rcu_thread_online();
 		return;
 	}
 	gen = s->park_gen;
@@ -92,6 +94,7 @@ static void park(struct stress *s, struct stress_thread *th)
 		pthread_cond_wait(&s->cond, &s->lock);
 	s->nr_parked--;
 	pthread_mutex_unlock(&s->lock);
+	kc_rcu_thread_online();
 	atomic_store_explicit(&th->state, TS_RUN, memory_order_relaxed);
 }
 
@@ -116,7 +119,9 @@ static void pace(struct stress *s, double *since, unsigned long n)
 		rest = 10e-3;
 	ts.tv_sec = (time_t)rest;
 	ts.tv_nsec = (long)((rest - ts.tv_sec) * 1e9);
+	kc_rcu_thread_offline();
 	nanosleep(&ts, NULL);
+	kc_rcu_thread_online();
 	*since = stress_now();
 }
 
@@ -146,6 +151,11 @@ static void *worker(void *arg)
 		pthread_cond_wait(&s->cond, &s->lock);
 	pthread_mutex_unlock(&s->lock);
 
+	/*
+	 * qsbr: a worker reports its own quiescent states, after each step,
+	 * and is offline whenever it waits (park, pace, exit).
+	 */
+	kc_rcu_thread_online();
 	atomic_store_explicit(&th->state, TS_RUN, memory_order_relaxed);
 	busy_since = stress_now();
 	while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
@@ -155,6 +165,7 @@ static void *worker(void *arg)
 		}
 		atomic_store_explicit(&th->state, TS_STEP, memory_order_relaxed);
 		if (!th->selector && s->cfg->steps && n >= s->cfg->steps) {
+			kc_rcu_thread_offline();
 			pthread_mutex_lock(&s->lock);
 			s->nr_vcpus_done++;
 			pthread_mutex_unlock(&s->lock);
@@ -167,9 +178,11 @@ static void *worker(void *arg)
 			kc_set_cpu(th->id);	/* back home after an injected hop */
 			sc->cpu_step(s, th->id, &rng);
 		}
+		kc_rcu_quiescent_state();
 		atomic_store_explicit(&th->progress, ++n, memory_order_relaxed);
 		atomic_store_explicit(&th->state, TS_RUN, memory_order_relaxed);
 	}
+	kc_rcu_thread_offline();
 
 	if (!th->selector) {
 		unsigned long hops, delays, yields;

@@ -104,6 +104,15 @@ bool hu_lib_set_skip(bool skip)
 #endif
 }
 
+void hu_add_as(struct percpu_counter_tree *c, unsigned int cpu, long inc)
+{
+	unsigned int was = kc_get_cpu();
+
+	kc_set_cpu(cpu);
+	percpu_counter_tree_add(c, inc);
+	kc_set_cpu(was);
+}
+
 /* Where the calling thread moves right after its next level-0 add (-1: stay). */
 static __thread int hu_migrate_to = -1;
 

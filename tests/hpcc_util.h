@@ -40,6 +40,12 @@ int hu_lib_skip_mode(void);
 /* Switch the library's skip mode; false if it has no switch. */
 bool hu_lib_set_skip(bool skip);
 
+/*
+ * Add @inc as virtual CPU @cpu: the one place where the tests choose the
+ * acting CPU of an add made through the public API.
+ */
+void hu_add_as(struct percpu_counter_tree *c, unsigned int cpu, long inc);
+
 /* Install the migration hook (before starting threads that migrate). */
 void hu_install_migrate_hook(void);
 /*

@@ -1,41 +1,152 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * RCU for kcompat on liburcu's memb flavour, with the ThreadSanitizer
- * edges described in linux/rcupdate.h. This file includes liburcu and
- * must not include linux/rcupdate.h (both define struct rcu_head).
+ * Kernel RCU for kcompat over a flavor chosen once per process: liburcu's
+ * memb, qsbr or bp, or Concurrency Kit's ck_epoch (rcu_flavor.h). This
+ * layer counts section nesting, registers threads on first use (and
+ * unregisters them at exit), and makes the grace period visible to
+ * ThreadSanitizer, the same way for every flavor (none is instrumented):
+ * - a read-side exit releases kc_rcu_gp_token (linux/rcupdate.h);
+ * - synchronize_rcu() and every callback acquire it after the grace
+ *   period, so a free after a grace period is ordered after every
+ *   read-side access that preceded it; a free without one is reported;
+ * - call_rcu() releases the head for its callback to acquire (the
+ *   flavors' queues are invisible), and every callback releases
+ *   kc_rcu_cb_token for rcu_barrier() to acquire.
+ * The hot path, rcu_read_lock() and rcu_read_unlock(), is one branch on
+ * the nesting depth and, for the outermost section, one indirect call
+ * through a pointer set when the flavor is chosen.
  */
-#include <stddef.h>
-#include <urcu/urcu-memb.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/compiler.h>
+#include <linux/rcupdate.h>
 #include <kcompat/kcompat.h>
+#include "rcu_flavor.h"
 
-struct kc_rcu_head {
-	void *kc_urcu[3];
-	void (*func)(struct kc_rcu_head *head);
-};
-
-_Static_assert(sizeof(struct rcu_head) <= sizeof(((struct kc_rcu_head *)0)->kc_urcu),
-	       "liburcu's rcu_head does not fit kcompat's");
+_Static_assert(sizeof(struct rcu_head) == sizeof(struct kc_rcu_head) &&
+	       offsetof(struct rcu_head, func) == offsetof(struct kc_rcu_head, func),
+	       "linux/rcupdate.h and rcu_flavor.h disagree on struct rcu_head");
 
 char kc_rcu_gp_token;
+static char kc_rcu_cb_token;
+
+static const struct kc_rcu_flavor *const flavors[] = {
+	&kc_rcu_memb, &kc_rcu_qsbr, &kc_rcu_bp, &kc_rcu_ck_epoch,
+};
+
+static pthread_once_t chosen_once = PTHREAD_ONCE_INIT;
+static const struct kc_rcu_flavor *requested, *fl;
+static void (*read_lock_fn)(void), (*read_unlock_fn)(void), (*qs_fn)(void);
+static pthread_key_t exit_key;
+
 static __thread int rcu_depth;
+static __thread bool rcu_registered;
 
-void kc_urcu_read_lock(void);
-void kc_urcu_read_unlock(void);
-void synchronize_rcu(void);
-void call_rcu(struct kc_rcu_head *head, void (*func)(struct kc_rcu_head *));
-void rcu_barrier(void);
-int kc_rcu_read_depth(void);
-
-void kc_urcu_read_lock(void)
+static const struct kc_rcu_flavor *find(const char *name)
 {
-	rcu_depth++;
-	urcu_memb_read_lock();
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(flavors); i++)
+		if (!strcmp(flavors[i]->name, name))
+			return flavors[i];
+	return NULL;
 }
 
-void kc_urcu_read_unlock(void)
+bool kc_rcu_flavor_valid(const char *name)
 {
-	urcu_memb_read_unlock();
-	rcu_depth--;
+	return name && find(name);
+}
+
+static void thread_exit(void *arg)
+{
+	if (rcu_registered)
+		kc_rcu_unregister_thread();
+}
+
+static void choose(void)
+{
+	const struct kc_rcu_flavor *f = requested;
+	const char *env = getenv(KC_RCU_FLAVOR_ENV);
+
+	if (!f && env && *env) {
+		f = find(env);
+		if (!f) {
+			fprintf(stderr, "kcompat: %s='%s' is not an RCU flavor (%s)\n",
+				KC_RCU_FLAVOR_ENV, env, KC_RCU_FLAVORS);
+			exit(2);
+		}
+	}
+	if (!f)
+		f = &kc_rcu_memb;
+	if (f->init)
+		f->init();
+	if (pthread_key_create(&exit_key, thread_exit)) {
+		fprintf(stderr, "kcompat: rcu: no thread-exit key\n");
+		abort();
+	}
+	read_lock_fn = f->read_lock;
+	read_unlock_fn = f->read_unlock;
+	qs_fn = f->quiescent_state;
+	fl = f;
+}
+
+static const struct kc_rcu_flavor *flavor(void)
+{
+	pthread_once(&chosen_once, choose);
+	return fl;
+}
+
+int kc_rcu_set_flavor(const char *name)
+{
+	const struct kc_rcu_flavor *f = name ? find(name) : NULL;
+
+	if (!f)
+		return -1;
+	requested = f;
+	return flavor() == f ? 0 : -1;
+}
+
+const char *kc_rcu_flavor(void)
+{
+	return flavor()->name;
+}
+
+void kc_rcu_register_thread(void)
+{
+	const struct kc_rcu_flavor *f = flavor();
+
+	if (rcu_registered)
+		return;
+	f->register_thread();
+	rcu_registered = true;
+	pthread_setspecific(exit_key, &rcu_registered);
+}
+
+void kc_rcu_unregister_thread(void)
+{
+	if (!rcu_registered)
+		return;
+	WARN_ON_ONCE(rcu_depth);
+	fl->unregister_thread();
+	rcu_registered = false;
+	pthread_setspecific(exit_key, NULL);
+}
+
+void kc_rcu_read_lock(void)
+{
+	if (rcu_depth++)
+		return;
+	if (unlikely(!rcu_registered))
+		kc_rcu_register_thread();
+	read_lock_fn();
+}
+
+void kc_rcu_read_unlock(void)
+{
+	if (!--rcu_depth)
+		read_unlock_fn();
 }
 
 int kc_rcu_read_depth(void)
@@ -43,70 +154,82 @@ int kc_rcu_read_depth(void)
 	return rcu_depth;
 }
 
+/*
+ * qsbr's hooks, no-ops for the other flavors. Misplaced inside a read-side
+ * section they WARN under every flavor, so the engine's placement is
+ * checked by every run, not only by qsbr runs.
+ */
+void kc_rcu_quiescent_state(void)
+{
+	if (WARN_ON_ONCE(rcu_depth))
+		return;
+	if (qs_fn)
+		qs_fn();
+}
+
+void kc_rcu_thread_online(void)
+{
+	const struct kc_rcu_flavor *f = flavor();
+
+	if (WARN_ON_ONCE(rcu_depth) || !f->thread_online)
+		return;
+	kc_rcu_register_thread();
+	f->thread_online();
+}
+
+void kc_rcu_thread_offline(void)
+{
+	const struct kc_rcu_flavor *f = flavor();
+
+	if (WARN_ON_ONCE(rcu_depth) || !f->thread_offline || !rcu_registered)
+		return;
+	f->thread_offline();
+}
+
 void synchronize_rcu(void)
 {
-	urcu_memb_synchronize_rcu();
+	flavor()->synchronize();
 	kc_tsan_acquire(&kc_rcu_gp_token);
 }
 
-/*
- * liburcu's callback queue and rcu_barrier() completion are not visible
- * to TSan either: call_rcu() releases @head for its callback to acquire
- * (everything done before call_rcu()), and every callback releases
- * kc_rcu_cb_token for rcu_barrier() to acquire once they have all run.
- */
-static char kc_rcu_cb_token;
-
-static void kc_rcu_trampoline(struct rcu_head *uhead)
+void kc_rcu_invoke(struct kc_rcu_head *h)
 {
-	struct kc_rcu_head *head = (struct kc_rcu_head *)uhead;
+	struct rcu_head *head = (struct rcu_head *)h;
 
+	if (unlikely(!rcu_registered)) {
+		if (fl->adopt_cb_thread) {
+			fl->adopt_cb_thread();
+			rcu_registered = true;
+		} else {
+			kc_rcu_register_thread();
+		}
+	}
 	kc_tsan_acquire(head);
 	kc_tsan_acquire(&kc_rcu_gp_token);
 	head->func(head);
 	kc_tsan_release(&kc_rcu_cb_token);
 }
 
-void call_rcu(struct kc_rcu_head *head, void (*func)(struct kc_rcu_head *))
+/*
+ * liburcu wants call_rcu() from a registered reader, online under qsbr:
+ * queue from inside a section (no TSan release: nothing is read).
+ */
+void call_rcu(struct rcu_head *head, rcu_callback_t func)
 {
 	head->func = func;
 	kc_tsan_release(head);
-	urcu_memb_call_rcu((struct rcu_head *)head, kc_rcu_trampoline);
+	kc_rcu_read_lock();
+	fl->call((struct kc_rcu_head *)head);
+	kc_rcu_read_unlock();
 }
-
-#ifdef KC_TSAN
-void __tsan_ignore_thread_begin(void);
-void __tsan_ignore_thread_end(void);
-#else
-static inline void __tsan_ignore_thread_begin(void) { }
-static inline void __tsan_ignore_thread_end(void) { }
-#endif
 
 void rcu_barrier(void)
 {
-	/*
-	 * urcu_memb_barrier() callocs a completion that a call_rcu worker
-	 * frees, ordered by liburcu's own uninstrumented refcount. This
-	 * thread runs only liburcu code meanwhile, so ignoring its accesses
-	 * hides exactly that calloc from TSan (callbacks run elsewhere).
-	 */
-	__tsan_ignore_thread_begin();
-	urcu_memb_barrier();
-	__tsan_ignore_thread_end();
+	flavor()->cb_barrier();
 	kc_tsan_acquire(&kc_rcu_cb_token);
 }
 
 void kc_rcu_barrier(void)
 {
 	rcu_barrier();
-}
-
-void kc_rcu_register_thread(void)
-{
-	urcu_memb_register_thread();
-}
-
-void kc_rcu_unregister_thread(void)
-{
-	urcu_memb_unregister_thread();
 }

@@ -36,6 +36,7 @@ static int opt_skip = -1;	/* -1: the library's default */
 
 const char *const key_names[NR_KEYS] = {
 	"hot", "group0", "group1", "group2-warm", "group3-cold", "cold",
+	"edge0", "edge1", "edge2",
 };
 
 /* --- options --- */
@@ -125,15 +126,14 @@ static unsigned int pick_key(struct storm *st, unsigned int cpu, struct stress_r
 	return K_G2_WARM;
 }
 
-static void do_add(struct stress *s, struct storm *st, unsigned int cpu, unsigned int key,
-		   long inc)
+void storm_add(struct stress *s, struct storm *st, unsigned int cpu, unsigned int key, long inc)
 {
 	struct cs_cpu *c = &st->cpus[cpu];
 	unsigned int ident = kc_get_cpu();	/* the level-0 word the add lands on */
 	unsigned long bound = 0;
 
 	if (st->checking) {
-		bound = hpcc_shape_pending_bound(st->shape, inc);
+		bound = hpcc_shape_pending_bound(&st->kshape[key], inc);
 		truth_begin(st->truth, cpu, key, inc, bound);
 	}
 	percpu_counter_tree_add(st->ctr[key], inc);
@@ -178,28 +178,28 @@ static void one_op(struct stress *s, struct storm *st, unsigned int cpu,
 		new_run(st, c, r);
 	switch (c->pattern) {
 	case P_SMALL:
-		do_add(s, st, cpu, key, small_delta(r));
+		storm_add(s, st, cpu, key, small_delta(r));
 		break;
 	case P_LARGE:
-		do_add(s, st, cpu, key, big_delta(st, r));
+		storm_add(s, st, cpu, key, big_delta(st, r));
 		break;
 	case P_OSC:
 		/* Park our word just below a multiple of the unit's threshold, then +-unit. */
 		m = c->osc_unit > 1 ? (unsigned long)c->osc_unit * 2 : st->shape->batch;
 		if ((c->home[c->osc_key] & (m - 1)) != m - 1 && (c->left & 7) == 0)
-			do_add(s, st, cpu, c->osc_key,
+			storm_add(s, st, cpu, c->osc_key,
 			       (long)((m - 1) - (c->home[c->osc_key] & (m - 1))));
 		else
-			do_add(s, st, cpu, c->osc_key, (c->left & 1) ? c->osc_unit : -c->osc_unit);
+			storm_add(s, st, cpu, c->osc_key, (c->left & 1) ? c->osc_unit : -c->osc_unit);
 		break;
 	case P_NEGRUN:
-		do_add(s, st, cpu, key, -(long)(1 + stress_rng_below(r, 2 * st->shape->batch)));
+		storm_add(s, st, cpu, key, -(long)(1 + stress_rng_below(r, 2 * st->shape->batch)));
 		break;
 	case P_HOP:
 		/* Update as another CPU: its owner runs concurrently on the same word. */
 		target = stress_rng_below(r, st->nr_cpus);
 		kc_set_cpu(target);
-		do_add(s, st, cpu, key, stress_rng_below(r, 4) ? small_delta(r) : big_delta(st, r));
+		storm_add(s, st, cpu, key, stress_rng_below(r, 4) ? small_delta(r) : big_delta(st, r));
 		kc_set_cpu(cpu);
 		break;
 	}
@@ -210,6 +210,8 @@ static void storm_cpu_step(struct stress *s, unsigned int cpu, struct stress_rng
 	struct storm *st = stress_priv(s);
 	unsigned int i, n = st->cpus[cpu].hot ? HOT_BURST : 1;
 
+	/* First, as this CPU (a hop below may change the identity until the step ends). */
+	storm_edge_step(s, st, cpu);
 	for (i = 0; i < n; i++)
 		one_op(s, st, cpu, r);
 }
@@ -220,9 +222,10 @@ static void storm_free(struct storm *st)
 {
 	unsigned int i;
 
+	storm_edge_free(st);
 	truth_free(st->truth);
 	free(st->cpus);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < ARRAY_SIZE(st->items); i++)
 		free(st->items[i]);
 	free(st);
 }
@@ -272,6 +275,14 @@ static int storm_setup(struct stress *s)
 	st->ctr[K_COLD] = &st->solo[1];
 	for (i = 0; i < NR_GROUP; i++)
 		st->ctr[K_G0 + i] = &st->group[i];
+	for (i = 0; i < K_EDGE0; i++)
+		st->kshape[i] = *st->shape;
+	if (storm_edge_setup(s, st)) {
+		percpu_counter_tree_destroy_many(st->group, NR_GROUP);
+		percpu_counter_tree_destroy(&st->solo[0]);
+		percpu_counter_tree_destroy(&st->solo[1]);
+		goto fail;
+	}
 	for (i = 0; i < NR_KEYS; i++)
 		percpu_counter_tree_approximate_accuracy_range(st->ctr[i], &st->under[i],
 							       &st->over[i]);
@@ -327,6 +338,7 @@ static void storm_report_text(struct stress *s, FILE *out)
 	struct storm_totals totals = storm_sums(st);
 	unsigned int key;
 
+	storm_edge_report(st, out, false);
 	/* Every thread has stopped: the final values (same seed and --steps, same values). */
 	fprintf(out, "# counter_storm final");
 	for (key = 0; key < NR_KEYS; key++)
@@ -353,6 +365,7 @@ static void storm_report_json(struct stress *s, FILE *out)
 		atomic_load(&st->far_pairs), atomic_load(&st->sets),
 		opt_pattern < 0 ? "mixed" : pattern_names[opt_pattern],
 		opt_skip < 0 ? "default" : opt_skip ? "on" : "off");
+	storm_edge_report(st, out, true);
 }
 
 static const struct scenario counter_storm = {

@@ -10,7 +10,12 @@
 #include "shape/hpcc_shape.h"
 #include "truth.h"
 
-enum { K_HOT, K_G0, K_G1, K_G2_WARM, K_G3_COLD, K_COLD, NR_KEYS };
+/*
+ * K_EDGE*: counters of batch 2, 4 and the run's batch that only the edge
+ * plans move (storm_edge.c): never picked by the update patterns.
+ */
+enum { K_HOT, K_G0, K_G1, K_G2_WARM, K_G3_COLD, K_COLD, K_EDGE0, K_EDGE1, K_EDGE2, NR_KEYS };
+#define NR_EDGE		3
 #define NR_GROUP	4
 #define HOT_BURST	8
 
@@ -24,14 +29,20 @@ struct cs_cpu {
 	bool hot;
 	unsigned long home[NR_KEYS];	/* our adds as our own CPU */
 	unsigned long adds, other_adds;
+	unsigned int edge_pos;		/* next edge-plan add of this CPU */
 } __attribute__((aligned(64)));
+
+struct storm_edge;
 
 struct storm {
 	struct percpu_counter_tree solo[2];
 	struct percpu_counter_tree group[NR_GROUP];
-	void *items[3];
+	struct percpu_counter_tree edge[NR_EDGE];
+	void *items[3 + NR_EDGE];
 	struct percpu_counter_tree *ctr[NR_KEYS];
 	unsigned long under[NR_KEYS], over[NR_KEYS];
+	struct hpcc_shape kshape[NR_KEYS];	/* each counter's own batch */
+	struct storm_edge *edge_plan;
 	struct truth *truth;
 	struct cs_cpu *cpus;
 	const struct hpcc_shape *shape;
@@ -48,5 +59,20 @@ extern const char *const key_names[NR_KEYS];
 
 void storm_select_step(struct stress *s, unsigned int id, struct stress_rng *r);
 void storm_quiescent(struct stress *s);
+/* One add by @cpu, with its ground truth. */
+void storm_add(struct stress *s, struct storm *st, unsigned int cpu, unsigned int key, long inc);
+/* Verdicts on settled counters (exact values @exact / @ea, @eb). */
+void storm_compare_value_verdict(struct stress *s, struct storm *st, unsigned int key, long v,
+				 unsigned long exact, long approx, int ra, int rp);
+void storm_compare_pair_verdict(struct stress *s, struct storm *st, unsigned int ka,
+				unsigned int kb, unsigned long ea, unsigned long eb, long aa,
+				long ab, int ra, int rp);
+
+/* storm_edge.c: the edge plans (worst residual states, every comparison boundary). */
+int storm_edge_setup(struct stress *s, struct storm *st);
+void storm_edge_free(struct storm *st);
+void storm_edge_step(struct stress *s, struct storm *st, unsigned int cpu);
+void storm_edge_quiescent(struct stress *s, struct storm *st);
+void storm_edge_report(struct storm *st, FILE *out, bool json);
 
 #endif /* _STRESS_STORM_H */

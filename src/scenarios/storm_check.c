@@ -38,7 +38,7 @@ static bool window_check(struct stress *s, struct storm *st, unsigned int key,
 	const char *inv = approx ? "approx_window" : "precise_window";
 
 	if (approx) {
-		lo -= (__int128)st->shape->settled_max + truth_dbound(w);
+		lo -= (__int128)st->kshape[key].settled_max + truth_dbound(w);
 		hi += truth_dbound(w);
 	}
 	stress_count_checks(s, 1);
@@ -61,7 +61,7 @@ static bool window_check(struct stress *s, struct storm *st, unsigned int key,
 			    "bound %lu, T=%lu", what, key_names[key], val, err,
 			    (long)truth_exact(w), (long long)lo, (long long)hi,
 			    truth_dpos(w), truth_dneg(w), truth_dbound(w),
-			    st->shape->settled_max);
+			    st->kshape[key].settled_max);
 		return false;
 	}
 	return true;
@@ -134,8 +134,8 @@ static long edge_value(struct storm *st, unsigned int key, long approx, unsigned
 }
 
 /* Check comparisons of a settled counter with a value; the truth is @exact. */
-static void compare_value_verdict(struct stress *s, struct storm *st, unsigned int key,
-				  long v, unsigned long exact, long approx, int ra, int rp)
+void storm_compare_value_verdict(struct stress *s, struct storm *st, unsigned int key,
+				 long v, unsigned long exact, long approx, int ra, int rp)
 {
 	int truth = sgn((long)((unsigned long)v - exact));
 	int expect = compare_delta((long)((unsigned long)v - approx), st->over[key],
@@ -175,12 +175,12 @@ static void check_compare_value(struct stress *s, struct storm *st, unsigned int
 		atomic_fetch_add_explicit(&st->unsettled, 1, memory_order_relaxed);
 		return;
 	}
-	compare_value_verdict(s, st, key, v, truth_exact(&w), a, ra, rp);
+	storm_compare_value_verdict(s, st, key, v, truth_exact(&w), a, ra, rp);
 }
 
-static void compare_pair_verdict(struct stress *s, struct storm *st, unsigned int ka,
-				 unsigned int kb, unsigned long ea, unsigned long eb,
-				 long aa, long ab, int ra, int rp)
+void storm_compare_pair_verdict(struct stress *s, struct storm *st, unsigned int ka,
+				unsigned int kb, unsigned long ea, unsigned long eb,
+				long aa, long ab, int ra, int rp)
 {
 	long diff = (long)(ea - eb);
 	int truth = sgn(diff);
@@ -231,7 +231,7 @@ static void check_compare_pair(struct stress *s, struct storm *st, struct stress
 		atomic_fetch_add_explicit(&st->unsettled, 1, memory_order_relaxed);
 		return;
 	}
-	compare_pair_verdict(s, st, ka, kb, truth_exact(&wa), truth_exact(&wb), aa, ab, ra, rp);
+	storm_compare_pair_verdict(s, st, ka, kb, truth_exact(&wa), truth_exact(&wb), aa, ab, ra, rp);
 }
 
 static void check_warn(struct stress *s, struct storm *st)
@@ -282,7 +282,7 @@ void storm_select_step(struct stress *s, unsigned int id, struct stress_rng *r)
 static void quiescent_counter(struct stress *s, struct storm *st, unsigned int key)
 {
 	struct percpu_counter_tree *c = st->ctr[key];
-	unsigned long under = 0, over = 0, T = st->shape->settled_max;
+	unsigned long under = 0, over = 0, T = st->kshape[key].settled_max;
 	struct truth_window w;
 	unsigned long exact, word;
 	long precise, approx, a, mn, mx, d, v;
@@ -325,10 +325,10 @@ static void quiescent_counter(struct stress *s, struct storm *st, unsigned int k
 		stress_fail(s, "settled_bound", -1, "counter %s settled: precise %ld - approximate "
 			    "%ld = %ld, outside [0, T=%lu]", key_names[key], precise, approx, d, T);
 	percpu_counter_tree_approximate_accuracy_range(c, &under, &over);
-	if (under != st->shape->under || over != st->shape->over)
+	if (under != st->kshape[key].under || over != st->kshape[key].over)
 		stress_fail(s, "contract", -1, "counter %s: accuracy range under %lu over %lu, the "
 			    "model says %lu and %lu", key_names[key], under, over,
-			    st->shape->under, st->shape->over);
+			    st->kshape[key].under, st->kshape[key].over);
 	if (d > 0 && (unsigned long)d > under)
 		stress_fail(s, "contract", -1, "counter %s: approximate %ld below precise %ld - "
 			    "under %lu", key_names[key], approx, precise, under);
@@ -352,7 +352,7 @@ static void quiescent_counter(struct stress *s, struct storm *st, unsigned int k
 	/* (e) comparisons with values at every edge */
 	for (i = 0; i < 8; i++) {
 		v = edge_value(st, key, approx, exact, &st->qrng);
-		compare_value_verdict(s, st, key, v, exact, approx,
+		storm_compare_value_verdict(s, st, key, v, exact, approx,
 				      percpu_counter_tree_approximate_compare_value(c, v),
 				      percpu_counter_tree_precise_compare_value(c, v));
 	}
@@ -412,13 +412,15 @@ void storm_quiescent(struct stress *s)
 				continue;
 			truth_read_done(st->truth, ka, &wa);
 			truth_read_done(st->truth, kb, &wb);
-			compare_pair_verdict(s, st, ka, kb, truth_exact(&wa), truth_exact(&wb),
+			storm_compare_pair_verdict(s, st, ka, kb, truth_exact(&wa), truth_exact(&wb),
 				percpu_counter_tree_approximate_sum(st->ctr[ka]),
 				percpu_counter_tree_approximate_sum(st->ctr[kb]),
 				percpu_counter_tree_approximate_compare(st->ctr[ka], st->ctr[kb]),
 				percpu_counter_tree_precise_compare(st->ctr[ka], st->ctr[kb]));
 		}
 	}
+	if (!stress_failed(s))
+		storm_edge_quiescent(s, st);
 	check_warn(s, st);
 	/* Now and then, move every counter to another region (not at the very end). */
 	if (!stress_stopping(s) && !stress_rng_below(&st->qrng, 4))

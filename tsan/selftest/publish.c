@@ -46,6 +46,7 @@ int main(void)
 	struct obj *p;
 	pthread_t tid;
 
+	st_rcu_flavor(PROG);
 	pthread_create(&tid, NULL, reader, NULL);
 	p = kmalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)

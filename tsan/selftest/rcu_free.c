@@ -9,7 +9,8 @@
  * free after synchronize_rcu(), or (-DSELFTEST_CALL_RCU) from call_rcu()
  * callbacks, after whose rcu_barrier() main() reads what they wrote:
  * clean. Racy form: kfree() right after list_del_rcu(), before the grace
- * period: TSan must report the free against the selector's read.
+ * period: TSan must report the free against the selector's read. The
+ * selector reports its own quiescent states as the engine's do (qsbr).
  */
 #include <pthread.h>
 #include <linux/rculist.h>
@@ -36,6 +37,7 @@ static void *selector(void *arg)
 	long sum = 0;
 
 	kc_rcu_register_thread();
+	kc_rcu_thread_online();		/* qsbr: like the engine's selectors */
 	rcu_read_lock();
 	list_for_each_entry_rcu(t, &task_list, tasks)
 		sum += t->rss;
@@ -43,6 +45,8 @@ static void *selector(void *arg)
 	/* Stay in the read-side section until the tasks are unlinked. */
 	st_flag_wait(&writer_unlinked, PROG);
 	rcu_read_unlock();
+	kc_rcu_quiescent_state();
+	kc_rcu_thread_offline();	/* before it blocks */
 	__atomic_store_n(&selected_rss, sum, __ATOMIC_RELAXED);
 	/*
 	 * Unregister only after the free: liburcu's registry mutex, which
@@ -71,6 +75,7 @@ int main(void)
 	pthread_t tid;
 	int i;
 
+	st_rcu_flavor(PROG);
 	for (i = 0; i < NR_TASKS; i++) {
 		t = kzalloc(sizeof(*t), GFP_KERNEL);
 		if (!t)

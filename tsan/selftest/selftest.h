@@ -57,4 +57,13 @@ static inline void st_flag_wait(int *flag, const char *prog)
 		st_die(prog, "handshake timed out");
 }
 
+/*
+ * The RCU programs run under every flavor (KC_RCU_FLAVOR, tsan/run-selftest):
+ * say which one, first, so that a racy form killed by TSan still shows it.
+ */
+#define st_rcu_flavor(prog) do {					\
+	printf("%s (%s): rcu=%s\n", prog, ST_VARIANT, kc_rcu_flavor());	\
+	fflush(stdout);							\
+} while (0)
+
 #endif /* _TSAN_SELFTEST_H */

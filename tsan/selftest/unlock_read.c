@@ -33,6 +33,7 @@ static void *reader(void *arg)
 	long v = -1;
 
 	kc_rcu_register_thread();
+	kc_rcu_thread_online();		/* qsbr: like the engine's workers */
 	rcu_read_lock();
 	p = rcu_dereference(gp);
 #ifndef SELFTEST_RACY
@@ -42,6 +43,9 @@ static void *reader(void *arg)
 #ifdef SELFTEST_RACY
 	v = p->v;	/* the bug: p is no longer protected */
 #endif
+	/* qsbr: still safe here, but not in the kernel's RCU: reported. */
+	kc_rcu_quiescent_state();
+	kc_rcu_thread_offline();
 	__atomic_store_n(&seen, v, __ATOMIC_RELAXED);
 	st_flag_set(&reader_done);
 	/*
@@ -59,6 +63,7 @@ int main(void)
 	struct obj *p;
 	pthread_t tid;
 
+	st_rcu_flavor(PROG);
 	p = kmalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		st_die(PROG, "out of memory");

@@ -79,10 +79,36 @@ void kc_warn_set_fatal(bool fatal);
 typedef void (*kc_hook_fn)(void);
 extern kc_hook_fn kc_after_pcpu_add_hook;
 
-/* RCU: every thread that enters a read-side section must be registered. */
+/*
+ * RCU flavor, chosen once per process before the first RCU call:
+ * kc_rcu_set_flavor(), else $KC_RCU_FLAVOR, else memb (lib/kcompat/rcu.c).
+ * kc_rcu_set_flavor() returns -1 for an unknown name or when another
+ * flavor is already in use.
+ */
+#define KC_RCU_FLAVOR_ENV	"KC_RCU_FLAVOR"
+#define KC_RCU_FLAVORS		"memb, qsbr, bp, ck-epoch"
+bool kc_rcu_flavor_valid(const char *name);
+int kc_rcu_set_flavor(const char *name);
+const char *kc_rcu_flavor(void);
+
+/*
+ * Threads are registered at their first RCU call and unregistered when
+ * they exit; registering early (and unregistering) is still allowed.
+ */
 void kc_rcu_register_thread(void);
 void kc_rcu_unregister_thread(void);
-/* Wait for all call_rcu() callbacks queued so far. */
+/* Wait for all call_rcu() callbacks queued so far, by any thread. */
 void kc_rcu_barrier(void);
+/*
+ * Quiescent-state reporting, for qsbr (no-ops under the other flavors).
+ * A thread that calls kc_rcu_thread_online() reports its own quiescent
+ * states: kc_rcu_quiescent_state() between read-side sections, and
+ * kc_rcu_thread_offline() before it blocks or sleeps, or grace periods
+ * wait for it. Other threads are online only inside their sections.
+ * Never inside a read-side section (WARN).
+ */
+void kc_rcu_quiescent_state(void);
+void kc_rcu_thread_online(void);
+void kc_rcu_thread_offline(void);
 
 #endif /* _KCOMPAT_KCOMPAT_H */

@@ -5,8 +5,9 @@
 #include <linux/kernel.h>
 
 /*
- * RCU on liburcu's memb flavour (kcompat/rcu.c). liburcu 0.13 is not
- * TSan-instrumented, so the real happens-before edges are made visible:
+ * RCU over the flavor chosen at run time (kcompat/rcu.c: liburcu memb,
+ * qsbr, bp or ck_epoch). None of them is TSan-instrumented, so the real
+ * happens-before edges are made visible:
  * - publication: rcu_assign_pointer() is a C11 release store and
  *   rcu_dereference() an acquire load (stronger than the kernel's
  *   consume, same on x86), which TSan understands natively;
@@ -17,15 +18,15 @@
  */
 #define callback_head	rcu_head	/* kcompat names it rcu_head */
 struct rcu_head {
-	void *kc_urcu[3];	/* liburcu's struct rcu_head (checked in rcu.c) */
+	void *kc_node[3];	/* the flavor's queue node (kcompat/rcu_flavor.h) */
 	void (*func)(struct rcu_head *head);
 };
 typedef void (*rcu_callback_t)(struct rcu_head *head);
 
 extern char kc_rcu_gp_token;
 
-void kc_urcu_read_lock(void);
-void kc_urcu_read_unlock(void);
+void kc_rcu_read_lock(void);
+void kc_rcu_read_unlock(void);
 void synchronize_rcu(void);
 void call_rcu(struct rcu_head *head, rcu_callback_t func);
 void rcu_barrier(void);
@@ -33,13 +34,13 @@ int kc_rcu_read_depth(void);
 
 static inline void rcu_read_lock(void)
 {
-	kc_urcu_read_lock();
+	kc_rcu_read_lock();
 }
 
 static inline void rcu_read_unlock(void)
 {
 	kc_tsan_release(&kc_rcu_gp_token);
-	kc_urcu_read_unlock();
+	kc_rcu_read_unlock();
 }
 
 /* True inside a read-side critical section of the calling thread. */
