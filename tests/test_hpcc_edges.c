@@ -81,8 +81,8 @@ static void edge_report(const char *name, unsigned int nr_cpus)
 		return;
 	for (cls = EDGE_WRONG_ANSWER; cls >= EDGE_CONTRACT; cls--)
 		for (i = 0; i < class_count[cls] && i < KEEP_MSGS; i++)
-			printf("    # %s\n", class_msgs[cls][i]);
-	printf("    # %s: %u CPUs: %lu wrong-answer, %lu contract failures\n", name, nr_cpus,
+			ktap_diag(&kt_ktap, "%s", class_msgs[cls][i]);
+	ktap_diag(&kt_ktap, "%s: %u CPUs: %lu wrong-answer, %lu contract failures", name, nr_cpus,
 	       class_count[EDGE_WRONG_ANSWER], class_count[EDGE_CONTRACT]);
 }
 
