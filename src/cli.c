@@ -61,7 +61,7 @@ static const struct cli_opt {
 	{ "report", 0, "FMT", O_REPORT, ANY, "stdout format: text, ktap or json (default text)" },
 	{ "json", 0, "FILE", O_JSON, ANY, "also write the JSON report to FILE" },
 	{ "stat-interval", 0, "D", O_STAT, RUN, "progress line interval; 0 = none (default 1s)" },
-	{ "stall-timeout", 0, "D", O_STALL, RUN, "a CPU without progress for D is a failure (default: 30s + 10ms per CPU per core)" },
+	{ "stall-timeout", 0, "D", O_STALL, ANY, "the watchdog's limit: a thread or the controller without progress for D, or a run past its deadline by more than D, is a failure (default: 30s + 10ms per thread per core)" },
 	{ "steps", 0, "N", O_STEPS, RUN, "each vCPU stops after N steps; the run ends when all did (default: unbounded)" },
 	{ "until-fail", 0, NULL, O_UNTIL_FAIL, RUN, "repeat with fresh seeds until a failure or --duration (total) ends" },
 	{ "round", 0, "D", O_ROUND, RUN | UNTIL_FAIL, "--until-fail: run time of one scenario per round (default 2s)" },

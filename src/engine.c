@@ -13,7 +13,7 @@
 #include <kcompat/kcompat.h>
 #include "stress.h"
 
-volatile sig_atomic_t stress_signalled;
+void (*stress_hook)(struct stress *s, enum stress_hook where, unsigned int arg);
 
 double stress_now(void)
 {
@@ -63,6 +63,16 @@ void stress_set_priv(struct stress *s, void *priv)
 bool stress_stopping(struct stress *s)
 {
 	return atomic_load_explicit(&s->stop, memory_order_relaxed);
+}
+
+bool stress_serial(struct stress *s)
+{
+	return atomic_load(&s->phase) == PH_SERIAL;
+}
+
+bool stress_interrupted(void)
+{
+	return stress_signalled != 0;
 }
 
 bool stress_failed(struct stress *s)
@@ -145,13 +155,18 @@ void stress_trace(struct stress *s, unsigned int cpu, const char *op, long a, lo
 	recorder_add(s->rec, cpu, op, a, b);
 }
 
+/*
+ * @wd: from the watchdog thread, which must never block on a lock the
+ * controller may hold forever: the record is skipped if the lock is busy.
+ */
 static void record_failure(struct stress *s, const char *invariant, int cpu,
-			   const char *msg, bool dump_threads)
+			   const char *msg, bool wd)
 {
 	struct stress_failure *f;
 	bool first;
 
-	pthread_mutex_lock(&s->fail_lock);
+	if (wd ? pthread_mutex_trylock(&s->fail_lock) : pthread_mutex_lock(&s->fail_lock))
+		return;
 	first = !s->nr_fail_events++;
 	if (s->nr_failures < STRESS_MAX_FAILURES) {
 		f = &s->failures[s->nr_failures++];
@@ -159,12 +174,20 @@ static void record_failure(struct stress *s, const char *invariant, int cpu,
 		f->cpu = cpu;
 		snprintf(f->msg, sizeof(f->msg), "%s", msg);
 		f->excerpt = NULL;
-		if (first && dump_threads) {
+		if (first && wd) {
 			size_t len;
 			FILE *m = open_memstream(&f->excerpt, &len);
 
 			if (m) {
 				stress_dump_threads(s, m);
+				if (cpu >= 0) {
+					char *rec = recorder_dump(s->rec, cpu, 8);
+
+					if (rec)
+						fprintf(m, "# flight recorder of cpu %d (oldest first):\n%s",
+							cpu, rec);
+					free(rec);
+				}
 				fclose(m);
 			}
 		} else if (first) {
@@ -172,9 +195,12 @@ static void record_failure(struct stress *s, const char *invariant, int cpu,
 		}
 	}
 	pthread_mutex_unlock(&s->fail_lock);
-	if (first)
+	if (first && (!wd || !ftrylockfile(stderr))) {
 		fprintf(stderr, "stress: %s: invariant %s failed (cpu %d): %s\n",
 			s->sc->name, invariant, cpu, msg);
+		if (wd)
+			funlockfile(stderr);
+	}
 }
 
 void stress_fail(struct stress *s, const char *invariant, int cpu, const char *fmt, ...)
@@ -185,7 +211,21 @@ void stress_fail(struct stress *s, const char *invariant, int cpu, const char *f
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	record_failure(s, invariant, cpu, msg, !strcmp(invariant, "watchdog"));
+	record_failure(s, invariant, cpu, msg, false);
+	atomic_store(&s->failed, true);
+	atomic_store(&s->stop, true);
+}
+
+/* The watchdog's failure (its thread only): every thread's state as the excerpt. */
+void stress_fail_watchdog(struct stress *s, int cpu, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	record_failure(s, "watchdog", cpu, msg, true);
 	atomic_store(&s->failed, true);
 	atomic_store(&s->stop, true);
 }
@@ -300,35 +340,40 @@ int stress_run_prepare(struct stress *s)
 	return 0;
 }
 
-int stress_run(struct stress *s)
+/*
+ * The run proper, watched by the watchdog from stress_run(). Its clock
+ * starts before the threads are created: on an overloaded host creating
+ * them can take minutes, and neither the deadline nor a signal may wait
+ * for that (the compaction_churn stall of issue 15).
+ */
+static int run_threads(struct stress *s)
 {
 	const struct stress_config *cfg = s->cfg;
-	double t0, now, deadline, next_stat, next_stutter = 0, stall;
+	double now, next_stat, next_stutter = 0, last_t, deadline = s->deadline;
 	unsigned long last_ops = 0;
-	double last_t;
 	struct stress_rng srng;
 	struct kc_warn_info wi;
+	int started;
 
-	stress_build_reproducer(cfg, s->sc, s->seed, s->duration, s->reproducer,
-				sizeof(s->reproducer));
 	s->skipped = cfg->no_check;
 	if (stress_run_prepare(s))
 		return STRESS_EXIT_INTERNAL;
 	stress_inject_install(cfg);
-	stall = cfg->stall_timeout ? cfg->stall_timeout : stress_default_stall_timeout(cfg);
 	stress_rng_seed(&srng, s->seed, "stutter", 0);
 
-	if (stress_threads_start(s)) {
-		stress_threads_stop(s, stall);
+	stress_watch_phase(s, PH_START);
+	started = stress_threads_start(s);
+	if (started < 0) {
+		stress_threads_stop(s);
 		return STRESS_EXIT_INTERNAL;
 	}
-	t0 = last_t = stress_now();
-	stress_watchdog_reset(s, t0);
-	deadline = s->duration > 0 ? t0 + s->duration : 0;
-	next_stat = cfg->stat_interval > 0 ? t0 + cfg->stat_interval : 0;
+	s->t0 = last_t = stress_now();
+	stress_watch_phase(s, PH_RUN);
+	next_stat = cfg->stat_interval > 0 ? s->t0 + cfg->stat_interval : 0;
 	if (cfg->stutter.min > 0)
-		next_stutter = t0 + stutter_interval(s, &srng);
+		next_stutter = s->t0 + stutter_interval(s, &srng);
 	for (;;) {
+		stress_watch_beat();
 		if (atomic_load(&s->stop))
 			break;
 		if (stress_signalled) {
@@ -340,37 +385,37 @@ int stress_run(struct stress *s)
 			break;
 		/* No stutter in the last half second: the final check follows anyway. */
 		if (next_stutter && now >= next_stutter && !(deadline && deadline - now < 0.5)) {
-			if (!stress_threads_quiesce(s, stall))
-				break;
+			stress_watch_phase(s, PH_STUTTER);
+			stress_threads_quiesce(s);
+			stress_watch_phase(s, PH_RUN);
 			now = stress_now();
-			stress_watchdog_reset(s, now);
 			next_stutter = now + stutter_interval(s, &srng);
 		}
 		if (next_stat && now >= next_stat) {
 			unsigned long ops = stress_threads_ops(s);
 
-			report_progress(s, now - t0, ops, (ops - last_ops) / (now - last_t));
+			report_progress(s, now - s->t0, ops, (ops - last_ops) / (now - last_t));
 			last_ops = ops;
 			last_t = now;
 			next_stat += cfg->stat_interval;
 			if (next_stat < now)
 				next_stat = now + cfg->stat_interval;
 		}
-		if (!stress_watchdog_check(s, now, stall))
-			break;
 		sleep_s(0.01);
 	}
 	now = stress_now();
-	if (!stress_threads_stop(s, stall)) {
-		s->elapsed = now - t0;
+	stress_watch_phase(s, PH_STOP);
+	if (!stress_threads_stop(s)) {
+		/* The watchdog failed the run: report it, no teardown (threads still run). */
+		s->elapsed = now - s->t0;
 		s->ops = stress_threads_ops(s);
 		s->stalled = true;
-		stress_fail(s, "watchdog", -1, "threads did not stop within %.1fs", stall);
 		kc_after_pcpu_add_hook = NULL;
-		return STRESS_EXIT_FAIL;	/* no teardown: threads are still running */
+		return STRESS_EXIT_FAIL;
 	}
+	stress_watch_phase(s, PH_FINAL);
 	kc_after_pcpu_add_hook = NULL;
-	s->elapsed = now - t0;
+	s->elapsed = now - s->t0;
 	s->ops = stress_threads_ops(s);
 	if (!atomic_load(&s->failed) && s->sc->quiescent && !s->skipped) {
 		atomic_fetch_add(&s->quiescent, 1);
@@ -387,4 +432,16 @@ int stress_run(struct stress *s)
 	if (s->internal_error)
 		return STRESS_EXIT_INTERNAL;
 	return atomic_load(&s->failed) ? STRESS_EXIT_FAIL : STRESS_EXIT_PASS;
+}
+
+int stress_run(struct stress *s)
+{
+	int rc;
+
+	stress_build_reproducer(s->cfg, s->sc, s->seed, s->duration, s->reproducer,
+				sizeof(s->reproducer));
+	stress_watch_run(s, s->duration > 0 ? stress_now() + s->duration : 0);
+	rc = run_threads(s);
+	stress_watch_end(s);
+	return rc;
 }

@@ -17,12 +17,6 @@
 #define HPCC_SOURCE "unknown"
 #endif
 
-static void on_signal(int sig)
-{
-	(void)sig;
-	stress_signalled = 1;
-}
-
 static void list_scenarios(void)
 {
 	unsigned int i;
@@ -84,6 +78,8 @@ static int run_all(struct stress_config *cfg)
 			s->sc = cfg->scenarios[i];
 			s->seed = seed;
 			s->duration = cfg->until_fail ? cfg->round : cfg->duration;
+			s->index = index + 1;
+			s->summary = &sum;
 			if (cfg->until_fail && cfg->duration > 0) {
 				double left = cfg->duration - (stress_now() - t0);
 
@@ -154,13 +150,15 @@ static void print_cpu_map(const struct stress_config *cfg)
 	}
 	fprintf(out, "\n%sstress: %u selector(s) unpinned; vCPU threads at nice %d\n", pfx,
 		cfg->nr_selectors, stress_vcpu_nice(cfg, cfg->nr_selectors));
+	fprintf(out, "%sstress: watchdog: stall timeout W=%.1fs, stop limit S=%.1fs\n", pfx,
+		cfg->stall_timeout ? cfg->stall_timeout : stress_default_stall_timeout(cfg),
+		stress_stop_limit(cfg));
 }
 
 int main(int argc, char **argv)
 {
-	struct stress_config cfg;
+	static struct stress_config cfg;	/* the watchdog reads it until exit */
 	enum stress_action act;
-	struct sigaction sa;
 
 	if (stress_cli_parse(argc, argv, &cfg, &act))
 		return STRESS_EXIT_USAGE;
@@ -191,10 +189,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "stress: no scenario is registered\n");
 		return STRESS_EXIT_INTERNAL;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	stress_signals_install();
+	if (stress_watchdog_start(&cfg))
+		return STRESS_EXIT_INTERNAL;
 	if (act == ACT_REPLAY)
 		return stress_replay_main(&cfg);
 	if (act == ACT_SHRINK)

@@ -378,6 +378,7 @@ static int replay_config(const struct stress_config *cli, const struct replay *r
 	cfg->report = cli->report;
 	cfg->json_file = cli->json_file;
 	cfg->verbose = cli->verbose;
+	cfg->stall_timeout = cli->stall_timeout;
 	cfg->stat_interval = 0;
 	cfg->duration = 0;
 	snprintf(cfg->inject.text, sizeof(cfg->inject.text), "serial");

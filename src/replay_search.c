@@ -10,8 +10,10 @@
  *  - --shrink FILE: fewer CPUs, fewer injections, fewer operations, while
  *    the same invariant still fails; print the smallest reproducer.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -54,6 +56,10 @@ int replay_trial(const struct replay *rp, struct replay *result, double timeout)
 		int null = open("/dev/null", O_RDWR);
 		sigset_t none;
 
+		/* No orphan: the child dies with its parent, however the parent ends. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == 1)
+			_exit(STRESS_EXIT_INTERNAL);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		signal(SIGALRM, SIG_DFL);
@@ -66,11 +72,29 @@ int replay_trial(const struct replay *rp, struct replay *result, double timeout)
 		      (char *)NULL);
 		_exit(STRESS_EXIT_INTERNAL);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (stress_signalled) {
+	stress_set_child(pid);
+	/*
+	 * A signal (EINTR here) ends the search: the child is killed and its
+	 * outcome is none, not a "crash"; the flag stays set so that every
+	 * caller's loop stops too.
+	 */
+	for (;;) {
+		pid_t r;
+
+		if (stress_signalled)
 			kill(pid, SIGKILL);
-			stress_signalled = 0;
+		r = waitpid(pid, &status, 0);
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR) {
+			kill(pid, SIGKILL);
+			stress_set_child(0);
+			goto done;
 		}
+	}
+	stress_set_child(0);
+	if (stress_signalled)
+		goto done;
 	if (WIFSIGNALED(status)) {
 		/* Crash or hang: an outcome of this candidate, with its caps unknown. */
 		if (replay_copy(result, rp))
@@ -203,7 +227,9 @@ void replay_after_failure(struct stress *s, FILE *out)
 			cfg->argv0, path);
 	} else {
 		fprintf(out, "%sstress: replay file %s: %s (the file records the configuration "
-			"only)\n", pfx, path, search ? "no serial schedule reproduced the failure" :
+			"only)\n", pfx, path, stress_signalled ? "serial search interrupted" :
+			!strcmp(want, "watchdog") ? "a stall has no serial counterpart" :
+			search ? "no serial schedule reproduced the failure" :
 			"no serial search made");
 	}
 	if (have)
@@ -336,7 +362,13 @@ int stress_shrink_main(const struct stress_config *cli)
 	if (steps < rp.steps)
 		steps = rp.steps;
 	memset(&best, 0, sizeof(best));
-	if (replay_trial(&rp, &best, TRIAL_TIMEOUT) || !best.failed) {
+	if (replay_trial(&rp, &best, TRIAL_TIMEOUT) && stress_signalled) {
+		fprintf(stderr, "stress: shrink: interrupted before %s was tried\n",
+			cli->shrink_file);
+		replay_free(&rp);
+		return stress_signal_status();
+	}
+	if (!best.has_result || !best.failed) {
 		fprintf(stderr, "stress: shrink: %s does not fail: nothing to shrink\n",
 			cli->shrink_file);
 		replay_free(&rp);
@@ -356,8 +388,9 @@ int stress_shrink_main(const struct stress_config *cli)
 		snprintf(path, sizeof(path), "%s", cli->replay_out);
 	else
 		snprintf(path, sizeof(path), "%s.min", cli->shrink_file);
-	snprintf(best.origin, sizeof(best.origin), "shrunk from %s (%u candidates): cpus %u -> "
-		 "%u, ops %lu -> %lu, steps %lu -> %lu", cli->shrink_file, trials, rp.nr_cpus,
+	snprintf(best.origin, sizeof(best.origin), "shrunk from %s (%u candidates%s): cpus %u -> "
+		 "%u, ops %lu -> %lu, steps %lu -> %lu", cli->shrink_file, trials,
+		 stress_signalled ? ", interrupted" : "", rp.nr_cpus,
 		 best.nr_cpus, replay_total_ops(&rp), replay_total_ops(&best), rp.steps,
 		 best.steps);
 	if (replay_save(path, &best)) {
@@ -366,12 +399,13 @@ int stress_shrink_main(const struct stress_config *cli)
 		replay_free(&best);
 		return STRESS_EXIT_INTERNAL;
 	}
-	printf("stress: shrink: smallest reproducer (%s, %u candidates tried): cpus=%u ops=%lu "
-	       "steps=%lu hops=%lu preempts=%lu invariant=%s\n", path, trials, best.nr_cpus,
-	       replay_total_ops(&best), best.steps, best.hops, best.preempts, inv);
+	printf("stress: shrink: %s (%s, %u candidates tried): cpus=%u ops=%lu "
+	       "steps=%lu hops=%lu preempts=%lu invariant=%s\n", stress_signalled ?
+	       "interrupted; smallest reproducer so far" : "smallest reproducer", path, trials,
+	       best.nr_cpus, replay_total_ops(&best), best.steps, best.hops, best.preempts, inv);
 	replay_write(stdout, &best);
 	printf("stress: reproduce: %s --replay %s\n", cli->argv0, path);
 	replay_free(&rp);
 	replay_free(&best);
-	return STRESS_EXIT_PASS;
+	return stress_signalled ? stress_signal_status() : STRESS_EXIT_PASS;
 }

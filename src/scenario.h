@@ -114,6 +114,10 @@ void stress_trace(struct stress *s, unsigned int cpu, const char *op, long a, lo
  */
 bool stress_checking(struct stress *s);
 bool stress_verbose(struct stress *s);
+/* The run is a serial replay (fibers on one thread, src/serial.c). */
+bool stress_serial(struct stress *s);
+/* A SIGINT or SIGTERM arrived: the run is being stopped. */
+bool stress_interrupted(void);
 /* An invariant failed in this run (stress_stopping() is also true at the end). */
 bool stress_failed(struct stress *s);
 /* Seed a private stream from the run's seed, a stream name and an id. */
@@ -122,6 +126,16 @@ static inline void stress_rng_seed(struct stress_rng *r, unsigned long long seed
 {
 	rng_init_stream(&r->r, seed, stream, id);
 }
+
+/*
+ * Engine test hooks: the selftest scenario sets stress_hook (stress.h) to
+ * stall the controller at one of these points, deterministically.
+ */
+enum stress_hook {
+	STRESS_HOOK_THREAD_START,	/* before creating worker @arg */
+	STRESS_HOOK_QUIESCENT,		/* every worker parked, before quiescent() */
+};
+extern void (*stress_hook)(struct stress *s, enum stress_hook where, unsigned int arg);
 
 /* splitmix64: derive well-spread values from a seed. */
 static inline unsigned long long stress_mix(unsigned long long x)

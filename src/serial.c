@@ -244,6 +244,7 @@ static void schedule(struct stress *s, struct replay *rp)
 	stress_rng_seed(&r, rp->sched_seed, "serial/schedule", 0);
 	next_q = stutter_gap(rp, &r);
 	for (step = 0; step < rp->steps; step++) {
+		stress_watch_beat();
 		if (next_q && step == next_q) {
 			drain();
 			if (!atomic_load(&s->failed)) {
@@ -302,7 +303,7 @@ static void set_result(struct stress *s, struct replay *rp)
  * failure, operations started per CPU), so that saving it gives a
  * replay file that stops right at the failure.
  */
-int serial_run(struct stress *s, struct replay *rp)
+static int run_serial(struct stress *s, struct replay *rp)
 {
 	struct kc_warn_info wi;
 	double t0;
@@ -321,9 +322,11 @@ int serial_run(struct stress *s, struct replay *rp)
 	}
 	kc_after_pcpu_add_hook = serial_hook;
 	t0 = stress_now();
+	stress_watch_phase(s, PH_SERIAL);
 	schedule(s, rp);
 	/* Finish what is in progress: a fiber may sit in an RCU read-side section. */
 	drain();
+	stress_watch_phase(s, PH_FINAL);
 	kc_after_pcpu_add_hook = NULL;
 	kc_set_cpu(0);
 	s->elapsed = stress_now() - t0;
@@ -351,5 +354,16 @@ int serial_run(struct stress *s, struct replay *rp)
 		rc = STRESS_EXIT_INTERNAL;
 	else if (atomic_load(&s->failed))
 		rc = STRESS_EXIT_FAIL;
+	return rc;
+}
+
+/* The watchdog holds a replay to its heartbeat: one beat per schedule step. */
+int serial_run(struct stress *s, struct replay *rp)
+{
+	int rc;
+
+	stress_watch_run(s, 0);
+	rc = run_serial(s, rp);
+	stress_watch_end(s);
 	return rc;
 }

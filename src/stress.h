@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include "scenario.h"
 #include "shape/hpcc_shape.h"
 
@@ -126,7 +127,7 @@ struct stress_thread {
 	pthread_t tid;
 	unsigned int id;		/* CPU number, or selector index */
 	bool selector;
-	bool started;
+	atomic_bool started;		/* release: the fields above are set */
 	int core;			/* host core it is pinned to, -1: none */
 	atomic_ulong progress;		/* steps done */
 	atomic_int state;		/* enum thread_state */
@@ -136,6 +137,10 @@ struct stress_thread {
 } __attribute__((aligned(64)));
 
 enum thread_state { TS_NEW, TS_RUN, TS_STEP, TS_PARKED, TS_EXITED };
+
+/* What the controller is doing (watchdog reports). */
+enum stress_phase { PH_IDLE, PH_SETUP, PH_START, PH_RUN, PH_STUTTER, PH_STOP, PH_FINAL,
+		    PH_SERIAL };
 
 struct flight_recorder;
 
@@ -181,10 +186,18 @@ struct stress {
 	bool internal_error;
 	bool stalled;
 	bool interrupted;
+	unsigned int index;		/* 1-based position in the report (KTAP) */
+	const struct stress_summary *summary;	/* the runs before this one, or NULL */
 	char reproducer[2048];
 
 	struct flight_recorder *rec;
 	unsigned long warn_base;
+
+	/* watchdog (watchdog.c): what the controller publishes */
+	double deadline;		/* absolute stress_now(); 0: none */
+	atomic_int phase;		/* enum stress_phase */
+	_Atomic double wd_fired_at;	/* when the watchdog failed the run; 0: not */
+	_Atomic double t0;		/* the threads run from here (elapsed, ops/s) */
 
 	/* results */
 	double elapsed;
@@ -203,17 +216,32 @@ void stress_capture_reports(struct stress *s);
 int stress_run(struct stress *s);	/* 0 pass, 1 fail, 3 internal */
 void stress_build_reproducer(const struct stress_config *cfg, const struct scenario *sc,
 			     unsigned long long seed, double duration, char *buf, size_t len);
-extern volatile sig_atomic_t stress_signalled;
 double stress_now(void);
 void stress_internal_error(struct stress *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* The watchdog's failure (watchdog thread only; never blocks on a lock). */
+void stress_fail_watchdog(struct stress *s, int cpu, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* signals.c: SIGINT/SIGTERM; stress_signalled is the first one's number, 0: none. */
+extern volatile sig_atomic_t stress_signalled;
+void stress_signals_install(void);
+double stress_signalled_at(void);	/* stress_now() clock */
+int stress_signal_status(void);		/* 128 + signo, 0: no signal */
+int stress_signal_number(void);		/* the same as stress_signalled, from any thread */
+void stress_signals_block(sigset_t *old);
+void stress_signals_restore(const sigset_t *old);
+void stress_set_child(pid_t pid);	/* replay child to kill on a forced exit; 0: none */
+void stress_kill_child(void);
+
 /* threads.c */
+/* 0, 1: stopped by a signal first, -1: internal error (reported). */
 int stress_threads_start(struct stress *s);
-/* Park every worker, run @fn, resume; false when the watchdog fired. */
-bool stress_threads_quiesce(struct stress *s, double timeout);
-/* Stop and join every worker; false when some did not exit in time. */
-bool stress_threads_stop(struct stress *s, double timeout);
+/* Park every worker, run quiescent(), resume; false when given up (stop, signal, deadline). */
+bool stress_threads_quiesce(struct stress *s);
+/* Stop and join every worker; false when the watchdog failed the run and some did not exit. */
+bool stress_threads_stop(struct stress *s);
 unsigned long stress_threads_ops(struct stress *s);
 bool stress_threads_done(struct stress *s);
 int stress_host_cores(int *cores, int max);
@@ -225,12 +253,22 @@ void stress_inject_detach(void);
 void stress_inject_install(const struct stress_config *cfg);
 void stress_inject_counts(unsigned long *hops, unsigned long *delays, unsigned long *yields);
 
-/* watchdog.c */
-double stress_default_stall_timeout(const struct stress_config *cfg);
-/* Check progress; false (and a failure recorded) on a stall. */
-bool stress_watchdog_check(struct stress *s, double now, double timeout);
-void stress_watchdog_reset(struct stress *s, double now);
-void stress_dump_threads(struct stress *s, FILE *out);
+/* watchdog.c: an independent thread; see the comment at its top. */
+int stress_watchdog_start(const struct stress_config *cfg);
+double stress_default_stall_timeout(const struct stress_config *cfg);	/* W */
+double stress_stop_limit(const struct stress_config *cfg);		/* S */
+void stress_watch_run(struct stress *s, double deadline);
+void stress_watch_phase(struct stress *s, enum stress_phase ph);
+void stress_watch_beat(void);
+void stress_watch_end(struct stress *s);
+void stress_dump_threads(struct stress *s, FILE *out);	/* watchdog thread only */
+
+/* Engine test hooks (scenario.h), NULL outside the selftest scenario. */
+static inline void stress_test_hook(struct stress *s, enum stress_hook where, unsigned int arg)
+{
+	if (__builtin_expect(stress_hook != NULL, 0))
+		stress_hook(s, where, arg);
+}
 
 /* recorder.c */
 struct flight_recorder *recorder_new(unsigned int nr_rings, unsigned int depth);

@@ -205,22 +205,29 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/*
+ * Create every worker; they wait for "go". 0, 1 when a signal (or a stop)
+ * came first: creation ends there and the run stops with the threads it
+ * has; -1 after reporting an internal error. SIGINT/SIGTERM are blocked
+ * around each pthread_create() only (so that workers inherit them
+ * blocked): never for the whole creation, which on an overloaded host
+ * takes minutes for a few hundred threads.
+ */
 int stress_threads_start(struct stress *s)
 {
 	unsigned int nr_cpus = s->cfg->nr_cpus, i;
 	int cores[CPU_SETSIZE], ncores = stress_host_cores(cores, CPU_SETSIZE);
-	sigset_t block, old;
 	pthread_attr_t attr;
+	sigset_t old;
 	int err = 0;
 
 	s->vcpu_nice = stress_vcpu_nice(s->cfg, s->nr_threads - nr_cpus);
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
 	for (i = 0; i < s->nr_threads; i++) {
 		struct stress_thread *th = &s->threads[i];
 
+		if (stress_signalled || atomic_load(&s->stop))
+			return 1;
+		stress_test_hook(s, STRESS_HOOK_THREAD_START, i);
 		th->s = s;
 		th->selector = i >= nr_cpus;
 		th->id = th->selector ? i - nr_cpus : i;
@@ -235,13 +242,15 @@ int stress_threads_start(struct stress *s)
 			CPU_SET(th->core, &set);
 			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
 		}
+		stress_signals_block(&old);
 		err = pthread_create(&th->tid, &attr, worker, th);
+		stress_signals_restore(&old);
 		pthread_attr_destroy(&attr);
 		if (err)
 			break;
-		th->started = true;
+		atomic_store_explicit(&th->started, true, memory_order_release);
+		stress_watch_beat();
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err) {
 		stress_internal_error(s, "cannot create thread %u of %u: %s", i,
 				      s->nr_threads, strerror(err));
@@ -275,7 +284,14 @@ static unsigned int nr_started(struct stress *s)
 	return n;
 }
 
-bool stress_threads_quiesce(struct stress *s, double timeout)
+/*
+ * A stutter: park every worker, run the scenario's quiescent(), resume.
+ * It gives up (resumes at once, no check) on a stop, a signal or the
+ * run's deadline: the final check follows then anyway. A worker that
+ * never parks is the watchdog's (no progress for the stall timeout), which
+ * then stops the run. False when given up.
+ */
+bool stress_threads_quiesce(struct stress *s)
 {
 	unsigned int total = nr_started(s);
 	double t0 = stress_now(), t1;
@@ -285,35 +301,18 @@ bool stress_threads_quiesce(struct stress *s, double timeout)
 	atomic_store(&s->park_req, true);
 	while (s->nr_parked + s->nr_exited < total) {
 		wait_ctl(s, 0.05);
-		if (stress_now() - t0 > timeout) {
+		stress_watch_beat();
+		if (atomic_load(&s->stop) || stress_signalled ||
+		    (s->deadline && stress_now() >= s->deadline)) {
 			ok = false;
 			break;
 		}
 	}
 	pthread_mutex_unlock(&s->lock);
 	s->park_time += stress_now() - t0;
-	if (!ok) {
-		char who[160] = "";
-		size_t len = 0;
-		int first = -1;
-		unsigned int i;
-
-		for (i = 0; i < s->nr_threads && len < sizeof(who) - 24; i++) {
-			struct stress_thread *th = &s->threads[i];
-			int st = atomic_load_explicit(&th->state, memory_order_relaxed);
-
-			if (!th->started || st == TS_PARKED || st == TS_EXITED)
-				continue;
-			if (first < 0 && !th->selector)
-				first = th->id;
-			len += snprintf(who + len, sizeof(who) - len, " %s %u",
-					th->selector ? "selector" : "cpu", th->id);
-		}
-		stress_fail(s, "watchdog", first, "threads did not park for a stutter within %.1fs:%s",
-			    timeout, who);
-	}
 	t1 = stress_now();
 	if (ok && !atomic_load(&s->stop)) {
+		stress_test_hook(s, STRESS_HOOK_QUIESCENT, 0);
 		atomic_fetch_add(&s->quiescent, 1);
 		if (s->sc->quiescent)
 			s->sc->quiescent(s);
@@ -328,10 +327,16 @@ bool stress_threads_quiesce(struct stress *s, double timeout)
 	return ok;
 }
 
-bool stress_threads_stop(struct stress *s, double timeout)
+/*
+ * Stop and join every worker. Waits as long as they take to exit, unless
+ * the watchdog failed the run: a thread stuck for the stall timeout will
+ * not exit, so a second later the run is reported without it (false; the
+ * caller must not tear down what that thread may still use).
+ */
+bool stress_threads_stop(struct stress *s)
 {
 	unsigned int total = nr_started(s), i;
-	double t0 = stress_now();
+	double fired;
 	bool ok = true;
 
 	atomic_store(&s->stop, true);
@@ -339,7 +344,9 @@ bool stress_threads_stop(struct stress *s, double timeout)
 	pthread_cond_broadcast(&s->cond);
 	while (s->nr_exited < total) {
 		wait_ctl(s, 0.05);
-		if (stress_now() - t0 > timeout) {
+		stress_watch_beat();
+		fired = atomic_load(&s->wd_fired_at);
+		if (fired && stress_now() - fired > 1.0) {
 			ok = false;
 			break;
 		}

@@ -1,80 +1,355 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Watchdog: a thread that is running (not parked, not exited) and whose
- * step count did not move for the stall timeout is a failure, reported
- * with every thread's state. The clock restarts after every stutter, so
- * progress is counted per phase. The default timeout grows with the
- * number of threads per host core: with 4096 threads on 2 cores, a
- * runnable thread may wait seconds for its turn.
+ * The watchdog: a thread of its own, on its own clock, that holds every
+ * mode to its limits whatever the controller is doing (blocked in a
+ * thread creation, a lock, a scenario's check, a write). The controller
+ * publishes the current run, its deadline and its phase, and beats a
+ * heartbeat; the workers count their steps. With W the stall timeout
+ * (--stall-timeout, default 30 s + 10 ms x threads per host core) and S
+ * the stop limit (5 s + 2 ms x threads per host core):
+ *
+ *  - a running (not parked, not exited) thread whose step count did not
+ *    move for W: the run fails (invariant "watchdog", every thread's
+ *    state) and is stopped; the controller reports it as usual;
+ *  - the controller without a heartbeat for W, the deadline passed by
+ *    more than W, or a run still going S after the watchdog failed it:
+ *    the watchdog writes the report itself (reason, phase, every
+ *    thread's state, flight recorder, verdict) and exits 1;
+ *  - a first SIGINT/SIGTERM not honoured within S: the same, exit
+ *    128 + signo (whatever the mode: run, replay, search, shrink).
+ *
+ * So a run never outlives its deadline by more than W, and a signal is
+ * never ignored for more than S.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 #include "stress.h"
 
 static const char *const state_names[] = {
-	[TS_NEW] = "new", [TS_RUN] = "run", [TS_STEP] = "in-step",
+	[TS_NEW] = "waiting-start", [TS_RUN] = "run", [TS_STEP] = "in-step",
 	[TS_PARKED] = "parked", [TS_EXITED] = "exited",
 };
 
-double stress_default_stall_timeout(const struct stress_config *cfg)
+static const char *const phase_names[] = {
+	[PH_IDLE] = "idle", [PH_SETUP] = "setup", [PH_START] = "starting threads",
+	[PH_RUN] = "running", [PH_STUTTER] = "stutter (parking every thread)",
+	[PH_STOP] = "stopping threads", [PH_FINAL] = "final checks and teardown",
+	[PH_SERIAL] = "serial schedule",
+};
+
+static const struct stress_config *wd_cfg;
+static double wd_t0;			/* when the watchdog started (~ the process) */
+static pthread_mutex_t watch_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct stress *watched;		/* under watch_lock */
+static atomic_ulong beat;		/* controller heartbeat */
+static atomic_flag exiting = ATOMIC_FLAG_INIT;
+static struct stress *seen_run;		/* watchdog thread only: */
+static unsigned long seen_beat;
+static double beat_at;
+
+static double threads_per_core(const struct stress_config *cfg)
 {
 	int cores[1024], n = stress_host_cores(cores, 1024);
 
-	if (n < 1)
-		n = 1;
-	return 30.0 + 0.010 * (cfg->nr_cpus + cfg->nr_selectors) / n;
+	return (double)(cfg->nr_cpus + cfg->nr_selectors) / (n < 1 ? 1 : n);
 }
 
-void stress_watchdog_reset(struct stress *s, double now)
+double stress_default_stall_timeout(const struct stress_config *cfg)
 {
-	unsigned int i;
+	return 30.0 + 0.010 * threads_per_core(cfg);
+}
 
-	for (i = 0; i < s->nr_threads; i++) {
-		s->threads[i].seen = atomic_load_explicit(&s->threads[i].progress,
-							  memory_order_relaxed);
-		s->threads[i].seen_at = now;
-	}
+double stress_stop_limit(const struct stress_config *cfg)
+{
+	return 5.0 + 0.002 * threads_per_core(cfg);
+}
+
+static double stall_limit(const struct stress_config *cfg)
+{
+	return cfg->stall_timeout ? cfg->stall_timeout : stress_default_stall_timeout(cfg);
+}
+
+void stress_watch_beat(void)
+{
+	atomic_fetch_add_explicit(&beat, 1, memory_order_relaxed);
+}
+
+void stress_watch_phase(struct stress *s, enum stress_phase ph)
+{
+	atomic_store_explicit(&s->phase, ph, memory_order_release);
+	stress_watch_beat();
+}
+
+/* From now on the watchdog holds @s to @deadline (absolute, 0: none). */
+void stress_watch_run(struct stress *s, double deadline)
+{
+	s->deadline = deadline;
+	atomic_store(&s->phase, PH_SETUP);
+	stress_watch_beat();
+	pthread_mutex_lock(&watch_lock);
+	watched = s;
+	pthread_mutex_unlock(&watch_lock);
+}
+
+/* After this returns the watchdog no longer reads @s: it may be freed. */
+void stress_watch_end(struct stress *s)
+{
+	pthread_mutex_lock(&watch_lock);
+	if (watched == s)
+		watched = NULL;
+	pthread_mutex_unlock(&watch_lock);
+	atomic_store(&s->phase, PH_IDLE);
+}
+
+static bool threads_visible(struct stress *s)
+{
+	int ph = atomic_load_explicit(&s->phase, memory_order_acquire);
+
+	return ph >= PH_START && ph != PH_SERIAL && s->threads;
 }
 
 void stress_dump_threads(struct stress *s, FILE *out)
 {
+	unsigned int i, j, nr_cpus = s->cfg->nr_cpus;
 	double now = stress_now();
-	unsigned int i;
 
 	for (i = 0; i < s->nr_threads; i++) {
 		struct stress_thread *th = &s->threads[i];
 		int st = atomic_load_explicit(&th->state, memory_order_relaxed);
 
+		if (!atomic_load_explicit(&th->started, memory_order_acquire)) {
+			/* A run of threads never created: one line. */
+			for (j = i; j + 1 < s->nr_threads && !atomic_load(&s->threads[j + 1].started) &&
+			     (j + 1 < nr_cpus) == (i < nr_cpus); j++)
+				;
+			if (j > i)
+				fprintf(out, "#   %s %u-%u not started\n", i < nr_cpus ? "cpu" : "selector",
+					i < nr_cpus ? i : i - nr_cpus, j < nr_cpus ? j : j - nr_cpus);
+			else
+				fprintf(out, "#   %s %u not started\n", i < nr_cpus ? "cpu" : "selector",
+					i < nr_cpus ? i : i - nr_cpus);
+			i = j;
+			continue;
+		}
 		fprintf(out, "#   %s %u core %d state %s steps %lu idle %.1fs\n",
 			th->selector ? "selector" : "cpu", th->id, th->core,
 			st >= 0 && st <= TS_EXITED ? state_names[st] : "?",
 			atomic_load_explicit(&th->progress, memory_order_relaxed),
-			now - th->seen_at);
+			th->seen_at ? now - th->seen_at : 0);
 	}
 }
 
-bool stress_watchdog_check(struct stress *s, double now, double timeout)
+/*
+ * Threads without a step for @limit that should be making steps: every
+ * started thread, except one waiting for "go" while the controller still
+ * creates threads, one parked during a stutter, and one that exited. (A
+ * thread still parked after the stutter, or still waiting once the run is
+ * stopping, is a lost wake-up: it counts.) How many, and the first.
+ */
+static unsigned int stalled_threads(struct stress *s, double now, double limit, int *first)
 {
-	unsigned int i, stalled = 0, first = 0;
+	int ph = atomic_load(&s->phase);
+	unsigned int i, n = 0;
 
 	for (i = 0; i < s->nr_threads; i++) {
 		struct stress_thread *th = &s->threads[i];
 		unsigned long p = atomic_load_explicit(&th->progress, memory_order_relaxed);
 		int st = atomic_load_explicit(&th->state, memory_order_relaxed);
 
-		if (!th->started || st == TS_EXITED || st == TS_PARKED || p != th->seen) {
+		if (!atomic_load_explicit(&th->started, memory_order_acquire) || st == TS_EXITED || (st == TS_NEW && ph == PH_START) ||
+		    (st == TS_PARKED && ph == PH_STUTTER) || p != th->seen || !th->seen_at) {
 			th->seen = p;
 			th->seen_at = now;
 			continue;
 		}
-		if (now - th->seen_at > timeout && !stalled++)
-			first = i;
+		if (now - th->seen_at > limit && !n++)
+			*first = i;
 	}
-	if (!stalled)
-		return true;
-	stress_fail(s, "watchdog", s->threads[first].selector ? -1 : (int)first,
-		    "%u thread(s) made no progress for %.1fs (first: %s %u)", stalled,
-		    timeout, s->threads[first].selector ? "selector" : "cpu",
-		    s->threads[first].id);
-	return false;
+	return n;
+}
+
+/*
+ * The last resort: the report, written by this thread on a stdout of its
+ * own (the controller may hold stdout's lock forever), then exit.
+ */
+static void __attribute__((noreturn)) hard_exit(struct stress *s, int status, const char *reason)
+{
+	const struct stress_config *cfg = s ? s->cfg : wd_cfg;
+	int ph = s ? atomic_load(&s->phase) : PH_IDLE;
+	bool fresh = s && !stress_failed(s);
+	FILE *err, *out;
+	int fd;
+
+	if (atomic_flag_test_and_set(&exiting))
+		for (;;)
+			pause();
+	/* Should a write block (a full pipe nobody reads), SIGALRM ends the process. */
+	alarm(10);
+	stress_kill_child();
+	/* The failure first: its excerpt is every thread's state, now. */
+	if (s && status == STRESS_EXIT_FAIL && !stress_failed(s))
+		stress_fail_watchdog(s, -1, "%s", reason);
+	else if (s && status != STRESS_EXIT_FAIL)
+		s->interrupted = true;
+	fd = dup(STDERR_FILENO);
+	err = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!err)
+		err = stderr;
+	fprintf(err, "stress: watchdog: %s%s; exiting without the final checks\n", reason,
+		s ? "" : " (no run in progress)");
+	if (s) {
+		fprintf(err, "# watchdog: controller phase: %s\n", phase_names[ph]);
+		if (threads_visible(s) && (status != STRESS_EXIT_FAIL || !fresh))
+			stress_dump_threads(s, err);
+	}
+	fflush(err);
+	if (s && cfg) {
+		double now = stress_now();
+
+		if (s->t0 > 0) {
+			s->elapsed = now - s->t0;
+			s->ops = stress_threads_ops(s);
+		}
+		fd = dup(STDOUT_FILENO);
+		out = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (out) {
+			struct stress_summary sum = { 0 };
+			struct stress_config text = *cfg;
+
+			if (s->summary)
+				sum = *s->summary;
+			report_summary_add(&sum, s);
+			sum.elapsed = now - wd_t0;
+			if (cfg->report == REPORT_JSON) {
+				report_json_begin(cfg, out);
+				report_json_run(s, true, out);
+				report_json_end(status, out);
+				/* The closing line, to our stderr (report_end's is the global one). */
+				text.report = REPORT_TEXT;
+				report_end(&text, &sum, status, err);
+			} else {
+				report_run(s, s->index, out);
+				if (cfg->report == REPORT_KTAP && !cfg->until_fail) {
+					unsigned int i;
+
+					for (i = s->index; i < cfg->nr_scenarios; i++)
+						fprintf(out, "ok %u %s # SKIP not run: watchdog exit\n",
+							i + 1, cfg->scenarios[i]->name);
+				} else if (cfg->report == REPORT_KTAP) {
+					fprintf(out, "1..%u\n", s->index);
+				}
+				report_end(cfg, &sum, status, out);
+			}
+			fclose(out);
+		}
+		fflush(err);
+		if (cfg->json_file && cfg->report != REPORT_JSON &&
+		    (out = fopen(cfg->json_file, "w"))) {
+			report_json_begin(cfg, out);
+			report_json_run(s, true, out);
+			report_json_end(status, out);
+			fclose(out);
+		}
+	}
+	_exit(status);
+}
+
+static void check_run(struct stress *s, double now)
+{
+	const struct stress_config *cfg = s->cfg;
+	double w = stall_limit(cfg), stop = stress_stop_limit(cfg), fired;
+	unsigned long b = atomic_load_explicit(&beat, memory_order_relaxed);
+	int ph = atomic_load(&s->phase), first = -1;
+	unsigned int n;
+	char why[256];
+
+	if (s != seen_run || b != seen_beat) {
+		seen_run = s;
+		seen_beat = b;
+		beat_at = now;
+	}
+	fired = atomic_load(&s->wd_fired_at);
+	if (fired && now - fired > stop) {
+		snprintf(why, sizeof(why), "the run did not end within %.1fs of the watchdog "
+			 "failing it", stop);
+		hard_exit(s, STRESS_EXIT_FAIL, why);
+	}
+	if (s->deadline && now > s->deadline + w) {
+		snprintf(why, sizeof(why), "the deadline passed by more than %.1fs (phase: %s)",
+			 w, phase_names[ph]);
+		hard_exit(s, STRESS_EXIT_FAIL, why);
+	}
+	if (now - beat_at > w) {
+		snprintf(why, sizeof(why), "the controller made no progress for %.1fs (phase: %s)",
+			 w, phase_names[ph]);
+		hard_exit(s, STRESS_EXIT_FAIL, why);
+	}
+	if (fired || !threads_visible(s))
+		return;
+	n = stalled_threads(s, now, w, &first);
+	if (!n)
+		return;
+	atomic_store(&s->wd_fired_at, now);
+	stress_fail_watchdog(s, s->threads[first].selector ? -1 : first,
+			     "%u thread(s) made no progress for %.1fs (first: %s %u; phase: %s)", n,
+			     w, s->threads[first].selector ? "selector" : "cpu",
+			     s->threads[first].id, phase_names[ph]);
+}
+
+static void *watchdog(void *arg)
+{
+	struct timespec tick = { 0, 50 * 1000 * 1000 };
+
+	(void)arg;
+	/* Best effort: a watchdog starved by the load it watches is no watchdog. */
+	setpriority(PRIO_PROCESS, syscall(SYS_gettid), -5);
+	for (;;) {
+		double now;
+
+		nanosleep(&tick, NULL);
+		now = stress_now();
+		if (stress_signal_number() &&
+		    now - stress_signalled_at() > stress_stop_limit(wd_cfg)) {
+			char why[128];
+
+			snprintf(why, sizeof(why), "%s was not honoured within %.1fs",
+				 stress_signal_number() == SIGINT ? "SIGINT" : "SIGTERM",
+				 stress_stop_limit(wd_cfg));
+			pthread_mutex_lock(&watch_lock);
+			hard_exit(watched, stress_signal_status(), why);
+		}
+		pthread_mutex_lock(&watch_lock);
+		if (watched)
+			check_run(watched, now);
+		pthread_mutex_unlock(&watch_lock);
+	}
+	return NULL;
+}
+
+/* Once per process, before any run: the watchdog thread, SIGINT/SIGTERM blocked. */
+int stress_watchdog_start(const struct stress_config *cfg)
+{
+	pthread_attr_t attr;
+	pthread_t tid;
+	sigset_t old;
+	int err;
+
+	wd_cfg = cfg;
+	wd_t0 = stress_now();
+	stress_signals_block(&old);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, 256UL << 10);
+	err = pthread_create(&tid, &attr, watchdog, NULL);
+	pthread_attr_destroy(&attr);
+	stress_signals_restore(&old);
+	if (err)
+		fprintf(stderr, "stress: cannot start the watchdog thread: %s\n", strerror(err));
+	return err ? -1 : 0;
 }

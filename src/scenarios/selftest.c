@@ -13,6 +13,18 @@
 static unsigned long fail_after;	/* a vCPU fails after this many steps; 0: never */
 static bool stall;			/* vCPU 0 stops making progress */
 
+/*
+ * --selftest-hang WHERE: a deterministic hang for the watchdog tests
+ * (docs/stress.md). Nothing here waits for a time to pass: each hang
+ * lasts forever (until the watchdog ends the process), or until a signal.
+ */
+enum hang { HANG_NONE, HANG_STEP, HANG_REPLAY_STEP, HANG_START, HANG_START_UNTIL_SIGNAL,
+	    HANG_START_SLOW, HANG_QUIESCENT };
+static const char *const hang_names[] = {
+	"none", "step", "replay-step", "start", "start-until-signal", "start-slow", "quiescent",
+};
+static enum hang hang;
+
 static int parse_fail_after(const char *val, char *err, size_t errlen)
 {
 	char *end;
@@ -31,10 +43,61 @@ static int parse_stall(const char *val, char *err, size_t errlen)
 	return 0;
 }
 
+static int parse_hang(const char *val, char *err, size_t errlen)
+{
+	int i = stress_opt_choice(val, hang_names, sizeof(hang_names) / sizeof(hang_names[0]),
+				  err, errlen);
+
+	if (i < 0)
+		return -1;
+	hang = i;
+	return 0;
+}
+
+static void nap(void)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
+static void say(const char *what)
+{
+	fprintf(stderr, "selftest: %s\n", what);
+	fflush(stderr);
+}
+
+/* The controller's hooks (scenario.h). */
+static void selftest_hook(struct stress *s, enum stress_hook where, unsigned int arg)
+{
+	if (where == STRESS_HOOK_THREAD_START && arg == 1 && hang == HANG_START) {
+		say("controller hangs before creating thread 1");
+		for (;;)
+			nap();
+	}
+	if (where == STRESS_HOOK_THREAD_START && arg == 1 && hang == HANG_START_UNTIL_SIGNAL) {
+		say("controller blocked before creating thread 1 until a signal");
+		while (!stress_interrupted())
+			nap();
+	}
+	/* Alive (a heartbeat per thread) but at least 10 ms per thread: only a deadline stops it. */
+	if (where == STRESS_HOOK_THREAD_START && hang == HANG_START_SLOW)
+		nap();
+	if (where == STRESS_HOOK_QUIESCENT && hang == HANG_QUIESCENT) {
+		say("controller hangs in a stutter, every worker parked");
+		for (;;)
+			nap();
+	}
+}
+
 static const struct scenario_opt selftest_opts[] = {
 	{ "selftest-fail-after", "N", "selftest: vCPU 0 fails an invariant after N steps",
 	  parse_fail_after },
 	{ "selftest-stall", NULL, "selftest: vCPU 0 stops making progress", parse_stall },
+	{ "selftest-hang", "WHERE",
+	  "selftest: hang forever: step (vCPU 0, deaf to stop), replay-step (the same in a serial "
+	  "replay only), start (the controller, before thread 1), start-until-signal, start-slow "
+	  "(10 ms per thread created), quiescent (the controller, in a stutter)", parse_hang },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -49,6 +112,7 @@ static int selftest_setup(struct stress *s)
 	if (!st)
 		return -1;
 	stress_set_priv(s, st);
+	stress_hook = hang >= HANG_START ? selftest_hook : NULL;
 	return 0;
 }
 
@@ -64,10 +128,12 @@ static void selftest_cpu_step(struct stress *s, unsigned int cpu, struct stress_
 	if (fail_after && st->steps == fail_after)
 		stress_fail(s, "selftest", 0, "deliberate failure after %lu steps (value %ld)",
 			    st->steps, v);
-	while (stall && !stress_stopping(s)) {
-		struct timespec ts = { 0, 10 * 1000 * 1000 };
-
-		nanosleep(&ts, NULL);
+	while (stall && !stress_stopping(s))
+		nap();
+	if (hang == HANG_STEP || (hang == HANG_REPLAY_STEP && stress_serial(s))) {
+		say("vCPU 0 hangs in its step");
+		for (;;)
+			nap();
 	}
 }
 
@@ -79,6 +145,7 @@ static void selftest_select_step(struct stress *s, unsigned int id, struct stres
 
 static void selftest_teardown(struct stress *s)
 {
+	stress_hook = NULL;
 	free(stress_priv(s));
 	stress_set_priv(s, NULL);
 }

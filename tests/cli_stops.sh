@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# Every run stops (issue 15, docs/stress.md "Watchdog and signals"): the
+# independent watchdog ends a run whose worker or controller hangs, or
+# whose deadline passed by more than the stall timeout, with every
+# thread's state; a signal during thread creation stops the run; a signal
+# that is not honoured ends the process within the stop limit; a second
+# SIGINT exits at once; SIGINT stops --shrink and --replay-search with no
+# orphan child. Every hang is a deterministic hook of the selftest
+# scenario (--selftest-hang), never a timing: a check waits for the hook's
+# marker line before it signals, and bounds a run only against a hang of
+# the test itself (HANG_BOUND seconds). Elapsed times are diagnostics.
+set -u
+STRESS=$(realpath "${STRESS:-${BUILD:-build/cc}/stress}")
+here=$(cd "$(dirname "$0")" && pwd)
+export STRESS_SELFTEST=1
+HANG_BOUND=120
+n=0 failed=0
+tmp=$(mktemp -d)
+export TMPDIR=$tmp	# replay children's files: their command lines name $tmp
+trap 'pkill -KILL -f "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+
+result() {	# result RC NAME [DIAG]
+	n=$((n + 1))
+	[ -n "${3:-}" ] && printf '# %s\n' "$3"
+	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
+}
+
+ms() { echo $((($(date +%s%N) - $1) / 1000000)); }
+
+# run_bounded OUT ERR ARGS...: run ./stress, killing it only if it outlives HANG_BOUND.
+run_bounded() {
+	local out=$1 err=$2
+	shift 2
+	timeout -s KILL $HANG_BOUND "$STRESS" "$@" >"$out" 2>"$err"
+}
+
+# wait_line FILE TEXT: the hook's marker (bounded against a hang only).
+wait_line() {
+	local i
+	for ((i = 0; i < HANG_BOUND * 50; i++)); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.02
+	done
+	return 1
+}
+
+no_orphan() { ! pgrep -f "$tmp/stress-trial" >/dev/null; }
+
+# wait_exit PID: wait for a background ./stress (bounded against a hang only); its status.
+wait_exit() {
+	local i
+	for ((i = 0; i < HANG_BOUND * 100; i++)); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.01
+	done
+	kill -KILL "$1" 2>/dev/null
+	wait "$1"
+}
+
+echo "KTAP version 1"
+echo "1..11"
+
+# 1. A worker deaf to stop, hung in its step: a watchdog failure naming it,
+#    with every thread's state and its flight recorder; the run is reported.
+t0=$(date +%s%N)
+run_bounded o1 e1 --scenario selftest --cpus 3 --selftest-hang step --duration 1s \
+	--stall-timeout 1s --stat-interval 0
+rc=$?
+[ $rc = 1 ] && grep -q '^stress: FAIL selftest .* invariant=watchdog' o1 &&
+	grep -q '^# failure 1: invariant=watchdog cpu=0: 1 thread(s) made no progress' o1 &&
+	grep -q '^#   cpu 0 core .* state in-step steps 0 ' o1 &&
+	grep -q '^#   selector 1 ' o1 && grep -q '^# flight recorder of cpu 0' o1 &&
+	grep -q '^#   thread 0 op#0 selftest-step' o1
+result $? worker_hang_is_a_watchdog_failure "exit $rc after $(ms $t0) ms"
+
+# 2. The controller hung while creating threads (where the compaction_churn
+#    stall of issue 15 sat): no heartbeat for the stall timeout, so the
+#    watchdog reports it itself and exits 1 (the deadline, 1 s, is not
+#    outlived by more than the stall timeout, 2 s).
+t0=$(date +%s%N)
+run_bounded o2 e2 --scenario selftest --cpus 3 --selftest-hang start --duration 1s \
+	--stall-timeout 2s --stat-interval 0
+rc=$?
+[ $rc = 1 ] && grep -q 'the controller made no progress for 2.0s (phase: starting threads)' e2 &&
+	grep -q '^stress: FAIL selftest .* invariant=watchdog' o2 &&
+	grep -q '^#   cpu 0 core .* state waiting-start' o2 && grep -q '^#   cpu 1-2 not started' o2
+result $? controller_hang_in_thread_start_ends_the_run "exit $rc after $(ms $t0) ms"
+
+# 3. The controller hung in a stutter, every worker parked.
+t0=$(date +%s%N)
+run_bounded o3 e3 --scenario selftest --cpus 3 --selftest-hang quiescent --duration 1s \
+	--stutter 50ms --stall-timeout 2s --stat-interval 0
+rc=$?
+[ $rc = 1 ] && grep -q 'no progress for 2.0s (phase: stutter' e3 &&
+	grep -q '^#   cpu 2 core .* state parked' o3 && grep -q 'invariant=watchdog' o3
+result $? controller_hang_in_stutter_ends_the_run "exit $rc after $(ms $t0) ms"
+
+# 4. Alive but never done: at least 10 ms per thread created (a heartbeat
+#    each time), 300 threads, a 200 ms run: only the deadline rule stops it.
+t0=$(date +%s%N)
+run_bounded o4 e4 --scenario selftest --cpus 300 --selftest-hang start-slow --duration 200ms \
+	--stall-timeout 1s --stat-interval 0
+rc=$?
+[ $rc = 1 ] && grep -q 'the deadline passed by more than 1.0s (phase: starting threads)' e4 &&
+	grep -q 'invariant=watchdog' o4
+result $? deadline_overrun_ends_the_run "exit $rc after $(ms $t0) ms"
+
+# 5. The same hang in JSON mode: stdout is still one valid report document.
+run_bounded o5 e5 --scenario selftest --cpus 3 --selftest-hang start --duration 1s \
+	--stall-timeout 1s --report json
+rc=$?
+[ $rc = 1 ] && python3 "$here/jsonschema_lite.py" "$here/../docs/stress-report.schema.json" o5 &&
+	python3 -c 'import json,sys; d=json.load(open("o5")); r=d["runs"][0]
+sys.exit(not (d["exit_status"] == 1 and r["verdict"] == "FAIL" and
+	 r["failures"][0]["invariant"] == "watchdog"))'
+result $? watchdog_exit_writes_valid_json "exit $rc"
+
+# 6. A signal while the controller creates threads stops the run (the hook
+#    waits for it: with SIGTERM blocked during creation, as before, it
+#    would wait forever).
+"$STRESS" --scenario selftest --cpus 3 --selftest-hang start-until-signal --duration 60s \
+	--stall-timeout 5s --stat-interval 0 >o6 2>e6 &
+pid=$!
+wait_line e6 'until a signal'
+t0=$(date +%s%N)
+kill -TERM $pid
+wait_exit $pid
+rc=$?
+{ [ $rc = 0 ] || [ $rc = 143 ]; } && grep -q '^stress: .* selftest .* ops=0 .*interrupted' o6
+result $? signal_during_thread_start_stops_the_run "exit $rc $(ms $t0) ms after SIGTERM"
+
+# 7. A controller deaf to the signal: the watchdog ends the process within
+#    the stop limit, exit 130, with the thread states.
+"$STRESS" --scenario selftest --cpus 3 --selftest-hang start --duration 60s \
+	--stall-timeout 15s --stat-interval 0 >o7 2>e7 &
+pid=$!
+wait_line e7 'hangs before creating'
+t0=$(date +%s%N)
+kill -INT $pid
+wait_exit $pid
+rc=$?
+[ $rc = 130 ] && grep -q 'SIGINT was not honoured within' e7 &&
+	grep -q '^#   cpu 1-2 not started' e7 && grep -q 'interrupted' o7
+result $? ignored_sigint_ends_the_process "exit $rc $(ms $t0) ms after SIGINT"
+
+# 8. A second SIGINT: one line, exit 130 at once.
+"$STRESS" --scenario selftest --cpus 3 --selftest-hang start --duration 60s \
+	--stat-interval 0 >o8 2>e8 &
+pid=$!
+wait_line e8 'hangs before creating'
+kill -INT $pid
+# Two pending SIGINTs are one: send the second once the first was delivered.
+for ((i = 0; i < 1000; i++)); do	# 20 s: a signal that stays pending is the bug
+	pend=$(awk '/^(ShdPnd|SigPnd)/ { print $2 }' /proc/$pid/status 2>/dev/null | tr '\n' ' ')
+	case "$pend" in *[1-9a-f]*) sleep 0.02 ;; *) break ;; esac
+done
+kill -INT $pid
+wait_exit $pid
+rc=$?
+[ $rc = 130 ] && [ "$(grep -c 'second interrupt' e8)" = 1 ]
+result $? second_sigint_exits_at_once "exit $rc"
+
+# 9. SIGINT during --shrink: the replay child (hung in a serial step) is
+#    killed, no orphan, exit 130.
+cat >hang.txt <<'EOF'
+hpcc-stress-replay 1
+scenario selftest
+args --selftest-hang=replay-step
+seed 1
+cpus 2
+steps 1000
+EOF
+"$STRESS" --shrink hang.txt >o9 2>e9 &
+pid=$!
+for ((i = 0; i < HANG_BOUND * 50; i++)); do
+	pgrep -f "$tmp/stress-trial" >/dev/null && break
+	sleep 0.02
+done
+t0=$(date +%s%N)
+kill -INT $pid
+wait_exit $pid
+rc=$?
+sleep 0.1
+[ $rc = 130 ] && grep -q 'shrink: interrupted' e9 && no_orphan
+result $? sigint_stops_shrink_no_orphan "exit $rc $(ms $t0) ms after SIGINT"
+
+# 10. SIGINT during the serial search after a concurrent failure.
+"$STRESS" --scenario selftest --cpus 2 --selftest-fail-after 50 --selftest-hang replay-step \
+	--steps 1000 --duration 0 --stat-interval 0 >o10 2>e10 &
+pid=$!
+for ((i = 0; i < HANG_BOUND * 50; i++)); do
+	pgrep -f "$tmp/stress-trial" >/dev/null && break
+	sleep 0.02
+done
+t0=$(date +%s%N)
+kill -INT $pid
+wait_exit $pid
+rc=$?
+sleep 0.1
+[ $rc = 1 ] && grep -q 'serial search interrupted' o10 && no_orphan
+result $? sigint_stops_replay_search_no_orphan "exit $rc $(ms $t0) ms after SIGINT"
+
+# 11. The replay mode is watched too: a fiber hung in its step, no heartbeat.
+run_bounded o11 e11 --replay hang.txt --stall-timeout 1s
+rc=$?
+[ $rc = 1 ] && grep -q 'no progress for 1.0s (phase: serial schedule)' e11
+result $? replay_hang_ends_the_run "exit $rc"
+
+[ $failed = 0 ]
