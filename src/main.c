@@ -48,6 +48,26 @@ static int worse(int a, int b)
 	return a > b ? a : b;
 }
 
+static void print_cpu_map(const struct stress_config *cfg)
+{
+	int cores[CPU_SETSIZE], n = stress_host_cores(cores, CPU_SETSIZE);
+	FILE *out = cfg->report == REPORT_JSON ? stderr : stdout;
+	const char *pfx = cfg->report == REPORT_KTAP ? "# " : "";
+	unsigned int i;
+
+	fprintf(out, "%sstress: %d host core(s); vcpu->core map:", pfx, n);
+	for (i = 0; i < cfg->nr_cpus; i++) {
+		if (i % 16 == 0)
+			fprintf(out, "\n%sstress:  ", pfx);
+		fprintf(out, " %u->%d", i, n > 0 ? cores[i % n] : -1);
+	}
+	fprintf(out, "\n%sstress: %u selector(s) unpinned; vCPU threads at nice %d\n", pfx,
+		cfg->nr_selectors, stress_vcpu_nice(cfg, cfg->nr_selectors));
+	fprintf(out, "%sstress: watchdog: stall timeout W=%.1fs, stop limit S=%.1fs\n", pfx,
+		cfg->stall_timeout ? cfg->stall_timeout : stress_default_stall_timeout(cfg),
+		stress_stop_limit(cfg));
+}
+
 static int run_all(struct stress_config *cfg)
 {
 	FILE *body = NULL, *out = stdout;
@@ -67,6 +87,8 @@ static int run_all(struct stress_config *cfg)
 		report_json_begin(cfg, body);
 	}
 	report_begin(cfg, cfg->until_fail ? 0 : cfg->nr_scenarios, out);
+	if (cfg->verbose)
+		print_cpu_map(cfg);
 	while (!stop) {
 		for (i = 0; i < cfg->nr_scenarios && !stop; i++) {
 			struct stress *s = calloc(1, sizeof(*s));
@@ -110,8 +132,6 @@ static int run_all(struct stress_config *cfg)
 			break;
 		seed = stress_mix(seed);
 	}
-	if (cfg->report == REPORT_KTAP && cfg->until_fail)
-		fprintf(out, "1..%u\n", index);
 	sum.elapsed = stress_now() - t0;
 	report_end(cfg, &sum, status, out);
 	if (body) {
@@ -135,25 +155,6 @@ static int run_all(struct stress_config *cfg)
 	return status;
 }
 
-static void print_cpu_map(const struct stress_config *cfg)
-{
-	int cores[CPU_SETSIZE], n = stress_host_cores(cores, CPU_SETSIZE);
-	FILE *out = cfg->report == REPORT_JSON ? stderr : stdout;
-	const char *pfx = cfg->report == REPORT_KTAP ? "# " : "";
-	unsigned int i;
-
-	fprintf(out, "%sstress: %d host core(s); vcpu->core map:", pfx, n);
-	for (i = 0; i < cfg->nr_cpus; i++) {
-		if (i % 16 == 0)
-			fprintf(out, "\n%sstress:  ", pfx);
-		fprintf(out, " %u->%d", i, n > 0 ? cores[i % n] : -1);
-	}
-	fprintf(out, "\n%sstress: %u selector(s) unpinned; vCPU threads at nice %d\n", pfx,
-		cfg->nr_selectors, stress_vcpu_nice(cfg, cfg->nr_selectors));
-	fprintf(out, "%sstress: watchdog: stall timeout W=%.1fs, stop limit S=%.1fs\n", pfx,
-		cfg->stall_timeout ? cfg->stall_timeout : stress_default_stall_timeout(cfg),
-		stress_stop_limit(cfg));
-}
 
 int main(int argc, char **argv)
 {
@@ -202,7 +203,5 @@ int main(int argc, char **argv)
 	}
 	kc_set_cpu(0);
 	kc_rcu_register_thread();
-	if (cfg.verbose)
-		print_cpu_map(&cfg);
 	return run_all(&cfg);
 }

@@ -14,6 +14,7 @@
 #include "util/rng.h"
 
 struct stress;		/* one run of one scenario (engine-owned) */
+struct json;		/* lib/util/json.h */
 struct hpcc_shape;
 
 /*
@@ -65,9 +66,13 @@ struct scenario {
 	void (*quiescent)(struct stress *s);
 	/* After every thread has stopped: final checks, then free everything. */
 	void (*teardown)(struct stress *s);
-	/* Extra report: text lines (each starting "# ") or JSON members (",\"k\":v"). */
+	/*
+	 * Extra report: text lines (each starting "# "), and JSON members of
+	 * the run's "scenario_data" object through the suite's JSON writer
+	 * (lib/util/json.h: json_ku64(j, "adds", n), json_kobj_begin(j, "oom"), ...).
+	 */
 	void (*report_text)(struct stress *s, FILE *out);
-	void (*report_json)(struct stress *s, FILE *out);
+	void (*report_json)(struct stress *s, struct json *j);
 };
 
 void scenario_register(const struct scenario *sc);

@@ -13,6 +13,12 @@ void json_init(struct json *j, FILE *f)
 	j->key_pending = false;
 }
 
+void json_init_inside(struct json *j, FILE *f)
+{
+	json_init(j, f);
+	j->first[0] = false;
+}
+
 void json_finish(struct json *j)
 {
 	fputc('\n', j->f);

@@ -30,6 +30,8 @@ struct json {
 };
 
 void json_init(struct json *j, FILE *f);
+/* Members (or elements) of a container opened elsewhere, after its first one. */
+void json_init_inside(struct json *j, FILE *f);
 /* After the top-level value: a newline. */
 void json_finish(struct json *j);
 

@@ -21,6 +21,7 @@
 #include <kcompat/kcompat.h>
 #include "mm/oom_select.h"
 #include "shape/hpcc_shape.h"
+#include "util/json.h"
 #include "scenario.h"
 
 #define NR_UNITS	(NR_MM_COUNTERS + 1)	/* + page-table bytes */
@@ -842,20 +843,28 @@ static void report_text(struct stress *s, FILE *out)
 		R->q_hits[OOM_ALGO_BOUNDED]);
 }
 
-static void report_json(struct stress *s, FILE *out)
+static void report_json(struct stress *s, struct json *j)
 {
-	fprintf(out, ",\"oom\":{\"layout\":\"%s\",\"window\":%lu,\"quiescent_checks\":%lu,"
-		"\"exact_regime\":%lu,\"crowded\":%lu,\"aborts\":%lu,"
-		"\"v16\":{\"selections\":%lu,\"budget_runs\":%lu,\"worst_shortfall\":%ld,"
-		"\"worst_shortfall_windows\":%.3f,\"quiescent_budget_runs\":%lu},"
-		"\"bounded\":{\"selections\":%lu,\"budget_runs\":%lu,\"worst_shortfall\":%ld}}",
-		layout_names[opt_layout], R->window, R->q_checks, R->q_exact, R->q_crowded,
-		atomic_load(&R->aborts),
-		atomic_load(&R->selections[OOM_ALGO_V16]), atomic_load(&R->budget_runs[OOM_ALGO_V16]),
-		R->q_worst[OOM_ALGO_V16], in_windows(R->q_worst[OOM_ALGO_V16]),
-		R->q_v16_runout,
-		atomic_load(&R->selections[OOM_ALGO_BOUNDED]),
-		atomic_load(&R->budget_runs[OOM_ALGO_BOUNDED]), R->q_worst[OOM_ALGO_BOUNDED]);
+	json_kobj_begin(j, "oom");
+	json_kstr(j, "layout", layout_names[opt_layout]);
+	json_ku64(j, "window", R->window);
+	json_ku64(j, "quiescent_checks", R->q_checks);
+	json_ku64(j, "exact_regime", R->q_exact);
+	json_ku64(j, "crowded", R->q_crowded);
+	json_ku64(j, "aborts", atomic_load(&R->aborts));
+	json_kobj_begin(j, "v16");
+	json_ku64(j, "selections", atomic_load(&R->selections[OOM_ALGO_V16]));
+	json_ku64(j, "budget_runs", atomic_load(&R->budget_runs[OOM_ALGO_V16]));
+	json_ki64(j, "worst_shortfall", R->q_worst[OOM_ALGO_V16]);
+	json_kdouble(j, "worst_shortfall_windows", in_windows(R->q_worst[OOM_ALGO_V16]));
+	json_ku64(j, "quiescent_budget_runs", R->q_v16_runout);
+	json_obj_end(j);
+	json_kobj_begin(j, "bounded");
+	json_ku64(j, "selections", atomic_load(&R->selections[OOM_ALGO_BOUNDED]));
+	json_ku64(j, "budget_runs", atomic_load(&R->budget_runs[OOM_ALGO_BOUNDED]));
+	json_ki64(j, "worst_shortfall", R->q_worst[OOM_ALGO_BOUNDED]);
+	json_obj_end(j);
+	json_obj_end(j);
 }
 
 static const struct scenario oom_race = {
