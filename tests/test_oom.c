@@ -356,7 +356,7 @@ static void oom_select_exit_between_passes(struct kt *t)
 		oom_between_passes_hook = NULL;
 		v = oc.chosen;
 		KT_EXPECT(t, v == hog, "the exited choice remains");
-		KT_EXPECT(t, oom_task_alive(hog, "test") && READ_ONCE(hog->exited),
+		KT_EXPECT(t, oom_task_alive(hog, "test") && oom_task_exited(hog),
 			  "exited but alive");
 		KT_EXPECT_EQ(t, precise_of(hog), LONG_MIN);
 		oom_select_put(&oc);
