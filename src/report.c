@@ -58,10 +58,20 @@ double stress_worst_margin(struct stress *s, const char **name)
 static struct ktap kt;
 static struct json jw;
 
-/* A line for people: a KTAP diagnostic in KTAP mode, else plain text. */
-static void human_line(const struct stress_config *cfg, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void human_line(const struct stress_config *cfg, const char *fmt, ...)
+/*
+ * The KTAP document continues on @out (the watchdog's forced report writes
+ * to its own copy of stdout; the numbering carries on).
+ */
+static struct ktap *ktap_on(FILE *out)
+{
+	kt.out = out;
+	return &kt;
+}
+
+/* A line for people on @out: a KTAP diagnostic in KTAP mode, else plain text. */
+static void human_line(const struct stress_config *cfg, FILE *out, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void human_line(const struct stress_config *cfg, FILE *out, const char *fmt, ...)
 {
 	char buf[4096];
 	va_list ap;
@@ -70,10 +80,10 @@ static void human_line(const struct stress_config *cfg, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	if (cfg->report == REPORT_KTAP && kt.out)
-		ktap_diag(&kt, "%s", buf);
+		ktap_diag(ktap_on(out), "%s", buf);
 	else
-		fprintf(human(cfg), "%s\n", buf);
-	fflush(human(cfg));
+		fprintf(out, "%s\n", buf);
+	fflush(out);
 }
 
 /* Counts kept as doubles (margins' used/bound) print as exact integers. */
@@ -101,7 +111,7 @@ void report_begin(const struct stress_config *cfg, unsigned int nr_runs, FILE *o
 		snprintf(names + n, sizeof(names) - n, "%s%s", i ? "," : "",
 			 cfg->scenarios[i]->name);
 	}
-	human_line(cfg, "stress: hpcc-stress %s hpcc=%s cpus=%u batch=%lu seed=%llu "
+	human_line(cfg, human(cfg), "stress: hpcc-stress %s hpcc=%s cpus=%u batch=%lu seed=%llu "
 		   "selectors=%u duration=%s%s inject=%s stutter=%s rcu=%s%s scenarios=%s",
 		   STRESS_VERSION, HPCC_SOURCE, cfg->nr_cpus, cfg->batch, cfg->seed,
 		   cfg->nr_selectors, dur, cfg->until_fail ? "(total) until-fail" : "",
@@ -114,7 +124,7 @@ void report_progress(struct stress *s, double t, unsigned long ops, double rate)
 	const char *wn;
 	double w = stress_worst_margin(s, &wn);
 
-	human_line(s->cfg, "stress: [%s] t=%.1fs ops=%lu ops/s=%.0f checks=%lu quiescent=%lu "
+	human_line(s->cfg, human(s->cfg), "stress: [%s] t=%.1fs ops=%lu ops/s=%.0f checks=%lu quiescent=%lu "
 		   "worst_margin=%.4f(%s)", s->sc->name, t, ops, rate, atomic_load(&s->checks),
 		   atomic_load(&s->quiescent), w, wn);
 }
@@ -185,7 +195,7 @@ static void details_block(struct stress *s, FILE *out)
 	details(s, m);
 	fclose(m);
 	if (s->cfg->report == REPORT_KTAP && kt.out) {
-		ktap_diag_block(&kt, buf);
+		ktap_diag_block(ktap_on(out), buf);
 	} else {
 		const char *p = buf, *nl;
 
@@ -236,9 +246,9 @@ void report_run(struct stress *s, unsigned int index, FILE *out)
 		break;
 	case REPORT_KTAP:
 		details_block(s, out);
-		ktap_diag(&kt, "%s", line);
+		ktap_diag(ktap_on(out), "%s", line);
 		st = ktap_status_of(s, &why);
-		ktap_result(&kt, st, s->sc->name, why ? "%s" : NULL, why);
+		ktap_result(ktap_on(out), st, s->sc->name, why ? "%s" : NULL, why);
 		break;
 	case REPORT_JSON:
 		fprintf(stderr, "%s\n", line);
@@ -272,18 +282,20 @@ void report_end(const struct stress_config *cfg, const struct stress_summary *su
 			   status == STRESS_EXIT_FAIL ? "FAILURE" :
 			   status == STRESS_EXIT_INTERNAL ? "ERROR" : "INTERRUPTED";
 
-	(void)out;
+	if (cfg->report == REPORT_JSON)
+		out = stderr;
 	if (cfg->report == REPORT_KTAP && kt.out) {
 		/* Planned runs that never started keep the plan whole. */
 		unsigned int i;
 
 		for (i = ktap_nr(&kt); kt.lvl[0].plan && i < kt.lvl[0].plan; i++)
-			ktap_result(&kt, KTAP_SKIP, cfg->scenarios[i % cfg->nr_scenarios]->name,
-				    "%s", stress_interrupted() || sum->interrupted ? "interrupted" :
+			ktap_result(ktap_on(out), KTAP_SKIP,
+				    cfg->scenarios[i % cfg->nr_scenarios]->name, "%s",
+				    stress_interrupted() || sum->interrupted ? "interrupted" :
 				    "not run: the run stopped early");
-		ktap_end(&kt, NULL);
+		ktap_end(ktap_on(out), NULL);
 	}
-	human_line(cfg, "stress: %s (%u run%s: %u passed, %u failed, %u skipped, %u error%s; "
+	human_line(cfg, out, "stress: %s (%u run%s: %u passed, %u failed, %u skipped, %u error%s; "
 		   "%u scenario%s, cpus=%u seed=%llu%s; %.2fs)", word, sum->runs,
 		   sum->runs == 1 ? "" : "s", sum->passed, sum->failed, sum->skipped, sum->errors,
 		   sum->errors == 1 ? "" : "s", cfg->nr_scenarios, cfg->nr_scenarios == 1 ? "" : "s",
