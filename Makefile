@@ -52,8 +52,9 @@ HPCC_INC	:= -Ilib/hpcc/include
 HPCC_DESC	:= lib/hpcc
 endif
 
-CPPFLAGS_ALL	:= $(HPCC_INC) -Ilib/kcompat/include -Ilib -Isrc -Itests \
-		   -DHPCC_SOURCE='"$(HPCC_DESC)"'
+# $(BUILD)/kinc: generated headers (the probed API: hpcc_api.h, mk/kernel.mk).
+CPPFLAGS_ALL	:= $(HPCC_INC) $(if $(KERNEL_SRC),,-I$(BUILD)/kinc) -Ilib/kcompat/include \
+		   -Ilib -Isrc -Itests -DHPCC_SOURCE='"$(HPCC_DESC)"'
 
 # lib/mm/oom_kernel.c is the kernel tree's OOM selection: mk/koom.mk adds it.
 LIB_SRCS	:= $(filter-out lib/mm/oom_kernel.c,\
@@ -124,8 +125,10 @@ deps:
 # Every test: unit-test binaries and tests/*.sh, aggregated as one KTAP
 # document; then every KTAP stream of the run goes through the strict
 # validator, which also checks the "# Totals:" line against the results.
+# The first line names the hpcc under test and its probed API (mk/kernel.mk).
 CHECK_SH	:= $(sort $(wildcard tests/*.sh))
 check: deps
+	@$(MAKE) --no-print-directory hpcc-api-line
 	@$(MAKE) --no-print-directory all
 	@rm -rf $(BUILD)/ktap; \
 	BUILD=$(BUILD) CC='$(CC)' scripts/run-tests --log $(BUILD)/check.ktap --keep $(BUILD)/ktap \

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <linux/percpu_counter_tree.h>
 #include <kcompat/kcompat.h>
+#include <hpcc_api.h>
 #include "stress.h"
 #include "replay.h"
 #include "mm/oom_select.h"
@@ -183,8 +184,9 @@ int main(int argc, char **argv)
 		stress_usage(stdout);
 		return 0;
 	case ACT_VERSION:
-		printf("stress (hpcc-stress) %s; hpcc source: %s; NR_CPUS=%d; built with %s\n",
-		       STRESS_VERSION, HPCC_SOURCE, NR_CPUS, __VERSION__);
+		printf("stress (hpcc-stress) %s; hpcc source: %s; API: %s; NR_CPUS=%d; "
+		       "built with %s\n", STRESS_VERSION, HPCC_SOURCE, HPCC_API_DESC, NR_CPUS,
+		       __VERSION__);
 		print_oom_impls();
 		return 0;
 	case ACT_LIST:

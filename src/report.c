@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <hpcc_api.h>
 #include "util/json.h"
 #include "util/ktap.h"
 #include "stress.h"
@@ -139,11 +140,13 @@ static void verdict_line(struct stress *s, char *buf, size_t len)
 	stress_format_duration(s->duration, dur, sizeof(dur));
 	n = snprintf(buf, len, "stress: %s %s cpus=%u seed=%llu batch=%lu duration=%s "
 		     "elapsed=%.2fs ops=%lu ops/s=%.0f checks=%lu quiescent=%lu "
-		     "worst_margin=%.4f(%s)%s%s%s%s", stress_verdict(s), s->sc->name,
+		     "worst_margin=%.4f(%s)%s%s%s%s%s%s", stress_verdict(s), s->sc->name,
 		     s->cfg->nr_cpus, s->seed, s->cfg->batch, dur, s->elapsed, s->ops,
 		     s->elapsed > 0 ? s->ops / s->elapsed : 0, atomic_load(&s->checks),
 		     atomic_load(&s->quiescent), w, wn, s->nr_failures ? " invariant=" : "",
 		     s->nr_failures ? s->failures[0].invariant : "",
+		     s->nr_failures ? " class=" : "",
+		     s->nr_failures ? stress_class_name(s->failures[0].cls) : "",
 		     s->interrupted ? " interrupted" : "", s->skipped ? " checking=off" : "");
 	(void)n;
 }
@@ -169,8 +172,8 @@ static void details(struct stress *s, FILE *out)
 	for (i = 0; i < s->nr_failures; i++) {
 		struct stress_failure *f = &s->failures[i];
 
-		fprintf(out, "# failure %u: invariant=%s cpu=%d: %s\n", i + 1, f->invariant,
-			f->cpu, f->msg);
+		fprintf(out, "# failure %u: invariant=%s class=%s cpu=%d: %s\n", i + 1,
+			f->invariant, stress_class_name(f->cls), f->cpu, f->msg);
 		if (f->excerpt && *f->excerpt) {
 			fprintf(out, "# %s:\n%s\n", !strcmp(f->invariant, "watchdog") ?
 				"thread states" : "flight recorder (oldest first)", f->excerpt);
@@ -266,12 +269,15 @@ void report_summary_add(struct stress_summary *sum, struct stress *s)
 	sum->runs++;
 	if (!strcmp(v, "PASS"))
 		sum->passed++;
-	else if (!strcmp(v, "FAIL"))
-		sum->failed++;
 	else if (!strcmp(v, "SKIP"))
 		sum->skipped++;
-	else
+	if (!strcmp(v, "FAIL")) {
+		sum->failed++;
+		sum->by_class[s->nr_failures ? s->failures[0].cls : STRESS_WRONG_ANSWER]++;
+	} else if (!strcmp(v, "ERROR")) {
 		sum->errors++;
+		sum->by_class[STRESS_CRASH]++;	/* the run itself broke */
+	}
 	sum->interrupted |= s->interrupted;
 }
 
@@ -287,13 +293,17 @@ void report_end(const struct stress_config *cfg, const struct stress_summary *su
 	if (cfg->report == REPORT_KTAP && kt.out) {
 		/* Planned runs that never started keep the plan whole. */
 		unsigned int i;
+		char extra[96];
 
 		for (i = ktap_nr(&kt); kt.lvl[0].plan && i < kt.lvl[0].plan; i++)
 			ktap_result(ktap_on(out), KTAP_SKIP,
 				    cfg->scenarios[i % cfg->nr_scenarios]->name, "%s",
 				    stress_interrupted() || sum->interrupted ? "interrupted" :
 				    "not run: the run stopped early");
-		ktap_end(ktap_on(out), NULL);
+		snprintf(extra, sizeof(extra), " contract:%u wrong-answer:%u crash:%u",
+			 sum->by_class[STRESS_CONTRACT], sum->by_class[STRESS_WRONG_ANSWER],
+			 sum->by_class[STRESS_CRASH]);
+		ktap_end(ktap_on(out), extra);
 	}
 	human_line(cfg, out, "stress: %s (%u run%s: %u passed, %u failed, %u skipped, %u error%s; "
 		   "%u scenario%s, cpus=%u seed=%llu%s; %.2fs)", word, sum->runs,
@@ -313,6 +323,7 @@ void report_json_begin(const struct stress_config *cfg, FILE *out)
 	json_kstr(&jw, "tool", "hpcc-stress");
 	json_kstr(&jw, "version", STRESS_VERSION);
 	json_kstr(&jw, "hpcc_source", HPCC_SOURCE);
+	json_kstr(&jw, "hpcc_api", HPCC_API_DESC);
 	json_kobj_begin(&jw, "config");
 	json_ku64(&jw, "cpus", cfg->nr_cpus);
 	json_ku64(&jw, "batch", cfg->batch);
@@ -386,6 +397,7 @@ void report_json_run(struct stress *s, bool first, FILE *out)
 
 		json_obj_begin(&jw);
 		json_kstr(&jw, "invariant", f->invariant);
+		json_kstr(&jw, "class", stress_class_name(f->cls));
 		json_ki64(&jw, "cpu", f->cpu);
 		json_kstr(&jw, "message", f->msg);
 		json_kstr(&jw, "flight_recorder", f->excerpt ? f->excerpt : "");

@@ -116,6 +116,7 @@ struct stress_key {
 
 struct stress_failure {
 	char invariant[64];
+	int cls;		/* enum stress_class */
 	int cpu;
 	char msg[512];
 	char *excerpt;		/* flight-recorder dump (malloc) */
@@ -288,6 +289,7 @@ void report_json_end(int status, FILE *out);
 /* The runs of one invocation, for the closing line. */
 struct stress_summary {
 	unsigned int runs, passed, failed, skipped, errors;
+	unsigned int by_class[3];	/* failed or errored runs per enum stress_class */
 	bool interrupted;
 	double elapsed;
 };

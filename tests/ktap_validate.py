@@ -21,8 +21,10 @@ Errors (each "FILE:LINE: reason", exit 1):
   - an unknown or discouraged directive: SKIP, XFAIL, TIMEOUT and ERROR are
     recognised; TODO is "not recognized" in KTAP; TIMEOUT and ERROR need "not ok";
   - a statistics line "# NAME: pass:P fail:F skip:S total:T" (before a
-    subtest's result) or "# Totals: ..." whose numbers differ from the results;
-    with --totals the top level must end with a "# Totals:" line.
+    subtest's result) or "# Totals: ..." whose numbers differ from the results,
+    or whose failures per class (contract:C wrong-answer:W crash:X, when
+    present) do not add up to F; with --totals the top level must end with a
+    "# Totals:" line.
 Counts are leaves, as kunit_parser counts: ok = pass, "# SKIP" = skip, other
 "not ok" = fail; a subtest reported "not ok" whose leaves passed (none failed)
 counts one more failure. --expect P,F,S: the totals must be these.
@@ -36,7 +38,8 @@ ANY_VERSION = re.compile(r"^K?TAP version \d+$")
 PLAN = re.compile(r"^1\.\.(\d+)$")
 RESULT = re.compile(r"^(ok|not ok) (\d+)(?: ([^#]*?))?(?: #(?: (.*))?)?$")
 SUBTEST = re.compile(r"^# Subtest: (.+)$")
-STATS = re.compile(r"^# (.+): pass:(\d+) fail:(\d+) skip:(\d+) total:(\d+)(?: .*)?$")
+STATS = re.compile(r"^# (.+): pass:(\d+) fail:(\d+) skip:(\d+) total:(\d+)((?: .*)?)$")
+CLASSES = ("contract", "wrong-answer", "crash")
 DIRECTIVES = {"SKIP", "XFAIL", "TIMEOUT", "ERROR"}
 
 
@@ -141,7 +144,7 @@ class Validator:
                 # line right before the subtest's result.
                 m = STATS.match(text)
                 if m and m.group(1) != "Totals":
-                    stack[depth].stats = (ln,) + m.groups()
+                    stack[depth].stats = (ln,) + m.groups()[:5]
                 continue
             if depth < cur.depth:
                 # The end of nested tests: only a result line closes them.
@@ -174,7 +177,7 @@ class Validator:
                         self.check_totals_line(ln, text, cur)
                     continue
                 if m:
-                    cur.stats = (ln,) + m.groups()
+                    cur.stats = (ln,) + m.groups()[:5]
                 continue
             m = RESULT.match(text)
             if m:
@@ -279,7 +282,17 @@ class Validator:
             return
         if self.totals_line:
             self.err(ln, f"a second '# Totals:' line (first: line {self.totals_line[0]})")
-        self.totals_line = (ln, tuple(int(x) for x in m.groups()[1:]))
+        self.totals_line = (ln, tuple(int(x) for x in m.groups()[1:5]))
+        # Failures per class (contract, wrong-answer, crash): they add up to fail.
+        cls = dict(kv.split(":", 1) for kv in m.group(6).split() if ":" in kv)
+        if any(c in cls for c in CLASSES):
+            try:
+                n = sum(int(cls[c]) for c in CLASSES)
+            except (KeyError, ValueError):
+                self.err(ln, f"failures per class need all of {', '.join(CLASSES)}")
+                return
+            if n != int(m.group(3)):
+                self.err(ln, f"failures per class add up to {n}, fail:{m.group(3)}")
 
 
 def validate(path, lines, no_plan, totals, expect):

@@ -50,6 +50,9 @@ reject() {	# reject NAME REASON SED-SCRIPT [ARGS...]: break $good, expect REASON
 }
 
 accept kunit_style_suite --totals --expect 1,1,1 <<<"$good"
+accept with_classes --totals <<<"${good/total:3
+# Totals: pass:1 fail:1 skip:1 total:3/total:3
+# Totals: pass:1 fail:1 skip:1 total:3 contract:0 wrong-answer:1 crash:0}"
 reject no_version_line "must start with 'KTAP version 1'" '1d'
 reject numbering_gap "result number 3, expected 2" 's/not ok 2 second/not ok 3 second/'
 reject fewer_results_than_plan "has 2 results, its plan says 3" '/ok 3 third/d'
@@ -73,6 +76,9 @@ reject top_without_plan "no plan '1..N'" '2d'
 reject result_without_name "without a description" 's/ok 1 first # checks=3/ok 1 # checks=3/'
 reject unclosed_suite "ends inside nested test 'suite'" '/^not ok 1 suite/,$d'
 reject expected_counts "expected pass:3 fail:0 skip:0" '' --expect 3,0,0
+reject classes_do_not_add_up "failures per class add up to 2, fail:1" \
+	's/^# Totals: .*/& contract:0 wrong-answer:1 crash:1/'
+reject classes_incomplete "failures per class need all of" 's/^# Totals: .*/& crash:1/'
 
 # A plan-less stream is valid KTAP when allowed (the number of tests is not known).
 accept planless_with_no_plan --no-plan --expect 1,1,0 \

@@ -47,8 +47,9 @@ check $? 2 runner_reports_unreported_cases
 # good 1 pass + 1 skip; notok0 1 pass 1 fail; short 1 pass 2 fail; silent 1 fail;
 # crash 1 pass + 1 (the failed program); hang 1 pass + 1.
 total=$(printf '%s\n' "$out" | tail -n 1)
-[ "$total" = "# Totals: pass:5 fail:6 skip:1 total:12" ] || echo "# got: $total"
-[ "$total" = "# Totals: pass:5 fail:6 skip:1 total:12" ]
+want_total="# Totals: pass:5 fail:6 skip:1 total:12 contract:0 wrong-answer:1 crash:5"
+[ "$total" = "$want_total" ] || echo "# got: $total"
+[ "$total" = "$want_total" ]
 check $? 3 runner_totals
 printf '%s\n' "$out" >"$d/out.ktap"
 python3 "$root/tests/ktap_validate.py" --totals --expect 5,6,1 "$d/out.ktap" >"$d/why"

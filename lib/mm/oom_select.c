@@ -7,6 +7,7 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/rculist.h>
+#include "hpcc_range.h"
 #include "oom_select.h"
 #include "oom_koom.h"
 
@@ -48,8 +49,7 @@ static long mm_counter_approx(struct mm_struct *mm, int member,
 {
 	if (stats)
 		stats->approx_counter_reads++;
-	percpu_counter_tree_approximate_accuracy_range(&mm->rss_stat[member],
-						       under, over);
+	hpcc_accuracy_add(&mm->rss_stat[member], under, over);
 	return percpu_counter_tree_approximate_sum_positive(&mm->rss_stat[member]);
 }
 

@@ -120,8 +120,11 @@ void ktap_subtest_end(struct ktap *k, enum ktap_status st, const char *extra,
 		abort();
 	if (c.fail && (st == KTAP_PASS || st == KTAP_SKIP))
 		st = KTAP_FAIL;
-	/* A subtest failed on its own (e.g. its program's exit status): one more failure. */
-	if (st != KTAP_PASS && st != KTAP_SKIP && !c.fail)
+	/*
+	 * A subtest failed on its own (e.g. its program's exit status) while
+	 * its cases passed: one more failure, as kunit_parser counts it.
+	 */
+	if (st != KTAP_PASS && st != KTAP_SKIP && !c.fail && c.pass)
 		c.fail++;
 	parent = &k->lvl[--k->depth];
 	indent(k, k->depth);

@@ -9,8 +9,8 @@
  * KUnit does), and closes it with KUnit's statistics line and the result
  * line "ok N NAME" at the parent's level. Counts are the leaves, as the
  * kernel's kunit_parser.py counts them; a subtest reported "not ok" whose
- * leaves all passed or were skipped counts one more failure (so does
- * kunit_parser). ktap_end() writes "# Totals: pass:P fail:F skip:S total:T".
+ * leaves passed (none failed) counts one more failure, as kunit_parser
+ * does. ktap_end() writes "# Totals: pass:P fail:F skip:S total:T".
  */
 #ifndef _UTIL_KTAP_H
 #define _UTIL_KTAP_H

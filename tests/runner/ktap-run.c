@@ -14,7 +14,8 @@
  * "# TIMEOUT", a non-zero exit status or a malformed stream fails the
  * program, a program that printed no result is one failed test. Other
  * lines become diagnostics. The end: "# Totals: pass:P fail:F skip:S
- * total:T"; exit status 1 when something failed.
+ * total:T contract:C wrong-answer:W crash:X" (failures per class); exit
+ * status 1 when something failed.
  *
  * --timeout: per program (default $TEST_TIMEOUT, else 1800; 0: none);
  * the program's process group gets SIGTERM, then SIGKILL 10 s later.
@@ -71,6 +72,44 @@ struct run {
 
 static struct ktap K;
 static long timeout_s = 1800;
+
+/*
+ * Failures per class (AGREEMENTS A) for the closing totals: a case's own
+ * "# class=NAME" diagnostic before its "not ok" names it (wrong-answer
+ * when there is none, as plain kt_fail); what the runner itself reports
+ * (unreported cases, signals, timeouts, exit status) is a crash.
+ */
+enum { C_CONTRACT, C_WRONG_ANSWER, C_CRASH, NR_CLASSES };
+static const char *const class_names[NR_CLASSES] = { "contract", "wrong-answer", "crash" };
+static unsigned long by_class[NR_CLASSES];
+
+static int class_of(const char *diag)
+{
+	const char *p = strstr(diag, "class=");
+	int c;
+
+	for (c = 0; p && c < NR_CLASSES; c++)
+		if (!strncmp(p + 6, class_names[c], strlen(class_names[c])))
+			return c;
+	return -1;
+}
+
+static void result(enum ktap_status st, int cls, const char *name, const char *data)
+{
+	if (st != KTAP_PASS && st != KTAP_SKIP)
+		by_class[cls < 0 ? C_WRONG_ANSWER : cls]++;
+	ktap_result(&K, st, name, data ? "%s" : NULL, data);
+}
+
+/* Close a subtest; a failed one whose cases passed is one more (crash) failure. */
+static void subtest_end(enum ktap_status st, const char *data)
+{
+	const struct ktap_counts *c = ktap_counts(&K);
+
+	if (st != KTAP_PASS && st != KTAP_SKIP && !c->fail && c->pass)
+		by_class[C_CRASH]++;
+	ktap_subtest_end(&K, st, NULL, data ? "%s" : NULL, data);
+}
 static int errors_in_program;		/* malformed output seen while emitting */
 
 static void *xmalloc(size_t n)
@@ -343,12 +382,16 @@ static void emit_node(const struct run *r, const struct node *n, bool top);
 static void emit_items(const struct run *r, const struct node *n, bool top)
 {
 	unsigned long i, expect = 0;
+	int cls = -1;		/* from the diagnostics before a result */
+	char why[256];
 
 	for (i = 0; i < n->nr_items; i++) {
 		const struct item *it = &n->items[i];
 
 		if (it->kind == IT_DIAG) {
 			ktap_diag_block(&K, it->text);
+			if (class_of(it->text) >= 0)
+				cls = class_of(it->text);
 			continue;
 		}
 		if (it->num != ++expect) {
@@ -357,17 +400,19 @@ static void emit_items(const struct run *r, const struct node *n, bool top)
 			errors_in_program++;
 		}
 		if (it->kind == IT_RESULT) {
-			ktap_result(&K, it->st, it->text, it->data ? "%s" : NULL, it->data);
+			result(it->st, cls, it->text, it->data);
+			cls = -1;
 			continue;
 		}
 		ktap_subtest_begin(&K, it->sub->name ? it->sub->name :
 				   it->text && *it->text ? it->text : "unnamed", emit_plan(it->sub));
 		emit_node(r, it->sub, false);
+		snprintf(why, sizeof(why), "no result line: %s", r->why);
 		if (it->missing)
-			ktap_subtest_end(&K, r->timed_out ? KTAP_TIMEOUT : KTAP_ERROR, NULL,
-					 "no result line: %s", r->why);
+			subtest_end(r->timed_out ? KTAP_TIMEOUT : KTAP_ERROR, why);
 		else
-			ktap_subtest_end(&K, it->st, NULL, it->data ? "%s" : NULL, it->data);
+			subtest_end(it->st, it->data);
+		cls = -1;
 	}
 	(void)top;
 }
@@ -382,10 +427,13 @@ static void emit_node(const struct run *r, const struct node *n, bool top)
 			  n->nr_results, n->plan);
 		errors_in_program++;
 	}
+	char why[256];
+
 	emit_items(r, n, top);
+	snprintf(why, sizeof(why), "not reported: %s", r->why);
 	for (i = n->nr_results + 1; (long)i <= n->plan; i++)
-		ktap_result(&K, r->timed_out ? KTAP_TIMEOUT : KTAP_ERROR,
-			    top ? case_name(r, i) : "unreported", "not reported: %s", r->why);
+		result(r->timed_out ? KTAP_TIMEOUT : KTAP_ERROR, C_CRASH,
+		       top ? case_name(r, i) : "unreported", why);
 }
 
 static bool has_leaf(const struct node *n)
@@ -418,8 +466,10 @@ static void emit_program(struct run *r)
 		for (i = 0; i < root->nr_items; i++)
 			if (root->items[i].kind == IT_DIAG)
 				ktap_diag_block(&K, root->items[i].text);
-		ktap_result(&K, r->timed_out ? KTAP_TIMEOUT : KTAP_ERROR, r->name,
-			    "no test result; %s", r->why);
+		char why[256];
+
+		snprintf(why, sizeof(why), "no test result; %s", r->why);
+		result(r->timed_out ? KTAP_TIMEOUT : KTAP_ERROR, C_CRASH, r->name, why);
 		free_node(root);
 		return;
 	}
@@ -438,17 +488,17 @@ static void emit_program(struct run *r)
 	}
 	if (r->timed_out) {
 		ktap_diag(&K, "class=crash program=%s timeout=%lds", r->name, timeout_s);
-		ktap_subtest_end(&K, KTAP_TIMEOUT, NULL, "%s", r->why);
+		subtest_end(KTAP_TIMEOUT, r->why);
 	} else if (WIFSIGNALED(r->status)) {
 		ktap_diag(&K, "class=crash program=%s signal=%d", r->name, WTERMSIG(r->status));
-		ktap_subtest_end(&K, KTAP_ERROR, NULL, "%s", r->why);
+		subtest_end(KTAP_ERROR, r->why);
 	} else if (WEXITSTATUS(r->status) && !ktap_counts(&K)->fail) {
 		ktap_diag(&K, "ktap-run: %s: %s, with no failed case", r->name, r->why);
-		ktap_subtest_end(&K, KTAP_ERROR, NULL, "%s", r->why);
+		subtest_end(KTAP_ERROR, r->why);
 	} else if (errors_in_program) {
-		ktap_subtest_end(&K, KTAP_ERROR, NULL, "malformed KTAP output");
+		subtest_end(KTAP_ERROR, "malformed KTAP output");
 	} else {
-		ktap_subtest_end(&K, st, NULL, NULL);
+		subtest_end(st, NULL);
 	}
 	free_node(root);
 }
@@ -649,6 +699,7 @@ int main(int argc, char **argv)
 	const char *keep = NULL, *env = getenv("TEST_TIMEOUT");
 	cookie_io_functions_t io = { .write = tee_write };
 	FILE *out = stdout;
+	char extra[128];
 	int i, first;
 
 	if (env && *env)
@@ -702,7 +753,9 @@ int main(int argc, char **argv)
 		free(r.out);
 		free(name);
 	}
-	ktap_end(&K, NULL);
+	snprintf(extra, sizeof(extra), " contract:%lu wrong-answer:%lu crash:%lu",
+		 by_class[C_CONTRACT], by_class[C_WRONG_ANSWER], by_class[C_CRASH]);
+	ktap_end(&K, extra);
 	if (fflush(out) || (log_file && fclose(log_file))) {
 		fprintf(stderr, "ktap-run: write error: %s\n", strerror(errno));
 		return 3;
