@@ -267,9 +267,10 @@ void report_summary_add(struct stress_summary *sum, struct stress *s)
 	const char *v = stress_verdict(s);
 
 	sum->runs++;
-	if (!strcmp(v, "PASS"))
+	/* As the KTAP result says: a run that passed until interrupted is skipped. */
+	if (!strcmp(v, "PASS") && !s->interrupted)
 		sum->passed++;
-	else if (!strcmp(v, "SKIP"))
+	else if (!strcmp(v, "PASS") || !strcmp(v, "SKIP"))
 		sum->skipped++;
 	if (!strcmp(v, "FAIL")) {
 		sum->failed++;
@@ -284,6 +285,8 @@ void report_summary_add(struct stress_summary *sum, struct stress *s)
 void report_end(const struct stress_config *cfg, const struct stress_summary *sum,
 		int status, FILE *out)
 {
+	unsigned int not_run = 0;
+	char tail[32] = "";
 	const char *word = status == STRESS_EXIT_PASS ? "SUCCESS" :
 			   status == STRESS_EXIT_FAIL ? "FAILURE" :
 			   status == STRESS_EXIT_INTERNAL ? "ERROR" : "INTERRUPTED";
@@ -295,7 +298,7 @@ void report_end(const struct stress_config *cfg, const struct stress_summary *su
 		unsigned int i;
 		char extra[96];
 
-		for (i = ktap_nr(&kt); kt.lvl[0].plan && i < kt.lvl[0].plan; i++)
+		for (i = ktap_nr(&kt); kt.lvl[0].plan && i < kt.lvl[0].plan; i++, not_run++)
 			ktap_result(ktap_on(out), KTAP_SKIP,
 				    cfg->scenarios[i % cfg->nr_scenarios]->name, "%s",
 				    stress_interrupted() || sum->interrupted ? "interrupted" :
@@ -305,10 +308,12 @@ void report_end(const struct stress_config *cfg, const struct stress_summary *su
 			 sum->by_class[STRESS_CRASH]);
 		ktap_end(ktap_on(out), extra);
 	}
-	human_line(cfg, out, "stress: %s (%u run%s: %u passed, %u failed, %u skipped, %u error%s; "
+	if (not_run)
+		snprintf(tail, sizeof(tail), ", %u not run", not_run);
+	human_line(cfg, out, "stress: %s (%u run%s: %u passed, %u failed, %u skipped, %u error%s%s; "
 		   "%u scenario%s, cpus=%u seed=%llu%s; %.2fs)", word, sum->runs,
 		   sum->runs == 1 ? "" : "s", sum->passed, sum->failed, sum->skipped, sum->errors,
-		   sum->errors == 1 ? "" : "s", cfg->nr_scenarios, cfg->nr_scenarios == 1 ? "" : "s",
+		   sum->errors == 1 ? "" : "s", tail, cfg->nr_scenarios, cfg->nr_scenarios == 1 ? "" : "s",
 		   cfg->nr_cpus, cfg->seed, sum->interrupted ? ", interrupted" : "", sum->elapsed);
 }
 

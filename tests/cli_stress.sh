@@ -253,5 +253,9 @@ wait $pid
 ktap_valid "$tmp/out" --totals --expect 0,0,3 &&
 	[ "$(grep -c '^ok [123] [a-z_]* # SKIP interrupted$' "$tmp/out")" = 3 ]
 result $? ktap_interrupted_is_valid "$(cat "$tmp/why")"
+# The closing line counts as the results do: the stopped run skipped, the rest not run.
+grep -q '^# stress: [A-Z]* (1 run: 0 passed, 0 failed, 1 skipped, 0 errors, 2 not run; .*interrupted' \
+	"$tmp/out"
+result $? closing_line_agrees_with_ktap "$(grep '^# stress: [A-Z]* (' "$tmp/out")"
 
 exit $((failed > 0))
