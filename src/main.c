@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/percpu_counter_tree.h>
 #include <kcompat/kcompat.h>
 #include <hpcc_api.h>
@@ -81,16 +82,24 @@ static void print_cpu_map(const struct stress_config *cfg)
 
 static int run_all(struct stress_config *cfg)
 {
-	FILE *body = NULL, *out = stdout;
+	FILE *body = NULL, *out = stdout, *json = NULL;
 	char *body_buf = NULL;
 	size_t body_len = 0;
 	unsigned long long seed = cfg->seed;
 	double t0 = stress_now();
 	struct stress_summary sum = { 0 };
-	unsigned int index = 0, i, round = 0;
-	int status = STRESS_EXIT_PASS;
+	unsigned int index = 0, i = 0, k, round = 0;
+	int status = STRESS_EXIT_PASS, signo = 0;
 	bool stop = false, stalled = false;
 
+	/* Every report file before the run: no verdict is printed for nothing. */
+	if (cfg->json_file && !(json = stress_out_open(cfg->json_file)))
+		return STRESS_EXIT_INTERNAL;
+	if (cfg->replay_out && stress_out_probe(cfg->replay_out)) {
+		if (json)
+			fclose(json);
+		return STRESS_EXIT_INTERNAL;
+	}
 	if (cfg->json_file || cfg->report == REPORT_JSON) {
 		body = open_memstream(&body_buf, &body_len);
 		if (!body)
@@ -100,6 +109,10 @@ static int run_all(struct stress_config *cfg)
 	report_begin(cfg, cfg->until_fail ? 0 : cfg->nr_scenarios, out);
 	if (cfg->verbose)
 		print_cpu_map(cfg);
+	if (!stress_out_check(out, "stdout")) {
+		status = STRESS_EXIT_INTERNAL;
+		stop = true;
+	}
 	while (!stop) {
 		for (i = 0; i < cfg->nr_scenarios && !stop; i++) {
 			struct stress *s = calloc(1, sizeof(*s));
@@ -125,17 +138,24 @@ static int run_all(struct stress_config *cfg)
 			status = worse(status, rc);
 			report_run(s, ++index, out);
 			report_summary_add(&sum, s);
-			if (rc == STRESS_EXIT_FAIL && !s->stalled && !s->interrupted)
-				replay_after_failure(s, cfg->report == REPORT_JSON ? stderr : out);
+			if (rc == STRESS_EXIT_FAIL && !s->stalled && !s->interrupted &&
+			    replay_after_failure(s, cfg->report == REPORT_JSON ? stderr : out))
+				status = STRESS_EXIT_INTERNAL;
 			if (body)
 				report_json_run(s, index == 1, body);
+			if (s->interrupted)
+				signo = stress_signalled;
 			if (s->interrupted || stress_signalled || rc != STRESS_EXIT_PASS)
 				stop = cfg->until_fail || s->interrupted || stress_signalled ||
 				       s->stalled || rc == STRESS_EXIT_INTERNAL;
+			if (!stress_out_check(out, "stdout")) {
+				status = STRESS_EXIT_INTERNAL;
+				stop = true;
+			}
 			stalled |= s->stalled;
 			free_run(s);
 		}
-		if (!cfg->until_fail || status != STRESS_EXIT_PASS)
+		if (!cfg->until_fail || status != STRESS_EXIT_PASS || stop)
 			break;
 		if (cfg->duration > 0 && stress_now() - t0 >= cfg->duration)
 			break;
@@ -143,31 +163,45 @@ static int run_all(struct stress_config *cfg)
 			break;
 		seed = stress_mix(seed);
 	}
+	/* A signal between runs: the scenarios not started still get a result. */
+	if (stress_signalled && !cfg->until_fail && i < cfg->nr_scenarios &&
+	    !stress_out_failed()) {
+		signo = stress_signalled;
+		for (k = i; k < cfg->nr_scenarios; k++, sum.not_run++)
+			report_not_run(cfg, cfg->scenarios[k], ++index, out);
+	}
+	if (signo && status == STRESS_EXIT_PASS)
+		status = STRESS_EXIT_SIGNAL(signo);
 	sum.elapsed = stress_now() - t0;
+	sum.interrupted |= signo != 0;
 	report_end(cfg, &sum, status, out);
+	/* stdout is checked before the JSON says what the exit status is. */
+	if (!stress_out_check(out, "stdout"))
+		status = STRESS_EXIT_INTERNAL;
 	if (body) {
-		report_json_end(status, body);
+		/* The scenarios a signal kept from starting (none with --until-fail). */
+		report_json_end(status, signo, cfg->scenarios + i,
+				signo && !cfg->until_fail ? cfg->nr_scenarios - i : 0, body);
 		fclose(body);
-		if (cfg->report == REPORT_JSON)
-			fwrite(body_buf, 1, body_len, stdout);
-		if (cfg->json_file) {
-			FILE *f = fopen(cfg->json_file, "w");
-
-			if (!f || fwrite(body_buf, 1, body_len, f) != body_len || fclose(f)) {
-				fprintf(stderr, "stress: cannot write %s\n", cfg->json_file);
-				status = worse(status, STRESS_EXIT_INTERNAL);
-			}
+		if (cfg->report == REPORT_JSON) {
+			stress_out_write(stdout, "stdout", body_buf, body_len);
+			if (!stress_out_check(stdout, "stdout"))
+				status = STRESS_EXIT_INTERNAL;
+		}
+		if (json) {
+			stress_out_write(json, cfg->json_file, body_buf, body_len);
+			if (stress_out_close(json, cfg->json_file))
+				status = STRESS_EXIT_INTERNAL;
 		}
 		free(body_buf);
 	}
-	fflush(stdout);
 	if (stalled)	/* threads still stuck somewhere: do not wait for them */
-		_exit(status);
+		_exit(stress_out_finish(status));
 	return status;
 }
 
 
-int main(int argc, char **argv)
+static int stress_main(int argc, char **argv)
 {
 	static struct stress_config cfg;	/* the watchdog reads it until exit */
 	enum stress_action act;
@@ -217,4 +251,18 @@ int main(int argc, char **argv)
 	kc_set_cpu(0);
 	kc_rcu_register_thread();
 	return run_all(&cfg);
+}
+
+int main(int argc, char **argv)
+{
+	/*
+	 * A buffer that holds any report between two checks, so that a write
+	 * fails where it is checked, with its errno (stress_out_check).
+	 */
+	static char outbuf[1 << 16];
+
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	/* Whatever ran: stdout is flushed and closed, and a failure is exit 3. */
+	return stress_out_finish(stress_main(argc, argv));
 }

@@ -26,12 +26,25 @@ static FILE *human(const struct stress_config *cfg)
 	return cfg->report == REPORT_JSON ? stderr : stdout;
 }
 
+/* "SIGINT", as the reports name the signal that stopped a run. */
+static const char *signal_name(int sig)
+{
+	static char buf[16];
+	const char *abbrev = sig ? sigabbrev_np(sig) : NULL;
+
+	snprintf(buf, sizeof(buf), "SIG%s", abbrev ? abbrev : "?");
+	return buf;
+}
+
 const char *stress_verdict(struct stress *s)
 {
 	if (s->internal_error)
 		return "ERROR";
 	if (atomic_load(&s->failed))
 		return "FAIL";
+	/* Stopped by a signal without a failure: it neither passed nor failed. */
+	if (s->interrupted)
+		return "INTERRUPTED";
 	if (s->skipped)
 		return "SKIP";
 	return "PASS";
@@ -118,6 +131,7 @@ void report_begin(const struct stress_config *cfg, unsigned int nr_runs, FILE *o
 		   cfg->nr_selectors, dur, cfg->until_fail ? "(total) until-fail" : "",
 		   cfg->inject.text, cfg->stutter.text, cfg->rcu, cfg->no_check ? " no-check" : "",
 		   names);
+	stress_out_flush(human(cfg));
 }
 
 void report_progress(struct stress *s, double t, unsigned long ops, double rate)
@@ -128,6 +142,7 @@ void report_progress(struct stress *s, double t, unsigned long ops, double rate)
 	human_line(s->cfg, human(s->cfg), "stress: [%s] t=%.1fs ops=%lu ops/s=%.0f checks=%lu quiescent=%lu "
 		   "worst_margin=%.4f(%s)", s->sc->name, t, ops, rate, atomic_load(&s->checks),
 		   atomic_load(&s->quiescent), w, wn);
+	stress_out_flush(human(s->cfg));
 }
 
 static void verdict_line(struct stress *s, char *buf, size_t len)
@@ -220,12 +235,14 @@ static enum ktap_status ktap_status_of(struct stress *s, const char **why)
 		*why = "checking off";
 		return KTAP_SKIP;
 	}
-	if (!strcmp(stress_verdict(s), "PASS")) {
-		if (s->interrupted) {
-			*why = "interrupted";
-			return KTAP_SKIP;
-		}
+	if (!strcmp(stress_verdict(s), "PASS"))
 		return KTAP_PASS;
+	if (!strcmp(stress_verdict(s), "INTERRUPTED")) {
+		static char buf[48];
+
+		snprintf(buf, sizeof(buf), "interrupted (%s)", signal_name(stress_signalled));
+		*why = buf;
+		return KTAP_SKIP;
 	}
 	if (s->internal_error) {
 		*why = "internal error";
@@ -259,7 +276,18 @@ void report_run(struct stress *s, unsigned int index, FILE *out)
 			fprintf(stderr, "# reproduce: %s\n", s->reproducer);
 		break;
 	}
-	fflush(out);
+	stress_out_flush(out);
+}
+
+void report_not_run(const struct stress_config *cfg, const struct scenario *sc,
+		    unsigned int index, FILE *out)
+{
+	(void)index;	/* the KTAP writer numbers the results */
+	if (cfg->report == REPORT_KTAP)
+		ktap_result(ktap_on(out), KTAP_SKIP, sc->name, "interrupted (%s) before it started",
+			    signal_name(stress_signalled));
+	else
+		fprintf(human(cfg), "stress: INTERRUPTED %s not started\n", sc->name);
 }
 
 void report_summary_add(struct stress_summary *sum, struct stress *s)
@@ -267,15 +295,14 @@ void report_summary_add(struct stress_summary *sum, struct stress *s)
 	const char *v = stress_verdict(s);
 
 	sum->runs++;
-	/* As the KTAP result says: a run that passed until interrupted is skipped. */
-	if (!strcmp(v, "PASS") && !s->interrupted)
+	if (!strcmp(v, "PASS"))
 		sum->passed++;
-	else if (!strcmp(v, "PASS") || !strcmp(v, "SKIP"))
-		sum->skipped++;
-	if (!strcmp(v, "FAIL")) {
+	else if (!strcmp(v, "SKIP") || !strcmp(v, "INTERRUPTED"))
+		sum->skipped++;		/* as KTAP counts them: # SKIP */
+	else if (!strcmp(v, "FAIL")) {
 		sum->failed++;
 		sum->by_class[s->nr_failures ? s->failures[0].cls : STRESS_WRONG_ANSWER]++;
-	} else if (!strcmp(v, "ERROR")) {
+	} else {
 		sum->errors++;
 		sum->by_class[STRESS_CRASH]++;	/* the run itself broke */
 	}
@@ -285,11 +312,11 @@ void report_summary_add(struct stress_summary *sum, struct stress *s)
 void report_end(const struct stress_config *cfg, const struct stress_summary *sum,
 		int status, FILE *out)
 {
-	unsigned int not_run = 0;
+	unsigned int not_run = sum->not_run;
 	char tail[32] = "";
 	const char *word = status == STRESS_EXIT_PASS ? "SUCCESS" :
 			   status == STRESS_EXIT_FAIL ? "FAILURE" :
-			   status == STRESS_EXIT_INTERNAL ? "ERROR" : "INTERRUPTED";
+			   status > 128 ? "INTERRUPTED" : "ERROR";
 
 	if (cfg->report == REPORT_JSON)
 		out = stderr;
@@ -301,8 +328,8 @@ void report_end(const struct stress_config *cfg, const struct stress_summary *su
 		for (i = ktap_nr(&kt); kt.lvl[0].plan && i < kt.lvl[0].plan; i++, not_run++)
 			ktap_result(ktap_on(out), KTAP_SKIP,
 				    cfg->scenarios[i % cfg->nr_scenarios]->name, "%s",
-				    stress_interrupted() || sum->interrupted ? "interrupted" :
-				    "not run: the run stopped early");
+				    stress_interrupted() || sum->interrupted ?
+				    "interrupted before it started" : "not run: the run stopped early");
 		snprintf(extra, sizeof(extra), " contract:%u wrong-answer:%u crash:%u",
 			 sum->by_class[STRESS_CONTRACT], sum->by_class[STRESS_WRONG_ANSWER],
 			 sum->by_class[STRESS_CRASH]);
@@ -421,10 +448,25 @@ void report_json_run(struct stress *s, bool first, FILE *out)
 	json_obj_end(&jw);
 }
 
-void report_json_end(int status, FILE *out)
+void report_json_end(int status, int signo, const struct scenario *const *not_run,
+		     unsigned int nr_not_run, FILE *out)
 {
-	(void)out;
+	unsigned int i;
+
+	(void)out;	/* the document's writer (report_json_begin) */
 	json_arr_end(&jw);
+	if (signo) {
+		json_kobj_begin(&jw, "interrupted");
+		json_kstr(&jw, "signal", signal_name(signo));
+		json_karr_begin(&jw, "not_run");
+		for (i = 0; i < nr_not_run; i++)
+			json_str(&jw, not_run[i]->name);
+		json_arr_end(&jw);
+		json_obj_end(&jw);
+	} else {
+		json_key(&jw, "interrupted");
+		json_null(&jw);
+	}
 	json_ki64(&jw, "exit_status", status);
 	json_obj_end(&jw);
 	json_finish(&jw);

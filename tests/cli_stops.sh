@@ -164,12 +164,21 @@ result $? second_sigint_exits_at_once "exit $rc"
 # 9. SIGINT during --shrink: the replay child (hung in a serial step) is
 #    killed, no orphan, exit 130.
 cat >hang.txt <<'EOF'
-hpcc-stress-replay 1
+hpcc-stress-replay 2
 scenario selftest
 args --selftest-hang=replay-step
 seed 1
 cpus 2
+batch 32
+selectors 2
+sched-seed 1
+preempt 0.05
+hop 0.01
+selector-share 0.25
+stutter 256-4096
 steps 1000
+ops none
+end
 EOF
 "$STRESS" --shrink hang.txt >o9 2>e9 &
 pid=$!
