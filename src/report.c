@@ -79,6 +79,7 @@ static struct json jw;
 static struct ktap *ktap_on(FILE *out)
 {
 	kt.out = out;
+	kt.flush = stress_out_flush;	/* a failed write is told once, with its errno */
 	return &kt;
 }
 
@@ -97,7 +98,7 @@ static void human_line(const struct stress_config *cfg, FILE *out, const char *f
 		ktap_diag(ktap_on(out), "%s", buf);
 	else
 		fprintf(out, "%s\n", buf);
-	fflush(out);
+	stress_out_flush(out);
 }
 
 /* Counts kept as doubles (margins' used/bound) print as exact integers. */

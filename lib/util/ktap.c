@@ -40,6 +40,14 @@ static void plan(struct ktap *k, unsigned int depth, unsigned int n)
 	}
 }
 
+static void ktap_flush(struct ktap *k)
+{
+	if (k->flush)
+		k->flush(k->out);
+	else
+		fflush(k->out);
+}
+
 void ktap_begin(struct ktap *k, FILE *out, unsigned int n)
 {
 	memset(k, 0, sizeof(*k));
@@ -86,7 +94,7 @@ static void result_line(struct ktap *k, enum ktap_status st, const char *name,
 	}
 	put_line(k, data);
 	fputc('\n', k->out);
-	fflush(k->out);
+	ktap_flush(k);
 }
 
 static void count(struct ktap_counts *c, enum ktap_status st)
@@ -177,7 +185,7 @@ void ktap_end(struct ktap *k, const char *extra)
 
 	fprintf(k->out, "# Totals: pass:%lu fail:%lu skip:%lu total:%lu%s\n", c->pass, c->fail,
 		c->skip, ktap_total(c), extra ? extra : "");
-	fflush(k->out);
+	ktap_flush(k);
 }
 
 unsigned int ktap_nr(const struct ktap *k)

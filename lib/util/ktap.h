@@ -41,6 +41,8 @@ struct ktap_level {
 
 struct ktap {
 	FILE *out;
+	/* After each result and the totals; NULL: fflush (a caller's checked flush). */
+	void (*flush)(FILE *out);
 	unsigned int depth;		/* 0: the top level */
 	struct ktap_level lvl[KTAP_MAX_DEPTH];
 };
