@@ -64,7 +64,7 @@ CPPFLAGS_ALL	:= $(HPCC_INC) $(if $(KERNEL_SRC),,-I$(BUILD)/kinc) -Ilib/kcompat/i
 
 # lib/mm/oom_kernel.c is the kernel tree's OOM selection: mk/koom.mk adds it.
 LIB_SRCS	:= $(filter-out lib/mm/oom_kernel.c,\
-		   $(wildcard lib/kcompat/*.c lib/shape/*.c lib/mm/*.c))
+		   $(wildcard lib/kcompat/*.c lib/shape/*.c lib/mm/*.c lib/util/*.c))
 LIB_OBJS	:= $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/hpcc/percpu_counter_tree.o
 LIBSUITE	:= $(BUILD)/libsuite.a
 
@@ -119,6 +119,12 @@ $(BUILD)/stress: $(STRESS_OBJS) $(LIBSUITE)
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_LIB_OBJS) $(LIBSUITE)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(TEST_LIB_OBJS) $(LIBSUITE) $(LDLIBS_ALL)
 
+# The test runner (scripts/run-tests): one KTAP document from every program.
+KTAP_RUN	:= $(BUILD)/ktap-run
+all: $(KTAP_RUN)
+$(KTAP_RUN): $(BUILD)/tests/runner/ktap-run.o $(LIBSUITE)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(LIBSUITE) $(LDLIBS_ALL)
+
 # Tests of ./stress's own parts (tests/test_stress_*.c) link all of it but main().
 STRESS_LIB_OBJS	:= $(filter-out $(BUILD)/src/main.o,$(STRESS_OBJS))
 $(BUILD)/tests/test_stress_%: $(BUILD)/tests/test_stress_%.o $(TEST_LIB_OBJS) \
@@ -129,8 +135,10 @@ $(BUILD)/tests/test_stress_%: $(BUILD)/tests/test_stress_%.o $(TEST_LIB_OBJS) \
 deps:
 	@scripts/install-deps --if-missing
 
-# Every test: unit-test binaries and tests/*.sh, aggregated as KTAP. The
-# first line names the hpcc under test and its probed API (mk/kernel.mk).
+# Every test: unit-test binaries and tests/*.sh, aggregated as one KTAP
+# document; then every KTAP stream of the run goes through the strict
+# validator, which also checks the "# Totals:" line against the results.
+# The first line names the hpcc under test and its probed API (mk/kernel.mk).
 # With KERNEL_SRC the unit tests judge the tree; tests/*.sh test the tool
 # (options, reports, stops, replay) with a ./stress built from lib/hpcc in
 # $(BUILD)-tool, so that a finding in the tree is reported once, by the
@@ -138,6 +146,7 @@ deps:
 # passing run. The tree's own ./stress is $(BUILD)/stress (scripts/kernel-check
 # runs it).
 TOOL_BUILD	:= $(BUILD)-tool
+CHECK_SH	:= $(sort $(wildcard tests/*.sh))
 
 check: deps
 	@$(MAKE) --no-print-directory hpcc-api-line
@@ -146,8 +155,14 @@ ifneq ($(KERNEL_SRC),)
 	@$(MAKE) --no-print-directory KERNEL_SRC= BUILD='$(TOOL_BUILD)' '$(TOOL_BUILD)/stress'
 	@echo "hpcc-stress: unit tests judge $(KSRC); tests/*.sh test the tool with $(TOOL_BUILD)/stress (lib/hpcc); the tree's ./stress is $(BUILD)/stress"
 endif
-	@BUILD=$(BUILD) CC='$(CC)' $(if $(KERNEL_SRC),STRESS='$(abspath $(TOOL_BUILD))/stress') \
-		scripts/run-tests $(TEST_BINS) $(sort $(wildcard tests/*.sh))
+	@rm -rf $(BUILD)/ktap; \
+	BUILD=$(BUILD) CC='$(CC)' $(if $(KERNEL_SRC),STRESS='$(abspath $(TOOL_BUILD))/stress') \
+		scripts/run-tests --log $(BUILD)/check.ktap --keep $(BUILD)/ktap \
+		$(TEST_BINS) $(CHECK_SH); rc=$$?; \
+	python3 tests/ktap_validate.py --quiet --totals $(BUILD)/check.ktap \
+		$(TEST_BINS:$(BUILD)/tests/%=$(BUILD)/ktap/%.ktap) && \
+	python3 tests/ktap_validate.py --quiet --no-plan \
+		$(CHECK_SH:tests/%.sh=$(BUILD)/ktap/%.ktap) || rc=1; exit $$rc
 
 clean:
 	rm -rf build stress

@@ -257,7 +257,7 @@ static void ratio(struct json *j, const char *key, const double *num, const doub
 
 	for (i = 0; i < reps; i++)
 		r[i] = num[i] / den[i];	/* NaN when either is: skipped by the stats */
-	json_kstats(j, key, r, reps);
+	bench_kstats(j, key, r, reps);
 }
 
 static void per_variant(const struct bench_cfg *cfg, struct json *j, const char *key,
@@ -266,10 +266,10 @@ static void per_variant(const struct bench_cfg *cfg, struct json *j, const char 
 	int v;
 
 	json_key(j, key);
-	json_obj_open(j);
+	json_obj_begin(j);
 	for (v = 0; v < BV_NR_ADD; v++)
-		json_kstats(j, bench_variant_name[v], x[v], cfg->reps);
-	json_obj_close(j);
+		bench_kstats(j, bench_variant_name[v], x[v], cfg->reps);
+	json_obj_end(j);
 }
 
 static void add_point_json(const struct bench_cfg *cfg, struct json *j,
@@ -277,14 +277,14 @@ static void add_point_json(const struct bench_cfg *cfg, struct json *j,
 {
 	int v;
 
-	json_obj_open(j);
-	json_kulong(j, "nr_cpus", nr_cpu_ids);
-	json_kulong(j, "threads", threads);
+	json_obj_begin(j);
+	json_ku64(j, "nr_cpus", nr_cpu_ids);
+	json_ku64(j, "threads", threads);
 	json_key(j, "iters");
-	json_obj_open(j);
+	json_obj_begin(j);
 	for (v = 0; v < BV_NR_ADD; v++)
-		json_kulong(j, bench_variant_name[v], p->iters[v]);
-	json_obj_close(j);
+		json_ku64(j, bench_variant_name[v], p->iters[v]);
+	json_obj_end(j);
 	per_variant(cfg, j, "ns_per_op", p->cpu);
 	per_variant(cfg, j, "wall_ns_per_op", p->wall);
 	per_variant(cfg, j, "concurrency", p->conc);
@@ -293,7 +293,7 @@ static void add_point_json(const struct bench_cfg *cfg, struct json *j,
 		per_variant(cfg, j, "overlap_fraction", p->ovf);
 	}
 	json_key(j, "ratios");
-	json_obj_open(j);
+	json_obj_begin(j);
 	ratio(j, "hpcc_vs_split", p->cpu[BV_HPCC], p->cpu[BV_SPLIT], cfg->reps);
 	ratio(j, "hpcc_vs_split_call", p->cpu[BV_HPCC], p->cpu[BV_SPLIT_CALL], cfg->reps);
 	ratio(j, "atomic_vs_hpcc", p->cpu[BV_ATOMIC], p->cpu[BV_HPCC], cfg->reps);
@@ -306,8 +306,8 @@ static void add_point_json(const struct bench_cfg *cfg, struct json *j,
 		ratio(j, "percpu_counter_vs_hpcc_overlap", p->ov[BV_KPCC], p->ov[BV_HPCC],
 		      cfg->reps);
 	}
-	json_obj_close(j);
-	json_obj_close(j);
+	json_obj_end(j);
+	json_obj_end(j);
 }
 
 static void progress(const struct bench_cfg *cfg, const char *what, unsigned int threads,
@@ -339,7 +339,7 @@ int bench_add(const struct bench_cfg *cfg, struct json *j)
 	if (!p)
 		return -1;
 	json_key(j, "add");
-	json_arr_open(j);
+	json_arr_begin(j);
 	for (i = 0; i < n && !ret; i++) {
 		if (bench_set_cpus(pts[i])) {
 			ret = -1;
@@ -351,7 +351,7 @@ int bench_add(const struct bench_cfg *cfg, struct json *j)
 			progress(cfg, "add", threads, p);
 		}
 	}
-	json_arr_close(j);
+	json_arr_end(j);
 	free(p);
 	return ret;
 }
@@ -366,7 +366,7 @@ int bench_add_oversub(const struct bench_cfg *cfg, struct json *j)
 	if (!p)
 		return -1;
 	json_key(j, "add_oversub");
-	json_arr_open(j);
+	json_arr_begin(j);
 	for (i = 0; i < n && !ret; i++) {
 		if (bench_set_cpus(pts[i])) {
 			ret = -1;
@@ -377,7 +377,7 @@ int bench_add_oversub(const struct bench_cfg *cfg, struct json *j)
 		add_point_json(cfg, j, p, pts[i]);
 		progress(cfg, "add_oversub", pts[i], p);
 	}
-	json_arr_close(j);
+	json_arr_end(j);
 	free(p);
 	return ret;
 }

@@ -11,6 +11,7 @@
  */
 #include <stdlib.h>
 #include <kcompat/kcompat.h>
+#include "util/rng.h"
 #include "bench.h"
 
 #if __has_include(<mm/oom_select.h>)
@@ -65,24 +66,16 @@ struct oom_truth {
 	long pages;	/* exact badness: RSS, adj 0, no page tables */
 };
 
-/* xorshift64: the task sets are the same in every run. */
-static unsigned long long rng_next(unsigned long long *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
 
 /* @pages into @member, in a few adds from random CPUs (uneven residuals). */
-static void rss_add(struct mm_struct *mm, int member, long pages, unsigned long long *rs)
+static void rss_add(struct mm_struct *mm, int member, long pages, struct rng *rs)
 {
 	int k;
 
 	for (k = 0; k < 4; k++) {
 		long part = k < 3 ? pages / 4 : pages - 3 * (pages / 4);
 
-		kc_set_cpu(rng_next(rs) % nr_cpu_ids);
+		kc_set_cpu(rng_below(rs, nr_cpu_ids));
 		oom_mm_add(mm, member, part);
 	}
 	kc_set_cpu(0);
@@ -91,10 +84,11 @@ static void rss_add(struct mm_struct *mm, int member, long pages, unsigned long 
 static int populate(int w, unsigned long tasks, unsigned long window,
 		    struct oom_truth *truth)
 {
-	unsigned long long rs = 0x9e3779b97f4a7c15ULL + tasks * 2 + w;
+	struct rng rs;
 	struct oom_task_attr attr = { 0 };
 	unsigned long i;
 
+	rng_init(&rs, tasks * 2 + w);	/* the task sets are the same in every run */
 	for (i = 0; i < tasks; i++) {
 		struct task_struct *p = oom_task_create(&attr);
 		long pages;
@@ -102,9 +96,9 @@ static int populate(int w, unsigned long tasks, unsigned long window,
 		if (!p)
 			return -1;
 		if (w == W_HOG)
-			pages = i == tasks / 2 ? OOM_HOG_PAGES : 1000 + rng_next(&rs) % 20000;
+			pages = i == tasks / 2 ? OOM_HOG_PAGES : 1000 + rng_below(&rs, 20000);
 		else
-			pages = 500000 + rng_next(&rs) % window;
+			pages = 500000 + rng_below(&rs, window);
 		rss_add(p->mm, MM_ANONPAGES, pages - pages / 4, &rs);
 		rss_add(p->mm, MM_FILEPAGES, pages / 4, &rs);
 		truth[i] = (struct oom_truth){ .pid = p->pid, .pages = pages };
@@ -154,32 +148,32 @@ static int oom_point(const struct bench_cfg *cfg, struct json *j, int w,
 			lat[a][rep] = (bench_thread_cpu_ns() - t0) / 1e3;
 		}
 	}
-	json_obj_open(j);
+	json_obj_begin(j);
 	json_kstr(j, "workload", workload_name[w]);
-	json_kulong(j, "tasks", tasks);
-	json_kulong(j, "nr_cpus", nr_cpu_ids);
-	json_kulong(j, "true_max_pages", best);
+	json_ku64(j, "tasks", tasks);
+	json_ku64(j, "nr_cpus", nr_cpu_ids);
+	json_ku64(j, "true_max_pages", best);
 	json_key(j, "latency_us");
-	json_obj_open(j);
+	json_obj_begin(j);
 	for (a = 0; a < ncols; a++)
-		json_kstats(j, col_name(a), lat[a], cfg->reps);
-	json_obj_close(j);
+		bench_kstats(j, col_name(a), lat[a], cfg->reps);
+	json_obj_end(j);
 	json_key(j, "ratios");
-	json_obj_open(j);
+	json_obj_begin(j);
 	for (i = 0; i < cfg->reps; i++)
 		r[i] = lat[OOM_ALGO_PRECISE][i] / lat[OOM_ALGO_V16][i];
-	json_kstats(j, "precise_vs_v16", r, cfg->reps);
+	bench_kstats(j, "precise_vs_v16", r, cfg->reps);
 	for (i = 0; i < cfg->reps; i++)
 		r[i] = lat[OOM_ALGO_PRECISE][i] / lat[OOM_ALGO_BOUNDED][i];
-	json_kstats(j, "precise_vs_bounded", r, cfg->reps);
+	bench_kstats(j, "precise_vs_bounded", r, cfg->reps);
 	if (have_twin()) {
 		for (i = 0; i < cfg->reps; i++)
 			r[i] = lat[oom_kernel_algo()][i] / lat[MODEL_TWIN][i];
-		json_kstats(j, "kernel_vs_model", r, cfg->reps);
+		bench_kstats(j, "kernel_vs_model", r, cfg->reps);
 		if (row)
 			row->kernel_vs_model = bench_median(r, cfg->reps);
 	}
-	json_obj_close(j);
+	json_obj_end(j);
 	if (row) {
 		for (i = 0; i < cfg->reps; i++)
 			r[i] = lat[OOM_ALGO_PRECISE][i] / lat[OOM_ALGO_V16][i];
@@ -190,21 +184,21 @@ static int oom_point(const struct bench_cfg *cfg, struct json *j, int w,
 			row->med[a] = bench_median(lat[a], cfg->reps);
 	}
 	json_key(j, "per_selection");
-	json_obj_open(j);
+	json_obj_begin(j);
 	for (a = 0; a < ncols; a++) {
 		long got = truth_of(truth, tasks, victim[a]);
 
 		if (row)
 			row->shortfall[a] = got < 0 ? -1 : best - got;
 		json_key(j, col_name(a));
-		json_obj_open(j);
-		json_kulong(j, "precise_counter_sums", st[a].precise_counter_sums);
-		json_kulong(j, "precise_evals", st[a].precise_evals);
-		json_kulong(j, "approx_evals", st[a].approx_evals);
-		json_kulong(j, "budget_hits", st[a].budget_hits);
-		json_kulong(j, "fallback_selects", st[a].fallback_selects);
-		json_knum(j, "victim_shortfall_pages", got < 0 ? -1 : best - got);
-		json_obj_close(j);
+		json_obj_begin(j);
+		json_ku64(j, "precise_counter_sums", st[a].precise_counter_sums);
+		json_ku64(j, "precise_evals", st[a].precise_evals);
+		json_ku64(j, "approx_evals", st[a].approx_evals);
+		json_ku64(j, "budget_hits", st[a].budget_hits);
+		json_ku64(j, "fallback_selects", st[a].fallback_selects);
+		json_kdouble(j, "victim_shortfall_pages", got < 0 ? -1 : best - got);
+		json_obj_end(j);
 		/* The exact selection must find the exact maximum. */
 		if ((a == OOM_ALGO_PRECISE ||
 		     (a == MODEL_TWIN && oom_kernel_algo() == OOM_ALGO_PRECISE)) && got != best) {
@@ -213,8 +207,8 @@ static int oom_point(const struct bench_cfg *cfg, struct json *j, int w,
 			ret = -1;
 		}
 	}
-	json_obj_close(j);
-	json_obj_close(j);
+	json_obj_end(j);
+	json_obj_end(j);
 	fprintf(stderr, "# oom %s tasks=%lu precise=%.0f us v16=%.0f us bounded=%.0f us"
 		" sums=%lu/%lu/%lu\n", workload_name[w], tasks,
 		bench_median(lat[0], cfg->reps), bench_median(lat[1], cfg->reps),
@@ -271,21 +265,21 @@ int bench_oom(const struct bench_cfg *cfg, struct json *j)
 	kc_rcu_register_thread();
 	oom_badness_accuracy(&under, &over);
 	json_key(j, "oom");
-	json_obj_open(j);
-	json_kulong(j, "badness_under", under);
-	json_kulong(j, "badness_over", over);
+	json_obj_begin(j);
+	json_ku64(j, "badness_under", under);
+	json_ku64(j, "badness_over", over);
 	json_key(j, "implementation");
-	json_obj_open(j);
+	json_obj_begin(j);
 	for (a = 0; a < OOM_NR_ALGOS; a++)
 		json_kstr(j, oom_algo_names[a], oom_impl_describe(oom_impl_of(a)));
-	json_obj_close(j);
+	json_obj_end(j);
 	json_key(j, "points");
-	json_arr_open(j);
+	json_arr_begin(j);
 	for (w = 0; w < W_NR && !ret; w++)
 		for (i = 0; i < nn && n[i] <= cfg->oom_tasks_max && !ret; i++)
 			ret = oom_point(cfg, j, w, n[i], under);
-	json_arr_close(j);
-	json_obj_close(j);
+	json_arr_end(j);
+	json_obj_end(j);
 	kc_rcu_unregister_thread();
 	if (cfg->oom_table && !ret)
 		print_table(cfg);

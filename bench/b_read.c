@@ -82,7 +82,7 @@ static void ratio(struct json *j, const char *key, const double *num, const doub
 
 	for (i = 0; i < reps; i++)
 		r[i] = num[i] / den[i];
-	json_kstats(j, key, r, reps);
+	bench_kstats(j, key, r, reps);
 }
 
 static void read_point_json(const struct bench_cfg *cfg, struct json *j,
@@ -90,29 +90,29 @@ static void read_point_json(const struct bench_cfg *cfg, struct json *j,
 {
 	int v;
 
-	json_obj_open(j);
-	json_kulong(j, "nr_cpus", p->nr_cpus);
+	json_obj_begin(j);
+	json_ku64(j, "nr_cpus", p->nr_cpus);
 	json_key(j, "approx_ns");
-	json_obj_open(j);
+	json_obj_begin(j);
 	for (v = 0; v < BV_NR; v++)
 		if (has_approx(v))
-			json_kstats(j, bench_variant_name[v], p->approx[v], cfg->reps);
-	json_obj_close(j);
+			bench_kstats(j, bench_variant_name[v], p->approx[v], cfg->reps);
+	json_obj_end(j);
 	json_key(j, "precise_ns");
-	json_obj_open(j);
+	json_obj_begin(j);
 	for (v = 0; v < BV_NR; v++)
-		json_kstats(j, bench_variant_name[v], p->precise[v], cfg->reps);
-	json_obj_close(j);
+		bench_kstats(j, bench_variant_name[v], p->precise[v], cfg->reps);
+	json_obj_end(j);
 	json_key(j, "ratios");
-	json_obj_open(j);
+	json_obj_begin(j);
 	ratio(j, "hpcc_precise_vs_split", p->precise[BV_HPCC], p->precise[BV_SPLIT],
 	      cfg->reps);
 	ratio(j, "hpcc_approx_vs_atomic", p->approx[BV_HPCC], p->approx[BV_ATOMIC],
 	      cfg->reps);
 	ratio(j, "hpcc_precise_vs_approx", p->precise[BV_HPCC], p->approx[BV_HPCC],
 	      cfg->reps);
-	json_obj_close(j);
-	json_obj_close(j);
+	json_obj_end(j);
+	json_obj_end(j);
 }
 
 /* Least squares y = a + b x over the points with x >= @from; r2 as well. */
@@ -135,12 +135,12 @@ static void fit_json(struct json *j, const char *key, const struct read_point *p
 	d = (m * sxx - sx * sx) * (m * syy - sy * sy);
 	r2 = d > 0 ? pow(m * sxy - sx * sy, 2) / d : NAN;
 	json_key(j, key);
-	json_obj_open(j);
-	json_knum(j, "from_cpus", from);
-	json_knum(j, "ns_per_cpu", b);
-	json_knum(j, "intercept_ns", a);
-	json_knum(j, "r2", r2);
-	json_obj_close(j);
+	json_obj_begin(j);
+	json_kdouble(j, "from_cpus", from);
+	json_kdouble(j, "ns_per_cpu", b);
+	json_kdouble(j, "intercept_ns", a);
+	json_kdouble(j, "r2", r2);
+	json_obj_end(j);
 }
 
 /*
@@ -172,7 +172,7 @@ int bench_read(const struct bench_cfg *cfg, struct json *j)
 	if (!pts)
 		return -1;
 	json_key(j, "read");
-	json_arr_open(j);
+	json_arr_begin(j);
 	for (x = 1; x <= cfg->max_sum_cpus && n < BENCH_MAX_POINTS && !ret;
 	     x *= cfg->quick ? 8 : 2) {
 		if (bench_set_cpus(x)) {
@@ -190,22 +190,22 @@ int bench_read(const struct bench_cfg *cfg, struct json *j)
 			bench_median(pts[n].precise[BV_KPCC], cfg->reps));
 		n++;
 	}
-	json_arr_close(j);
+	json_arr_end(j);
 	/* Linear in nr_cpus: fit the precise sums over the larger sizes. */
 	json_key(j, "precise_fit");
-	json_obj_open(j);
+	json_obj_begin(j);
 	for (v = 0; v < BV_NR; v++)
 		fit_json(j, bench_variant_name[v], pts, n, v, cfg, 64);
-	json_obj_close(j);
+	json_obj_end(j);
 	/* Flat in nr_cpus: largest over smallest median approximate read. */
 	json_key(j, "approx_flatness");
-	json_obj_open(j);
+	json_obj_begin(j);
 	for (v = 0; v < BV_NR; v++)
 		if (has_approx(v))
-			json_knum(j, bench_variant_name[v], flatness(cfg, pts, n, v, -1));
+			json_kdouble(j, bench_variant_name[v], flatness(cfg, pts, n, v, -1));
 	/* Against the atomic read of the same repetition: drift cancels out. */
-	json_knum(j, "hpcc_vs_atomic", flatness(cfg, pts, n, BV_HPCC, BV_ATOMIC));
-	json_obj_close(j);
+	json_kdouble(j, "hpcc_vs_atomic", flatness(cfg, pts, n, BV_HPCC, BV_ATOMIC));
+	json_obj_end(j);
 	free(pts);
 	return ret;
 }

@@ -49,7 +49,7 @@ int bench_shape(const struct bench_cfg *cfg, struct json *j)
 	int v, ret = 0;
 
 	json_key(j, "accuracy");
-	json_arr_open(j);
+	json_arr_begin(j);
 	for (n = 1; n <= cfg->max_sum_cpus; n *= 2) {
 		if (hpcc_shape_compute(&s, n, b) || bench_set_cpus(n) ||
 		    lib_accuracy(b, &lu, &lo)) {
@@ -64,44 +64,44 @@ int bench_shape(const struct bench_cfg *cfg, struct json *j)
 		}
 		/* The kernel's default percpu_counter_batch: max(32, 2 * nr_cpus). */
 		kbatch = 2 * n > 32 ? 2 * n : 32;
-		json_obj_open(j);
-		json_kulong(j, "nr_cpus", n);
-		json_kulong(j, "batch", b);
+		json_obj_begin(j);
+		json_ku64(j, "nr_cpus", n);
+		json_ku64(j, "batch", b);
 		json_key(j, "hpcc");
-		json_obj_open(j);
-		json_kulong(j, "nr_levels", s.nr_levels);
-		json_kulong(j, "nr_items", s.nr_items);
-		json_kulong(j, "under", s.under);
-		json_kulong(j, "over", s.over);
-		json_kulong(j, "settled_max", s.settled_max);
-		json_kulong(j, "m_top", s.m_top);
-		json_kulong(j, "lib_under", lu);
-		json_kulong(j, "lib_over", lo);
-		json_obj_close(j);
-		json_kulong(j, "percpu_counter", b * n);
-		json_kulong(j, "percpu_counter_default_batch", kbatch * n);
-		json_kulong(j, "binary_tree", b * ceil_log2(n) * (1UL << ceil_log2(n)));
-		json_obj_close(j);
+		json_obj_begin(j);
+		json_ku64(j, "nr_levels", s.nr_levels);
+		json_ku64(j, "nr_items", s.nr_items);
+		json_ku64(j, "under", s.under);
+		json_ku64(j, "over", s.over);
+		json_ku64(j, "settled_max", s.settled_max);
+		json_ku64(j, "m_top", s.m_top);
+		json_ku64(j, "lib_under", lu);
+		json_ku64(j, "lib_over", lo);
+		json_obj_end(j);
+		json_ku64(j, "percpu_counter", b * n);
+		json_ku64(j, "percpu_counter_default_batch", kbatch * n);
+		json_ku64(j, "binary_tree", b * ceil_log2(n) * (1UL << ceil_log2(n)));
+		json_obj_end(j);
 	}
-	json_arr_close(j);
+	json_arr_end(j);
 
 	json_key(j, "memory");
-	json_arr_open(j);
+	json_arr_begin(j);
 	for (n = 1; n <= cfg->max_sum_cpus && !ret; n *= 2) {
 		hpcc_shape_compute(&s, n, b);
-		json_obj_open(j);
-		json_kulong(j, "nr_cpus", n);
+		json_obj_begin(j);
+		json_ku64(j, "nr_cpus", n);
 		json_key(j, "bytes");
-		json_obj_open(j);
+		json_obj_begin(j);
 		for (v = 0; v < BV_NR; v++)
-			json_kulong(j, bench_variant_name[v],
+			json_ku64(j, bench_variant_name[v],
 				    bench_mem_bytes(v, n, s.nr_items * LINE_X86));
-		json_kulong(j, "hpcc_s390", bench_mem_bytes(BV_HPCC, n, s.nr_items * LINE_S390));
-		json_obj_close(j);
-		json_kulong(j, "hpcc_items_bytes", s.nr_items * LINE_X86);
-		json_kulong(j, "hpcc_level0_bytes", n * sizeof(unsigned long));
-		json_obj_close(j);
+		json_ku64(j, "hpcc_s390", bench_mem_bytes(BV_HPCC, n, s.nr_items * LINE_S390));
+		json_obj_end(j);
+		json_ku64(j, "hpcc_items_bytes", s.nr_items * LINE_X86);
+		json_ku64(j, "hpcc_level0_bytes", n * sizeof(unsigned long));
+		json_obj_end(j);
 	}
-	json_arr_close(j);
+	json_arr_end(j);
 	return ret;
 }

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "util/json.h"
 
 #define BENCH_MAX_REPS		101
 #define BENCH_MAX_POINTS	32
@@ -41,31 +42,9 @@ unsigned long bench_iters(const struct bench_cfg *cfg, double ns_per_op,
 int bench_set_cpus(unsigned int n);
 extern volatile unsigned long bench_sink;
 
-/* json.c: a small streaming writer; commas and nesting are tracked. */
-struct json {
-	FILE *f;
-	unsigned int depth;
-	bool first[16];
-	bool key_pending;
-};
-void json_begin(struct json *j, FILE *f);
-void json_end(struct json *j);
-void json_key(struct json *j, const char *key);
-void json_obj_open(struct json *j);
-void json_obj_close(struct json *j);
-void json_arr_open(struct json *j);
-void json_arr_close(struct json *j);
-void json_str(struct json *j, const char *s);
-void json_num(struct json *j, double v);
-void json_ulong(struct json *j, unsigned long v);
-void json_bool(struct json *j, bool v);
-void json_null(struct json *j);
-/* Shorthands for "key": value. */
-void json_kstr(struct json *j, const char *key, const char *s);
-void json_knum(struct json *j, const char *key, double v);
-void json_kulong(struct json *j, const char *key, unsigned long v);
+/* Results go through the suite's one JSON writer (lib/util/json.h). */
 /* "key": {"median":..,"min":..,"max":..} of @n samples. */
-void json_kstats(struct json *j, const char *key, const double *v, unsigned int n);
+void bench_kstats(struct json *j, const char *key, const double *v, unsigned int n);
 
 /* Sections: each writes one member of the top-level object. */
 int bench_add(const struct bench_cfg *cfg, struct json *j);

@@ -114,7 +114,29 @@ static void loadavg(struct json *j, const char *key)
 			l1 = -1;
 		fclose(f);
 	}
-	json_knum(j, key, l1);
+	json_kdouble(j, key, l1);
+}
+
+/* The host CPU's name, for the plots' captions. */
+static const char *cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+
+	snprintf(buf, len, "unknown");
+	while (f && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!strncmp(line, "model name", 10) && colon) {
+			colon += 1 + (colon[1] == ' ');
+			colon[strcspn(colon, "\n")] = 0;
+			snprintf(buf, len, "%s", colon);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return buf;
 }
 
 /* "model name" of /proc/cpuinfo: the host, named in the results. */
@@ -140,15 +162,15 @@ static void meta(const struct bench_cfg *cfg, struct json *j)
 	char model[128];
 
 	struct utsname u;
-	char when[32];
+	char when[32], model[128];
 	time_t now = time(NULL);
 
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	uname(&u);
-	json_kulong(j, "schema_version", 1);
+	json_ku64(j, "schema_version", 1);
 	json_kstr(j, "generator", "hpcc-bench");
 	json_key(j, "meta");
-	json_obj_open(j);
+	json_obj_begin(j);
 	json_kstr(j, "date", when);
 	json_kstr(j, "host", u.nodename);
 	cpu_model(model, sizeof(model));
@@ -158,16 +180,19 @@ static void meta(const struct bench_cfg *cfg, struct json *j)
 	json_kstr(j, "compiler", __VERSION__);
 	json_kstr(j, "hpcc_source", HPCC_SOURCE);
 	json_kstr(j, "sanitizer", BENCH_SANITIZER);
-	json_kulong(j, "host_cpus", cfg->host_cpus);
-	json_kulong(j, "NR_CPUS", NR_CPUS);
-	json_kulong(j, "percpu_unit_bytes", KC_PERCPU_UNIT);
-	json_kulong(j, "reps", cfg->reps);
-	json_kulong(j, "batch", cfg->batch);
-	json_knum(j, "target_ms", cfg->target_ms);
+	json_kstr(j, "cpu_model", cpu_model(model, sizeof(model)));
+	json_kstr(j, "commit", getenv("HPCC_COMMIT") && *getenv("HPCC_COMMIT") ?
+		  getenv("HPCC_COMMIT") : "unknown");
+	json_ku64(j, "host_cpus", cfg->host_cpus);
+	json_ku64(j, "NR_CPUS", NR_CPUS);
+	json_ku64(j, "percpu_unit_bytes", KC_PERCPU_UNIT);
+	json_ku64(j, "reps", cfg->reps);
+	json_ku64(j, "batch", cfg->batch);
+	json_kdouble(j, "target_ms", cfg->target_ms);
 	json_key(j, "quick");
 	json_bool(j, cfg->quick);
 	loadavg(j, "loadavg_start");
-	json_obj_close(j);
+	json_obj_end(j);
 }
 
 int main(int argc, char **argv)
@@ -295,8 +320,8 @@ int main(int argc, char **argv)
 	if (strcmp(BENCH_SANITIZER, "none"))
 		fprintf(stderr, "# hpcc-bench: %s build: the timings measure the sanitizer\n",
 			BENCH_SANITIZER);
-	json_begin(&j, f);
-	json_obj_open(&j);
+	json_init(&j, f);
+	json_obj_begin(&j);
 	meta(&cfg, &j);
 	if (!ret && (sections & S_SHAPE))
 		ret = bench_shape(&cfg, &j);
@@ -309,8 +334,8 @@ int main(int argc, char **argv)
 	if (!ret && (sections & S_OOM))
 		ret = bench_oom(&cfg, &j);
 	loadavg(&j, "loadavg_end");
-	json_obj_close(&j);
-	json_end(&j);
+	json_obj_end(&j);
+	json_finish(&j);
 	if (f != stdout && fclose(f)) {
 		fprintf(stderr, "hpcc-bench: cannot write %s\n", out);
 		return 1;

@@ -120,3 +120,12 @@ int bench_set_cpus(unsigned int n)
 		return -1;
 	return percpu_counter_tree_subsystem_init() ? -1 : 0;
 }
+
+void bench_kstats(struct json *j, const char *key, const double *v, unsigned int n)
+{
+	json_kobj_begin(j, key);
+	json_kdouble(j, "median", bench_median(v, n));
+	json_kdouble(j, "min", bench_min(v, n));
+	json_kdouble(j, "max", bench_max(v, n));
+	json_obj_end(j);
+}

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include <kcompat/kcompat.h>
+#include "util/json.h"
 #include "stress.h"
 
 void (*stress_hook)(struct stress *s, enum stress_hook where, unsigned int arg);
@@ -325,7 +326,11 @@ void stress_capture_reports(struct stress *s)
 		fclose(m);
 	}
 	if (s->sc->report_json && (m = open_memstream(&s->sc_json, &len))) {
-		s->sc->report_json(s, m);
+		struct json j;
+
+		/* Members after "name" in the run's "scenario_data" object. */
+		json_init_inside(&j, m);
+		s->sc->report_json(s, &j);
 		fclose(m);
 	}
 }

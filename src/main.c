@@ -60,14 +60,24 @@ static int worse(int a, int b)
 	return a > b ? a : b;
 }
 
-/* The JSON document to @f (@path): the runs in @body, then its end. */
-static void json_out(FILE *f, const char *path, const char *body, size_t len, int status,
-		     int signo, const struct stress_config *cfg, unsigned int first_not_run)
+static void print_cpu_map(const struct stress_config *cfg)
 {
-	unsigned int n = signo && !cfg->until_fail ? cfg->nr_scenarios - first_not_run : 0;
+	int cores[CPU_SETSIZE], n = stress_host_cores(cores, CPU_SETSIZE);
+	FILE *out = cfg->report == REPORT_JSON ? stderr : stdout;
+	const char *pfx = cfg->report == REPORT_KTAP ? "# " : "";
+	unsigned int i;
 
-	if (!stress_out_write(f, path, body, len))
-		report_json_end(status, signo, cfg->scenarios + first_not_run, n, f);
+	fprintf(out, "%sstress: %d host core(s); vcpu->core map:", pfx, n);
+	for (i = 0; i < cfg->nr_cpus; i++) {
+		if (i % 16 == 0)
+			fprintf(out, "\n%sstress:  ", pfx);
+		fprintf(out, " %u->%d", i, n > 0 ? cores[i % n] : -1);
+	}
+	fprintf(out, "\n%sstress: %u selector(s) unpinned; vCPU threads at nice %d\n", pfx,
+		cfg->nr_selectors, stress_vcpu_nice(cfg, cfg->nr_selectors));
+	fprintf(out, "%sstress: watchdog: stall timeout W=%.1fs, stop limit S=%.1fs\n", pfx,
+		cfg->stall_timeout ? cfg->stall_timeout : stress_default_stall_timeout(cfg),
+		stress_stop_limit(cfg));
 }
 
 static int run_all(struct stress_config *cfg)
@@ -97,6 +107,8 @@ static int run_all(struct stress_config *cfg)
 		report_json_begin(cfg, body);
 	}
 	report_begin(cfg, cfg->until_fail ? 0 : cfg->nr_scenarios, out);
+	if (cfg->verbose)
+		print_cpu_map(cfg);
 	if (!stress_out_check(out, "stdout")) {
 		status = STRESS_EXIT_INTERNAL;
 		stop = true;
@@ -155,11 +167,9 @@ static int run_all(struct stress_config *cfg)
 	if (stress_signalled && !cfg->until_fail && i < cfg->nr_scenarios &&
 	    !stress_out_failed()) {
 		signo = stress_signalled;
-		for (k = i; k < cfg->nr_scenarios; k++)
+		for (k = i; k < cfg->nr_scenarios; k++, sum.not_run++)
 			report_not_run(cfg, cfg->scenarios[k], ++index, out);
 	}
-	if (cfg->report == REPORT_KTAP && cfg->until_fail)
-		fprintf(out, "1..%u\n", index);
 	if (signo && status == STRESS_EXIT_PASS)
 		status = STRESS_EXIT_SIGNAL(signo);
 	sum.elapsed = stress_now() - t0;
@@ -169,14 +179,17 @@ static int run_all(struct stress_config *cfg)
 	if (!stress_out_check(out, "stdout"))
 		status = STRESS_EXIT_INTERNAL;
 	if (body) {
+		/* The scenarios a signal kept from starting (none with --until-fail). */
+		report_json_end(status, signo, cfg->scenarios + i,
+				signo && !cfg->until_fail ? cfg->nr_scenarios - i : 0, body);
 		fclose(body);
 		if (cfg->report == REPORT_JSON) {
-			json_out(stdout, "stdout", body_buf, body_len, status, signo, cfg, i);
+			stress_out_write(stdout, "stdout", body_buf, body_len);
 			if (!stress_out_check(stdout, "stdout"))
 				status = STRESS_EXIT_INTERNAL;
 		}
 		if (json) {
-			json_out(json, cfg->json_file, body_buf, body_len, status, signo, cfg, i);
+			stress_out_write(json, cfg->json_file, body_buf, body_len);
 			if (stress_out_close(json, cfg->json_file))
 				status = STRESS_EXIT_INTERNAL;
 		}
@@ -187,25 +200,6 @@ static int run_all(struct stress_config *cfg)
 	return status;
 }
 
-static void print_cpu_map(const struct stress_config *cfg)
-{
-	int cores[CPU_SETSIZE], n = stress_host_cores(cores, CPU_SETSIZE);
-	FILE *out = cfg->report == REPORT_JSON ? stderr : stdout;
-	const char *pfx = cfg->report == REPORT_KTAP ? "# " : "";
-	unsigned int i;
-
-	fprintf(out, "%sstress: %d host core(s); vcpu->core map:", pfx, n);
-	for (i = 0; i < cfg->nr_cpus; i++) {
-		if (i % 16 == 0)
-			fprintf(out, "\n%sstress:  ", pfx);
-		fprintf(out, " %u->%d", i, n > 0 ? cores[i % n] : -1);
-	}
-	fprintf(out, "\n%sstress: %u selector(s) unpinned; vCPU threads at nice %d\n", pfx,
-		cfg->nr_selectors, stress_vcpu_nice(cfg, cfg->nr_selectors));
-	fprintf(out, "%sstress: watchdog: stall timeout W=%.1fs, stop limit S=%.1fs\n", pfx,
-		cfg->stall_timeout ? cfg->stall_timeout : stress_default_stall_timeout(cfg),
-		stress_stop_limit(cfg));
-}
 
 static int stress_main(int argc, char **argv)
 {
@@ -257,8 +251,6 @@ static int stress_main(int argc, char **argv)
 	kc_pcpu_set_ops(cfg.pcpu_ops);
 	kc_set_cpu(0);
 	kc_rcu_register_thread();
-	if (cfg.verbose)
-		print_cpu_map(&cfg);
 	return run_all(&cfg);
 }
 

@@ -171,16 +171,15 @@ int stress_replay_main(const struct stress_config *cli)
 		rc = STRESS_EXIT_INTERNAL;
 	if (body) {
 		report_json_run(s, true, body);
+		report_json_end(rc, signo, NULL, 0, body);
 		fclose(body);
 		if (cfg.report == REPORT_JSON) {
-			if (!stress_out_write(stdout, "stdout", body_buf, body_len))
-				report_json_end(rc, signo, NULL, 0, stdout);
+			stress_out_write(stdout, "stdout", body_buf, body_len);
 			if (!stress_out_check(stdout, "stdout"))
 				rc = STRESS_EXIT_INTERNAL;
 		}
 		if (json) {
-			if (!stress_out_write(json, cfg.json_file, body_buf, body_len))
-				report_json_end(rc, signo, NULL, 0, json);
+			stress_out_write(json, cfg.json_file, body_buf, body_len);
 			if (stress_out_close(json, cfg.json_file))
 				rc = STRESS_EXIT_INTERNAL;
 		}

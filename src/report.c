@@ -1,14 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reporting: the header, progress lines, one verdict per run (text, or a
- * KTAP result with "# " diagnostics) and the JSON document (schema in
- * docs/stress-report.schema.json). In JSON mode stdout carries only the
- * document; progress and verdict lines go to stderr.
+ * KTAP result with "# " diagnostics, through the suite's KTAP writer) and
+ * the JSON document (the suite's JSON writer; schema in
+ * docs/stress-report.schema.json), then the closing line. In JSON mode
+ * stdout carries only the document; progress and verdict lines go to
+ * stderr.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <hpcc_api.h>
+#include "util/json.h"
+#include "util/ktap.h"
 #include "stress.h"
 
 #ifndef HPCC_SOURCE
@@ -62,27 +68,72 @@ double stress_worst_margin(struct stress *s, const char **name)
 	return w < 0 ? 0 : w;
 }
 
+/* One KTAP document and one JSON document per process. */
+static struct ktap kt;
+static struct json jw;
+
+/*
+ * The KTAP document continues on @out (the watchdog's forced report writes
+ * to its own copy of stdout; the numbering carries on).
+ */
+static struct ktap *ktap_on(FILE *out)
+{
+	kt.out = out;
+	kt.flush = stress_out_flush;	/* a failed write is told once, with its errno */
+	return &kt;
+}
+
+/* A line for people on @out: a KTAP diagnostic in KTAP mode, else plain text. */
+static void human_line(const struct stress_config *cfg, FILE *out, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void human_line(const struct stress_config *cfg, FILE *out, const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (cfg->report == REPORT_KTAP && kt.out)
+		ktap_diag(ktap_on(out), "%s", buf);
+	else
+		fprintf(out, "%s\n", buf);
+	stress_out_flush(out);
+}
+
+/* Counts kept as doubles (margins' used/bound) print as exact integers. */
+static const char *num_text(double v, char *buf, size_t len)
+{
+	if (isfinite(v) && v == trunc(v) && fabs(v) < 9007199254740992.0)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.6g", v);
+	return buf;
+}
+
 void report_begin(const struct stress_config *cfg, unsigned int nr_runs, FILE *out)
 {
-	char dur[32];
+	char dur[32], names[1024] = "";
 	unsigned int i;
+	size_t n;
 
 	stress_format_duration(cfg->duration, dur, sizeof(dur));
-	if (cfg->report == REPORT_KTAP) {
-		fprintf(out, "KTAP version 1\n");
-		if (nr_runs)
-			fprintf(out, "1..%u\n", nr_runs);
+	/* --until-fail: the number of runs is not known; KTAP allows no plan. */
+	if (cfg->report == REPORT_KTAP)
+		ktap_begin(&kt, out, nr_runs);
+	for (i = 0; i < cfg->nr_scenarios; i++) {
+		n = strlen(names);
+		snprintf(names + n, sizeof(names) - n, "%s%s", i ? "," : "",
+			 cfg->scenarios[i]->name);
 	}
-	fprintf(human(cfg), "%sstress: hpcc-stress %s hpcc=%s cpus=%u batch=%lu seed=%llu "
-		"selectors=%u duration=%s%s inject=%s stutter=%s rcu=%s pcpu-ops=%s%s scenarios=",
-		cfg->report == REPORT_KTAP ? "# " : "", STRESS_VERSION, HPCC_SOURCE,
-		cfg->nr_cpus, cfg->batch, cfg->seed, cfg->nr_selectors, dur,
-		cfg->until_fail ? "(total) until-fail" : "", cfg->inject.text,
-		cfg->stutter.text, cfg->rcu, kc_pcpu_ops_name(cfg->pcpu_ops),
-		cfg->no_check ? " no-check" : "");
-	for (i = 0; i < cfg->nr_scenarios; i++)
-		fprintf(human(cfg), "%s%s", i ? "," : "", cfg->scenarios[i]->name);
-	fprintf(human(cfg), "\n");
+	human_line(cfg, human(cfg), "stress: hpcc-stress %s hpcc=%s cpus=%u batch=%lu seed=%llu "
+		   "selectors=%u duration=%s%s inject=%s stutter=%s rcu=%s pcpu-ops=%s%s "
+		   "scenarios=%s",
+		   STRESS_VERSION, HPCC_SOURCE, cfg->nr_cpus, cfg->batch, cfg->seed,
+		   cfg->nr_selectors, dur, cfg->until_fail ? "(total) until-fail" : "",
+		   cfg->inject.text, cfg->stutter.text, cfg->rcu,
+		   kc_pcpu_ops_name(cfg->pcpu_ops), cfg->no_check ? " no-check" : "",
+		   names);
 	stress_out_flush(human(cfg));
 }
 
@@ -90,59 +141,44 @@ void report_progress(struct stress *s, double t, unsigned long ops, double rate)
 {
 	const char *wn;
 	double w = stress_worst_margin(s, &wn);
-	FILE *out = human(s->cfg);
 
-	fprintf(out, "%sstress: [%s] t=%.1fs ops=%lu ops/s=%.0f checks=%lu quiescent=%lu "
-		"worst_margin=%.4f(%s)\n", s->cfg->report == REPORT_KTAP ? "# " : "",
-		s->sc->name, t, ops, rate, atomic_load(&s->checks),
-		atomic_load(&s->quiescent), w, wn);
-	stress_out_flush(out);
+	human_line(s->cfg, human(s->cfg), "stress: [%s] t=%.1fs ops=%lu ops/s=%.0f checks=%lu quiescent=%lu "
+		   "worst_margin=%.4f(%s)", s->sc->name, t, ops, rate, atomic_load(&s->checks),
+		   atomic_load(&s->quiescent), w, wn);
+	stress_out_flush(human(s->cfg));
 }
 
-static void verdict_line(struct stress *s, FILE *out)
+static void verdict_line(struct stress *s, char *buf, size_t len)
 {
 	const char *wn;
 	double w = stress_worst_margin(s, &wn);
 	char dur[32];
+	int n;
 
 	stress_format_duration(s->duration, dur, sizeof(dur));
-	fprintf(out, "stress: %s %s cpus=%u seed=%llu batch=%lu duration=%s elapsed=%.2fs "
-		"ops=%lu ops/s=%.0f checks=%lu quiescent=%lu worst_margin=%.4f(%s)",
-		stress_verdict(s), s->sc->name, s->cfg->nr_cpus, s->seed, s->cfg->batch, dur,
-		s->elapsed, s->ops, s->elapsed > 0 ? s->ops / s->elapsed : 0,
-		atomic_load(&s->checks), atomic_load(&s->quiescent), w, wn);
-	if (s->nr_failures)
-		fprintf(out, " invariant=%s class=%s", s->failures[0].invariant,
-			stress_class_name(s->failures[0].cls));
-	if (s->interrupted)
-		fprintf(out, " interrupted");
-	if (s->skipped)
-		fprintf(out, " checking=off");
-	fprintf(out, "\n");
-}
-
-static void print_block(FILE *out, const char *text)
-{
-	const char *p = text, *nl;
-
-	/* Every line of a block is a diagnostic. */
-	while (p && *p) {
-		nl = strchr(p, '\n');
-		if (!nl)
-			nl = p + strlen(p);
-		fprintf(out, "%s%.*s\n", p[0] == '#' ? "" : "# ", (int)(nl - p), p);
-		p = *nl ? nl + 1 : nl;
-	}
+	n = snprintf(buf, len, "stress: %s %s cpus=%u seed=%llu batch=%lu duration=%s "
+		     "elapsed=%.2fs ops=%lu ops/s=%.0f checks=%lu quiescent=%lu "
+		     "worst_margin=%.4f(%s)%s%s%s%s%s%s", stress_verdict(s), s->sc->name,
+		     s->cfg->nr_cpus, s->seed, s->cfg->batch, dur, s->elapsed, s->ops,
+		     s->elapsed > 0 ? s->ops / s->elapsed : 0, atomic_load(&s->checks),
+		     atomic_load(&s->quiescent), w, wn, s->nr_failures ? " invariant=" : "",
+		     s->nr_failures ? s->failures[0].invariant : "",
+		     s->nr_failures ? " class=" : "",
+		     s->nr_failures ? stress_class_name(s->failures[0].cls) : "",
+		     s->interrupted ? " interrupted" : "", s->skipped ? " checking=off" : "");
+	(void)n;
 }
 
 static void details(struct stress *s, FILE *out)
 {
 	unsigned int i, n = atomic_load(&s->nr_margins);
+	char u[40], b[40];
 
 	for (i = 0; i < n; i++)
-		fprintf(out, "# margin %s worst=%.4f used=%.6g bound=%.6g checks=%lu\n",
+		fprintf(out, "# margin %s worst=%.4f used=%s bound=%s checks=%lu\n",
 			s->margins[i].name, s->margins[i].worst < 0 ? 0 : s->margins[i].worst,
-			s->margins[i].used, s->margins[i].bound,
+			num_text(s->margins[i].used, u, sizeof(u)),
+			num_text(s->margins[i].bound, b, sizeof(b)),
 			atomic_load(&s->margins[i].count));
 	fprintf(out, "# stutter quiescent_points=%lu parking=%.3fs checking=%.3fs\n",
 		atomic_load(&s->quiescent), s->park_time, s->quiescent_time);
@@ -150,16 +186,15 @@ static void details(struct stress *s, FILE *out)
 	for (i = 0; i < n; i++)
 		fprintf(out, "# soft %s=%lu\n", s->softs[i].name, atomic_load(&s->softs[i].count));
 	if (s->sc_text)
-		print_block(out, s->sc_text);
+		fputs(s->sc_text, out);
 	for (i = 0; i < s->nr_failures; i++) {
 		struct stress_failure *f = &s->failures[i];
 
 		fprintf(out, "# failure %u: invariant=%s class=%s cpu=%d: %s\n", i + 1,
 			f->invariant, stress_class_name(f->cls), f->cpu, f->msg);
 		if (f->excerpt && *f->excerpt) {
-			fprintf(out, "# %s:\n", !strcmp(f->invariant, "watchdog") ?
-				"thread states" : "flight recorder (oldest first)");
-			print_block(out, f->excerpt);
+			fprintf(out, "# %s:\n%s\n", !strcmp(f->invariant, "watchdog") ?
+				"thread states" : "flight recorder (oldest first)", f->excerpt);
 		}
 	}
 	if (s->nr_fail_events > s->nr_failures)
@@ -169,28 +204,77 @@ static void details(struct stress *s, FILE *out)
 		fprintf(out, "# reproduce: %s\n", s->reproducer);
 }
 
+/* The details as a block of diagnostics: every line starts with "# ". */
+static void details_block(struct stress *s, FILE *out)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return;
+	details(s, m);
+	fclose(m);
+	if (s->cfg->report == REPORT_KTAP && kt.out) {
+		ktap_diag_block(ktap_on(out), buf);
+	} else {
+		const char *p = buf, *nl;
+
+		while (*p) {
+			nl = strchr(p, '\n');
+			if (!nl)
+				nl = p + strlen(p);
+			fprintf(out, "%s%.*s\n", p[0] == '#' ? "" : "# ", (int)(nl - p), p);
+			p = *nl ? nl + 1 : nl;
+		}
+	}
+	free(buf);
+}
+
+static enum ktap_status ktap_status_of(struct stress *s, const char **why)
+{
+	*why = NULL;
+	if (s->skipped) {
+		*why = "checking off";
+		return KTAP_SKIP;
+	}
+	if (!strcmp(stress_verdict(s), "PASS"))
+		return KTAP_PASS;
+	if (!strcmp(stress_verdict(s), "INTERRUPTED")) {
+		static char buf[48];
+
+		snprintf(buf, sizeof(buf), "interrupted (%s)", signal_name(stress_signalled));
+		*why = buf;
+		return KTAP_SKIP;
+	}
+	if (s->internal_error) {
+		*why = "internal error";
+		return KTAP_ERROR;
+	}
+	return KTAP_FAIL;
+}
+
 void report_run(struct stress *s, unsigned int index, FILE *out)
 {
+	char line[1024];
+	const char *why;
+	enum ktap_status st;
+
+	(void)index;	/* the KTAP writer numbers the results */
+	verdict_line(s, line, sizeof(line));
 	switch (s->cfg->report) {
 	case REPORT_TEXT:
-		details(s, out);
-		verdict_line(s, out);
+		details_block(s, out);
+		fprintf(out, "%s\n", line);
 		break;
 	case REPORT_KTAP:
-		details(s, out);
-		fprintf(out, "# ");
-		verdict_line(s, out);
-		if (!strcmp(stress_verdict(s), "INTERRUPTED"))
-			fprintf(out, "ok %u %s # SKIP interrupted (%s)\n", index, s->sc->name,
-				signal_name(stress_signalled));
-		else if (s->skipped)
-			fprintf(out, "ok %u %s # SKIP checking off\n", index, s->sc->name);
-		else
-			fprintf(out, "%sok %u %s\n", strcmp(stress_verdict(s), "PASS") ? "not " : "",
-				index, s->sc->name);
+		details_block(s, out);
+		ktap_diag(ktap_on(out), "%s", line);
+		st = ktap_status_of(s, &why);
+		ktap_result(ktap_on(out), st, s->sc->name, why ? "%s" : NULL, why);
 		break;
 	case REPORT_JSON:
-		verdict_line(s, stderr);
+		fprintf(stderr, "%s\n", line);
 		if (s->nr_failures)
 			fprintf(stderr, "# reproduce: %s\n", s->reproducer);
 		break;
@@ -201,9 +285,10 @@ void report_run(struct stress *s, unsigned int index, FILE *out)
 void report_not_run(const struct stress_config *cfg, const struct scenario *sc,
 		    unsigned int index, FILE *out)
 {
+	(void)index;	/* the KTAP writer numbers the results */
 	if (cfg->report == REPORT_KTAP)
-		fprintf(out, "ok %u %s # SKIP interrupted (%s) before it started\n", index,
-			sc->name, signal_name(stress_signalled));
+		ktap_result(ktap_on(out), KTAP_SKIP, sc->name, "interrupted (%s) before it started",
+			    signal_name(stress_signalled));
 	else
 		fprintf(human(cfg), "stress: INTERRUPTED %s not started\n", sc->name);
 }
@@ -215,93 +300,87 @@ void report_summary_add(struct stress_summary *sum, struct stress *s)
 	sum->runs++;
 	if (!strcmp(v, "PASS"))
 		sum->passed++;
-	else if (!strcmp(v, "FAIL"))
-		sum->failed++;
 	else if (!strcmp(v, "SKIP") || !strcmp(v, "INTERRUPTED"))
 		sum->skipped++;		/* as KTAP counts them: # SKIP */
-	else
+	else if (!strcmp(v, "FAIL")) {
+		sum->failed++;
+		sum->by_class[s->nr_failures ? s->failures[0].cls : STRESS_WRONG_ANSWER]++;
+	} else {
 		sum->errors++;
+		sum->by_class[STRESS_CRASH]++;	/* the run itself broke */
+	}
 	sum->interrupted |= s->interrupted;
 }
 
 void report_end(const struct stress_config *cfg, const struct stress_summary *sum,
 		int status, FILE *out)
 {
+	unsigned int not_run = sum->not_run;
+	char tail[32] = "";
 	const char *word = status == STRESS_EXIT_PASS ? "SUCCESS" :
 			   status == STRESS_EXIT_FAIL ? "FAILURE" :
 			   status > 128 ? "INTERRUPTED" : "ERROR";
 
 	if (cfg->report == REPORT_JSON)
 		out = stderr;
-	fprintf(out, "%sstress: %s (%u run%s: %u passed, %u failed, %u skipped, %u error%s; "
-		"%u scenario%s, cpus=%u seed=%llu%s; %.2fs)\n",
-		cfg->report == REPORT_KTAP ? "# " : "", word, sum->runs, sum->runs == 1 ? "" : "s",
-		sum->passed, sum->failed, sum->skipped, sum->errors, sum->errors == 1 ? "" : "s",
-		cfg->nr_scenarios, cfg->nr_scenarios == 1 ? "" : "s", cfg->nr_cpus, cfg->seed,
-		sum->interrupted ? ", interrupted" : "", sum->elapsed);
-	fflush(out);
-}
+	if (cfg->report == REPORT_KTAP && kt.out) {
+		/* Planned runs that never started keep the plan whole. */
+		unsigned int i;
+		char extra[96];
 
-/* --- JSON --- */
-
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; s && *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", out);
-		else if (c == '\t')
-			fputs("\\t", out);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
+		for (i = ktap_nr(&kt); kt.lvl[0].plan && i < kt.lvl[0].plan; i++, not_run++)
+			ktap_result(ktap_on(out), KTAP_SKIP,
+				    cfg->scenarios[i % cfg->nr_scenarios]->name, "%s",
+				    stress_interrupted() || sum->interrupted ?
+				    "interrupted before it started" : "not run: the run stopped early");
+		snprintf(extra, sizeof(extra), " contract:%u wrong-answer:%u crash:%u",
+			 sum->by_class[STRESS_CONTRACT], sum->by_class[STRESS_WRONG_ANSWER],
+			 sum->by_class[STRESS_CRASH]);
+		ktap_end(ktap_on(out), extra);
 	}
-	fputc('"', out);
+	if (not_run)
+		snprintf(tail, sizeof(tail), ", %u not run", not_run);
+	human_line(cfg, out, "stress: %s (%u run%s: %u passed, %u failed, %u skipped, %u error%s%s; "
+		   "%u scenario%s, cpus=%u seed=%llu%s; %.2fs)", word, sum->runs,
+		   sum->runs == 1 ? "" : "s", sum->passed, sum->failed, sum->skipped, sum->errors,
+		   sum->errors == 1 ? "" : "s", tail, cfg->nr_scenarios, cfg->nr_scenarios == 1 ? "" : "s",
+		   cfg->nr_cpus, cfg->seed, sum->interrupted ? ", interrupted" : "", sum->elapsed);
 }
 
-static void json_num(FILE *out, double v)
-{
-	if (isfinite(v))
-		fprintf(out, "%.9g", v);
-	else
-		fputs("null", out);
-}
+/* --- JSON (lib/util/json.h: integers exact, seeds as decimal strings) --- */
 
 void report_json_begin(const struct stress_config *cfg, FILE *out)
 {
 	unsigned int i;
 
-	fprintf(out, "{\"tool\":\"hpcc-stress\",\"version\":\"%s\",\"hpcc_source\":",
-		STRESS_VERSION);
-	json_str(out, HPCC_SOURCE);
-	fprintf(out, ",\"hpcc_api\":");
-	json_str(out, HPCC_API_DESC);
-	fprintf(out, ",\"config\":{\"cpus\":%u,\"batch\":%lu,\"selectors\":%u,\"seed\":%llu,"
-		"\"duration_s\":", cfg->nr_cpus, cfg->batch, cfg->nr_selectors, cfg->seed);
-	json_num(out, cfg->duration);
-	fprintf(out, ",\"inject\":{\"hop\":");
-	json_num(out, cfg->inject.hop);
-	fprintf(out, ",\"delay\":");
-	json_num(out, cfg->inject.delay);
-	fprintf(out, ",\"yield\":");
-	json_num(out, cfg->inject.yield);
-	fprintf(out, "},\"stutter\":");
-	json_str(out, cfg->stutter.text);
-	fprintf(out, ",\"rcu\":");
-	json_str(out, cfg->rcu);
-	fprintf(out, ",\"pcpu_ops\":\"%s\"", kc_pcpu_ops_name(cfg->pcpu_ops));
-	fprintf(out, ",\"until_fail\":%s,\"checking\":%s,\"scenarios\":[",
-		cfg->until_fail ? "true" : "false", cfg->no_check ? "false" : "true");
-	for (i = 0; i < cfg->nr_scenarios; i++) {
-		fprintf(out, "%s", i ? "," : "");
-		json_str(out, cfg->scenarios[i]->name);
-	}
-	fprintf(out, "]},\"runs\":[");
+	json_init(&jw, out);
+	json_obj_begin(&jw);
+	json_kstr(&jw, "tool", "hpcc-stress");
+	json_kstr(&jw, "version", STRESS_VERSION);
+	json_kstr(&jw, "hpcc_source", HPCC_SOURCE);
+	json_kstr(&jw, "hpcc_api", HPCC_API_DESC);
+	json_kobj_begin(&jw, "config");
+	json_ku64(&jw, "cpus", cfg->nr_cpus);
+	json_ku64(&jw, "batch", cfg->batch);
+	json_ku64(&jw, "selectors", cfg->nr_selectors);
+	json_kseed(&jw, "seed", cfg->seed);
+	json_kdouble(&jw, "duration_s", cfg->duration);
+	json_kobj_begin(&jw, "inject");
+	json_kdouble(&jw, "hop", cfg->inject.hop);
+	json_kdouble(&jw, "delay", cfg->inject.delay);
+	json_kdouble(&jw, "yield", cfg->inject.yield);
+	json_obj_end(&jw);
+	json_kstr(&jw, "stutter", cfg->stutter.text);
+	json_kstr(&jw, "rcu", cfg->rcu);
+	json_kstr(&jw, "pcpu_ops", kc_pcpu_ops_name(cfg->pcpu_ops));
+	json_kbool(&jw, "until_fail", cfg->until_fail);
+	json_kbool(&jw, "checking", !cfg->no_check);
+	json_karr_begin(&jw, "scenarios");
+	for (i = 0; i < cfg->nr_scenarios; i++)
+		json_str(&jw, cfg->scenarios[i]->name);
+	json_arr_end(&jw);
+	json_obj_end(&jw);
+	json_karr_begin(&jw, "runs");
 }
 
 void report_json_run(struct stress *s, bool first, FILE *out)
@@ -310,64 +389,67 @@ void report_json_run(struct stress *s, bool first, FILE *out)
 	const char *wn;
 	double w = stress_worst_margin(s, &wn);
 
-	fprintf(out, "%s{\"scenario\":", first ? "" : ",");
-	json_str(out, s->sc->name);
-	fprintf(out, ",\"verdict\":\"%s\",\"seed\":%llu,\"cpus\":%u,\"batch\":%lu,"
-		"\"duration_s\":", stress_verdict(s), s->seed, s->cfg->nr_cpus, s->cfg->batch);
-	json_num(out, s->duration);
-	fprintf(out, ",\"elapsed_s\":");
-	json_num(out, s->elapsed);
-	fprintf(out, ",\"interrupted\":%s,\"ops\":%lu,\"ops_per_s\":",
-		s->interrupted ? "true" : "false", s->ops);
-	json_num(out, s->elapsed > 0 ? s->ops / s->elapsed : 0);
-	fprintf(out, ",\"checks\":%lu,\"quiescent\":%lu,\"worst_margin\":",
-		atomic_load(&s->checks), atomic_load(&s->quiescent));
-	json_num(out, w);
-	fprintf(out, ",\"worst_invariant\":");
-	json_str(out, wn);
-	fprintf(out, ",\"margins\":[");
+	(void)first;	/* the writer places the commas */
+	(void)out;
+	json_obj_begin(&jw);
+	json_kstr(&jw, "scenario", s->sc->name);
+	json_kstr(&jw, "verdict", stress_verdict(s));
+	json_kseed(&jw, "seed", s->seed);
+	json_ku64(&jw, "cpus", s->cfg->nr_cpus);
+	json_ku64(&jw, "batch", s->cfg->batch);
+	json_kdouble(&jw, "duration_s", s->duration);
+	json_kdouble(&jw, "elapsed_s", s->elapsed);
+	json_kbool(&jw, "interrupted", s->interrupted);
+	json_ku64(&jw, "ops", s->ops);
+	json_kdouble(&jw, "ops_per_s", s->elapsed > 0 ? s->ops / s->elapsed : 0);
+	json_ku64(&jw, "checks", atomic_load(&s->checks));
+	json_ku64(&jw, "quiescent", atomic_load(&s->quiescent));
+	json_kdouble(&jw, "worst_margin", w);
+	json_kstr(&jw, "worst_invariant", wn);
+	json_karr_begin(&jw, "margins");
 	n = atomic_load(&s->nr_margins);
 	for (i = 0; i < n; i++) {
-		fprintf(out, "%s{\"invariant\":", i ? "," : "");
-		json_str(out, s->margins[i].name);
-		fprintf(out, ",\"worst\":");
-		json_num(out, s->margins[i].worst < 0 ? 0 : s->margins[i].worst);
-		fprintf(out, ",\"used\":");
-		json_num(out, s->margins[i].used);
-		fprintf(out, ",\"bound\":");
-		json_num(out, s->margins[i].bound);
-		fprintf(out, ",\"checks\":%lu}", atomic_load(&s->margins[i].count));
+		json_obj_begin(&jw);
+		json_kstr(&jw, "invariant", s->margins[i].name);
+		json_kdouble(&jw, "worst", s->margins[i].worst < 0 ? 0 : s->margins[i].worst);
+		json_kdouble(&jw, "used", s->margins[i].used);
+		json_kdouble(&jw, "bound", s->margins[i].bound);
+		json_ku64(&jw, "checks", atomic_load(&s->margins[i].count));
+		json_obj_end(&jw);
 	}
-	fprintf(out, "],\"soft\":[");
+	json_arr_end(&jw);
+	json_karr_begin(&jw, "soft");
 	n = atomic_load(&s->nr_softs);
 	for (i = 0; i < n; i++) {
-		fprintf(out, "%s{\"event\":", i ? "," : "");
-		json_str(out, s->softs[i].name);
-		fprintf(out, ",\"count\":%lu}", atomic_load(&s->softs[i].count));
+		json_obj_begin(&jw);
+		json_kstr(&jw, "event", s->softs[i].name);
+		json_ku64(&jw, "count", atomic_load(&s->softs[i].count));
+		json_obj_end(&jw);
 	}
-	fprintf(out, "],\"failures\":[");
+	json_arr_end(&jw);
+	json_karr_begin(&jw, "failures");
 	for (i = 0; i < s->nr_failures; i++) {
 		struct stress_failure *f = &s->failures[i];
 
-		fprintf(out, "%s{\"invariant\":", i ? "," : "");
-		json_str(out, f->invariant);
-		fprintf(out, ",\"class\":");
-		json_str(out, stress_class_name(f->cls));
-		fprintf(out, ",\"cpu\":%d,\"message\":", f->cpu);
-		json_str(out, f->msg);
-		fprintf(out, ",\"flight_recorder\":");
-		json_str(out, f->excerpt ? f->excerpt : "");
-		fprintf(out, ",\"reproducer\":");
-		json_str(out, s->reproducer);
-		fprintf(out, "}");
+		json_obj_begin(&jw);
+		json_kstr(&jw, "invariant", f->invariant);
+		json_kstr(&jw, "class", stress_class_name(f->cls));
+		json_ki64(&jw, "cpu", f->cpu);
+		json_kstr(&jw, "message", f->msg);
+		json_kstr(&jw, "flight_recorder", f->excerpt ? f->excerpt : "");
+		json_kstr(&jw, "reproducer", s->reproducer);
+		json_obj_end(&jw);
 	}
-	fprintf(out, "],\"failure_events\":%lu,\"reproducer\":", s->nr_fail_events);
-	json_str(out, s->reproducer);
-	fprintf(out, ",\"scenario_data\":{\"name\":");
-	json_str(out, s->sc->name);
+	json_arr_end(&jw);
+	json_ku64(&jw, "failure_events", s->nr_fail_events);
+	json_kstr(&jw, "reproducer", s->reproducer);
+	json_kobj_begin(&jw, "scenario_data");
+	json_kstr(&jw, "name", s->sc->name);
+	/* Members the scenario wrote with the same writer (stress_capture_reports). */
 	if (s->sc_json)
-		fputs(s->sc_json, out);
-	fprintf(out, "}}");
+		fputs(s->sc_json, jw.f);
+	json_obj_end(&jw);
+	json_obj_end(&jw);
 }
 
 void report_json_end(int status, int signo, const struct scenario *const *not_run,
@@ -375,19 +457,22 @@ void report_json_end(int status, int signo, const struct scenario *const *not_ru
 {
 	unsigned int i;
 
-	fprintf(out, "],\"interrupted\":");
+	(void)out;	/* the document's writer (report_json_begin) */
+	json_arr_end(&jw);
 	if (signo) {
-		fprintf(out, "{\"signal\":");
-		json_str(out, signal_name(signo));
-		fprintf(out, ",\"not_run\":[");
-		for (i = 0; i < nr_not_run; i++) {
-			fprintf(out, "%s", i ? "," : "");
-			json_str(out, not_run[i]->name);
-		}
-		fprintf(out, "]}");
+		json_kobj_begin(&jw, "interrupted");
+		json_kstr(&jw, "signal", signal_name(signo));
+		json_karr_begin(&jw, "not_run");
+		for (i = 0; i < nr_not_run; i++)
+			json_str(&jw, not_run[i]->name);
+		json_arr_end(&jw);
+		json_obj_end(&jw);
 	} else {
-		fprintf(out, "null");
+		json_key(&jw, "interrupted");
+		json_null(&jw);
 	}
-	fprintf(out, ",\"exit_status\":%d}\n", status);
-	stress_out_flush(out);
+	json_ki64(&jw, "exit_status", status);
+	json_obj_end(&jw);
+	json_finish(&jw);
+	fflush(jw.f);
 }

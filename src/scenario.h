@@ -13,19 +13,37 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "util/rng.h"
 
 struct stress;		/* one run of one scenario (engine-owned) */
+struct json;		/* lib/util/json.h */
 struct hpcc_shape;
 
-/* Per-thread deterministic PRNG, seeded from --seed, the scenario and the thread. */
+/*
+ * Per-thread deterministic PRNG, seeded from --seed, the scenario and the
+ * thread: the suite's one generator (lib/util/rng.h) under the engine's
+ * names. Scenarios may also use struct rng and rng_*() directly.
+ */
 struct stress_rng {
-	unsigned long long s;
+	struct rng r;
 };
-unsigned long long stress_rng_next(struct stress_rng *r);
+
+static inline unsigned long long stress_rng_next(struct stress_rng *r)
+{
+	return rng_next(&r->r);
+}
+
 /* Uniform in [0, n); 0 when n == 0. */
-unsigned long long stress_rng_below(struct stress_rng *r, unsigned long long n);
+static inline unsigned long long stress_rng_below(struct stress_rng *r, unsigned long long n)
+{
+	return rng_below(&r->r, n);
+}
+
 /* True with probability p (0..1). */
-bool stress_rng_chance(struct stress_rng *r, double p);
+static inline bool stress_rng_chance(struct stress_rng *r, double p)
+{
+	return rng_chance(&r->r, p);
+}
 
 /*
  * Batched draws for hot loops: the same sequence as stress_rng_next() on
@@ -82,9 +100,13 @@ struct scenario {
 	void (*quiescent)(struct stress *s);
 	/* After every thread has stopped: final checks, then free everything. */
 	void (*teardown)(struct stress *s);
-	/* Extra report: text lines (each starting "# ") or JSON members (",\"k\":v"). */
+	/*
+	 * Extra report: text lines (each starting "# "), and JSON members of
+	 * the run's "scenario_data" object through the suite's JSON writer
+	 * (lib/util/json.h: json_ku64(j, "adds", n), json_kobj_begin(j, "oom"), ...).
+	 */
 	void (*report_text)(struct stress *s, FILE *out);
-	void (*report_json)(struct stress *s, FILE *out);
+	void (*report_json)(struct stress *s, struct json *j);
 };
 
 void scenario_register(const struct scenario *sc);
@@ -180,8 +202,12 @@ bool stress_interrupted(void);
 /* An invariant failed in this run (stress_stopping() is also true at the end). */
 bool stress_failed(struct stress *s);
 /* Seed a private stream from the run's seed, a stream name and an id. */
-void stress_rng_seed(struct stress_rng *r, unsigned long long seed,
-		     const char *stream, unsigned long long id);
+static inline void stress_rng_seed(struct stress_rng *r, unsigned long long seed,
+				   const char *stream, unsigned long long id)
+{
+	rng_init_stream(&r->r, seed, stream, id);
+}
+
 /*
  * Engine test hooks: the selftest scenario sets stress_hook (stress.h) to
  * stall the controller at one of these points, deterministically.
@@ -192,7 +218,10 @@ enum stress_hook {
 };
 extern void (*stress_hook)(struct stress *s, enum stress_hook where, unsigned int arg);
 
-/* splitmix64 finaliser: derive well-spread values from a seed. */
-unsigned long long stress_mix(unsigned long long x);
+/* splitmix64: derive well-spread values from a seed. */
+static inline unsigned long long stress_mix(unsigned long long x)
+{
+	return rng_mix(x);
+}
 
 #endif /* _STRESS_SCENARIO_H */

@@ -308,13 +308,16 @@ void report_not_run(const struct stress_config *cfg, const struct scenario *sc,
 		    unsigned int index, FILE *out);
 /*
  * The document's end: "interrupted" names @signo (0: null) and the
- * scenarios @not_run; "exit_status" is @status.
+ * scenarios @not_run; "exit_status" is @status. @out is the document
+ * report_json_begin() began: it is then complete.
  */
 void report_json_end(int status, int signo, const struct scenario *const *not_run,
 		     unsigned int nr_not_run, FILE *out);
 /* The runs of one invocation, for the closing line. */
 struct stress_summary {
 	unsigned int runs, passed, failed, skipped, errors;
+	unsigned int not_run;		/* planned, never started (a signal) */
+	unsigned int by_class[3];	/* failed or errored runs per enum stress_class */
 	bool interrupted;
 	double elapsed;
 };

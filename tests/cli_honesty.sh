@@ -165,7 +165,7 @@ start_and_signal INT k.out --scenario counter_storm --scenario oom_race --cpus 4
 	grep -qx 'ok 2 oom_race # SKIP interrupted (SIGINT) before it started' k.out &&
 	! grep -q '^ok [0-9]* [a-z_]*$' k.out
 result $? interrupted_ktap_is_skip_interrupted "exit $rc; $(grep -E '^(not )?ok|^1\.\.' k.out)"
-python3 "$here/jsonschema_lite.py" "$here/../docs/stress-report.schema.json" k.json >schema.out &&
+python3 "$here/json_check.py" "$here/../docs/stress-report.schema.json" k.json >schema.out &&
 	python3 -c '
 import json, sys
 d = json.load(open("k.json"))
@@ -184,5 +184,6 @@ start_and_signal INT r.out --replay long.txt --replay-out long-out.txt --report 
 	grep -q 'replay interrupted: long-out.txt not written' r.out.err
 result $? interrupted_replay_says_so "exit $rc; $(grep -E 'outcome|^ok|^not ok' r.out)"
 
-echo "1..$n"
+# No plan at the end: KTAP puts it after the version line or leaves it out
+# (tests/ktap_validate.py, run by make check, rejects a trailing one).
 [ $failed = 0 ]

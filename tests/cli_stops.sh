@@ -110,7 +110,7 @@ result $? deadline_overrun_ends_the_run "exit $rc after $(ms $t0) ms"
 run_bounded o5 e5 --scenario selftest --cpus 3 --selftest-hang start --duration 1s \
 	--stall-timeout 1s --report json
 rc=$?
-[ $rc = 1 ] && python3 "$here/jsonschema_lite.py" "$here/../docs/stress-report.schema.json" o5 &&
+[ $rc = 1 ] && python3 "$here/json_check.py" "$here/../docs/stress-report.schema.json" o5 &&
 	python3 -c 'import json,sys; d=json.load(open("o5")); r=d["runs"][0]
 sys.exit(not (d["exit_status"] == 1 and r["verdict"] == "FAIL" and
 	 r["failures"][0]["invariant"] == "watchdog"))'

@@ -10,9 +10,13 @@ set -u
 STRESS=${STRESS:-${BUILD:-build/cc}/stress}
 n=0 failed=0
 STRESS=$(realpath "$STRESS")
+here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1	# files a run may write (e.g. replay files) stay in $tmp
+
+# The number of results is known at the end only: no plan (KTAP allows it).
+echo "KTAP version 1"
 
 result() {	# result OK NAME [DIAG]
 	n=$((n + 1))
@@ -84,6 +88,13 @@ bad round_without_until_fail --round 1s
 bad replay_with_run_option --replay x.txt --cpus 2
 bad shrink_with_scenario_option --shrink x.txt --oom-algo v16
 
+# KTAP streams go through the strict validator (tests/ktap_validate.py).
+ktap_valid() {	# ktap_valid FILE [validator options]: reason in $tmp/why
+	local f=$1
+	shift
+	python3 "$here/ktap_validate.py" "$@" "$f" >"$tmp/why" 2>&1
+}
+
 # "Did you mean" for a mistyped long option, engine or scenario.
 "$STRESS" --durtion 1s >/dev/null 2>"$tmp/e"
 [ $? = 2 ] && grep -qx "stress: unknown option '--durtion'; did you mean '--duration'? (try --help)" "$tmp/e"
@@ -135,8 +146,20 @@ result $? seed_makes_sequences_repeatable "seed 7: '$a' / '$b'; seed 8: '$c'"
 	--stat-interval 0 >"$tmp/out" 2>/dev/null
 [ "$(sed -n 1p "$tmp/out")" = "KTAP version 1" ] && [ "$(sed -n 2p "$tmp/out")" = "1..1" ] &&
 	[ "$(grep -v '^#' "$tmp/out" | tail -1)" = "ok 1 counter_storm" ] &&
-	! grep -vE '^(KTAP version 1|1\.\.1|ok 1 counter_storm|# .*)$' "$tmp/out"
-result $? ktap_report_is_ktap
+	! grep -vE '^(KTAP version 1|1\.\.1|ok 1 counter_storm|# .*)$' "$tmp/out" &&
+	ktap_valid "$tmp/out" --totals --expect 1,0,0
+result $? ktap_report_is_ktap "$(cat "$tmp/why")"
+# Every scenario: one result each, the plan first, the totals line right.
+"$STRESS" --cpus 4 --steps 200 --duration 0 --seed 1 --report ktap --stat-interval 0 \
+	>"$tmp/out" 2>/dev/null
+ktap_valid "$tmp/out" --totals --expect 3,0,0
+result $? ktap_every_scenario_is_valid "$(cat "$tmp/why")"
+# --until-fail: the number of runs is not known in advance; no plan (KTAP allows
+# it), never a plan at the end.
+"$STRESS" --scenario counter_storm --cpus 2 --until-fail --rounds 3 --steps 200 \
+	--duration 0 --report ktap --stat-interval 0 >"$tmp/out" 2>/dev/null
+ktap_valid "$tmp/out" --no-plan --totals --expect 3,0,0 && ! grep -q '^1\.\.' "$tmp/out"
+result $? ktap_until_fail_is_valid "$(cat "$tmp/why")"
 
 # Checking off: SKIP, exit 0.
 "$STRESS" --scenario counter_storm --cpus 2 --steps 500 --duration 0 --no-check --report ktap \
@@ -169,8 +192,13 @@ STRESS_SELFTEST=1 "$STRESS" --scenario selftest --cpus 2 --selftest-fail-after 1
 	--steps 1000 --duration 0 --stat-interval 0 >"$tmp/out" 2>/dev/null
 rc=$?
 [ $rc = 1 ] && grep -qx "not ok 1 selftest" "$tmp/out" && ! grep -q "^ok " "$tmp/out" &&
-	grep -q '^# failure 1: invariant=selftest' "$tmp/out"
-result $? ktap_failure_is_not_ok "exit $rc"
+	grep -q '^# failure 1: invariant=selftest' "$tmp/out" &&
+	ktap_valid "$tmp/out" --totals --expect 0,1,0
+result $? ktap_failure_is_not_ok "exit $rc $(cat "$tmp/why")"
+STRESS_SELFTEST=1 "$STRESS" --scenario selftest --cpus 2 --selftest-fail-after 100 --until-fail \
+	--rounds 5 --steps 1000 --duration 0 --report ktap --stat-interval 0 >"$tmp/out" 2>/dev/null
+ktap_valid "$tmp/out" --no-plan --totals --expect 0,1,0
+result $? ktap_until_fail_failure_is_valid "$(cat "$tmp/why")"
 
 # Watchdog: a vCPU that stops making progress is a failure naming it, with every thread's state.
 STRESS_SELFTEST=1 "$STRESS" --scenario selftest --cpus 3 --selftest-stall --stall-timeout 500ms \
@@ -219,5 +247,21 @@ for sig in INT TERM; do
 	result $? "sig${sig,,}_stops_with_report" "exit $rc after ${ms} ms"
 done
 
-echo "1..$n"
+# An interrupted KTAP run is still one valid document: the run that was
+# stopped is "ok 1 name # SKIP interrupted (SIGINT)", the scenarios never
+# started "ok N name # SKIP interrupted (SIGINT) before it started".
+"$STRESS" --cpus 16 --duration 0 --stat-interval 0 --report ktap >"$tmp/out" 2>/dev/null &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+ktap_valid "$tmp/out" --totals --expect 0,0,3 &&
+	grep -qx 'ok 1 [a-z_]* # SKIP interrupted (SIGINT)' "$tmp/out" &&
+	[ "$(grep -cx 'ok [23] [a-z_]* # SKIP interrupted (SIGINT) before it started' "$tmp/out")" = 2 ]
+result $? ktap_interrupted_is_valid "$(cat "$tmp/why") $(grep '^ok' "$tmp/out" | tr '\n' ' ')"
+# The closing line counts as the results do: the stopped run skipped, the rest not run.
+grep -q '^# stress: [A-Z]* (1 run: 0 passed, 0 failed, 1 skipped, 0 errors, 2 not run; .*interrupted' \
+	"$tmp/out"
+result $? closing_line_agrees_with_ktap "$(grep '^# stress: [A-Z]* (' "$tmp/out")"
+
 exit $((failed > 0))

@@ -82,7 +82,7 @@ for f in tests/test_*.c; do
 done
 
 # 1. base: builds unchanged, every unit test passes.
-if ! lay base >"$log" 2>&1 || ! kbuild base "${unit_tests[@]}" >>"$log" 2>&1; then
+if ! lay base >"$log" 2>&1 || ! kbuild base "${unit_tests[@]}" ktap-run >>"$log" 2>&1; then
 	fail_with_log 1 base_builds_and_passes
 	echo "ok 2 seam_live # SKIP no base build"
 else
@@ -92,7 +92,8 @@ else
 	done
 	if grep -q -- "$kfix/base-src/lib/percpu_counter_tree.c" "$kfix/base/.flags" &&
 	   BUILD="$kfix/base" CC="$cc" scripts/run-tests "${progs[@]}" >"$log" 2>&1; then
-		echo "# base: API $(api_of base); $(tail -n 1 "$log")"
+		echo "# base: API $(api_of base); unit tests $(sed -n 's/^# Totals: //p' "$log" |
+			sed 's/:\([0-9]\)/=\1/g')"
 		echo "ok 1 base_builds_and_passes"
 	else
 		fail_with_log 1 base_builds_and_passes
@@ -118,7 +119,8 @@ else
 	lay base >/dev/null 2>&1
 fi
 
-# check N NAME TEST CASE...: build fixture NAME, run TEST; $out holds its output.
+# check N NAME TEST CASE...: build fixture NAME, run TEST; $out holds its output
+# (one KTAP document: the suite's cases are indented two spaces).
 out=$kfix/out
 run_fixture() {
 	local n=$1 name=$2 test=$3
@@ -147,10 +149,10 @@ expect() {
 
 # 3. swapped tolerances: exactly the two compare-value cases, class contract.
 swapped_ok() {
-	[ "$(grep -c '^not ok' "$out")" = 2 ] &&
-	grep -q '^not ok 1 compare_value_edges$' "$out" &&
-	grep -q '^not ok 2 compare_value_with_residual$' "$out" &&
-	[ "$(grep -c '^    # class=contract fn=percpu_counter_tree_approximate_compare_value$' \
+	[ "$(grep -c '^  not ok' "$out")" = 2 ] &&
+	grep -q '^  not ok 1 compare_value_edges$' "$out" &&
+	grep -q '^  not ok 2 compare_value_with_residual$' "$out" &&
+	[ "$(grep -c '^  # class=contract fn=percpu_counter_tree_approximate_compare_value$' \
 		"$out")" = 2 ] &&
 	! grep -q 'class=wrong-answer\|class=crash' "$out" &&
 	grep -q 'compare_value: v - approx = +under (+[0-9]*) returns 1; the documented range is \[-over, +under\] = .*, so the answer must be 0' "$out"
@@ -163,8 +165,8 @@ fi
 # 4. accuracy_range assigns: probed; the accumulate contract test is skipped.
 assign_ok() {
 	api_of assign | grep -q 'accuracy_range=assigns' &&
-	grep -q '^ok 4 accuracy_query_accumulates # SKIP .*assigns' "$out" &&
-	! grep -q '^not ok' "$out"
+	grep -q '^  ok 4 accuracy_query_accumulates # SKIP .*assigns' "$out" &&
+	! grep -q '^  not ok' "$out"
 }
 if run_fixture 4 assign test_hpcc_accuracy; then
 	expect 4 assign "want accuracy_range=assigns probed and the accumulate test skipped" \
@@ -174,14 +176,14 @@ fi
 # 5. the wrapper lib/mm uses accumulates on that tree too: the OOM tests pass.
 if run_fixture 5 assign test_oom; then
 	expect 5 assign_oom "the OOM model must not depend on the variant" \
-		bash -c "! grep -q '^not ok' '$out' && grep -q '^ok ' '$out'"
+		bash -c "! grep -q '^  not ok' '$out' && grep -q '^  ok ' '$out'"
 fi
 
 # 6. unsigned int get_count_order: only the named batch >= 2^32 test fails.
 count_order_ok() {
-	[ "$(grep -c '^not ok' "$out")" = 1 ] &&
-	grep -q '^not ok 2 carry_batch_4g$' "$out" &&
-	grep -q '^    # class=wrong-answer fn=percpu_counter_tree_init$' "$out" &&
+	[ "$(grep -c '^  not ok' "$out")" = 1 ] &&
+	grep -q '^  not ok 2 carry_batch_4g$' "$out" &&
+	grep -q '^  # class=wrong-answer fn=percpu_counter_tree_init$' "$out" &&
 	grep -q 'batch 0x100000000 (2^32): carry bit 0x[0-9a-f]*, want 0x100000000' "$out"
 }
 if run_fixture 6 count-order-int test_hpcc_carry carry_batch_4g; then
@@ -191,7 +193,7 @@ fi
 # 7. items_size a function, no ITEMS_ALIGN: probed; the life cycle adapts.
 items_fn_ok() {
 	api_of items-fn | grep -q 'items_size=function items_align=no' &&
-	! grep -q '^not ok' "$out" && grep -q '^ok 3 lifecycle_static_items' "$out"
+	! grep -q '^  not ok' "$out" && grep -q '^  ok 3 lifecycle_static_items' "$out"
 }
 if run_fixture 7 items-fn test_hpcc_lifecycle; then
 	expect 7 items_fn "want items_size=function items_align=no and the life cycle passing" \

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <fnmatch.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -8,6 +9,8 @@
 #include <kcompat/kcompat.h>
 #include <linux/percpu_counter_tree.h>
 #include "ktap.h"
+
+struct ktap kt_ktap;
 
 static const char *const kt_class_names[KT_NR_CLASSES] = {
 	[KT_WRONG_ANSWER] = "wrong-answer",
@@ -23,15 +26,29 @@ const char *kt_class_name(enum kt_class c)
 static void kt_vfail(struct kt *t, enum kt_class cls, const char *fn, const char *file,
 		     int line, const char *fmt, va_list ap)
 {
+	char msg[2048];
+
 	t->class_failures[cls]++;
 	if (fn && !t->first_fn[0])
 		snprintf(t->first_fn, sizeof(t->first_fn), "%s", fn);
 	/* Cap the noise of a broken case; the count stays exact. */
 	if (t->failures++ >= 10)
 		return;
-	printf("    # class=%s fn=%s %s:%d: ", kt_class_name(cls), fn ? fn : "-", file, line);
-	vprintf(fmt, ap);
-	printf("\n");
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	ktap_diag(&kt_ktap, "class=%s fn=%s %s:%d: %s", kt_class_name(cls), fn ? fn : "-",
+		  file, line, msg);
+}
+
+void kt_diag(struct kt *t, const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+
+	(void)t;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	ktap_diag(&kt_ktap, "%s", msg);
 }
 
 void kt_fail(struct kt *t, const char *file, int line, const char *fmt, ...)
@@ -225,25 +242,6 @@ bool kt_run_config(struct kt *t, unsigned int nr_cpus,
 	return !r.failures;
 }
 
-void kt_rng_seed(struct kt_rng *r, unsigned long long seed)
-{
-	r->s = seed ^ 0x9e3779b97f4a7c15ULL;
-}
-
-unsigned long long kt_rng_next(struct kt_rng *r)
-{
-	unsigned long long z = (r->s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-unsigned long long kt_rng_below(struct kt_rng *r, unsigned long long n)
-{
-	return n ? kt_rng_next(r) % n : 0;
-}
-
 /* The class a failed case is counted under: the most severe it saw. */
 static enum kt_class kt_case_class(const struct kt *t)
 {
@@ -269,21 +267,66 @@ static void kt_case_body(struct kt *t, void *arg)
 	kc_warn_set_quiet(false);
 }
 
+/* Each pattern must select a case: a filter that runs nothing is a mistake. */
+static int select_cases(const char *prog, const struct kt_case *cases, unsigned int nr_cases,
+			int argc, char **argv, bool *run)
+{
+	unsigned int i;
+	int a;
+
+	for (i = 0; i < nr_cases; i++)
+		run[i] = argc < 2;
+	for (a = 1; a < argc; a++) {
+		bool hit = false;
+
+		if (argv[a][0] == '-') {
+			fprintf(stderr, "%s: unknown option '%s' (usage: %s [--list] [PATTERN]...)\n",
+				prog, argv[a], prog);
+			return -1;
+		}
+		for (i = 0; i < nr_cases; i++) {
+			if (!fnmatch(argv[a], cases[i].name, 0)) {
+				run[i] = true;
+				hit = true;
+			}
+		}
+		if (!hit) {
+			fprintf(stderr, "%s: no test case matches '%s' (--list shows them)\n",
+				prog, argv[a]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int kt_run(const char *suite, const struct kt_case *cases, unsigned int nr_cases,
 	   int argc, char **argv)
 {
-	unsigned int i, c, passed = 0, failed = 0, skipped = 0;
 	unsigned int by_class[KT_NR_CLASSES] = { 0 };
-	const char *only = argc > 1 ? argv[1] : NULL;
+	bool *run = calloc(nr_cases + 1, sizeof(*run));
+	unsigned int i, c;
+	char extra[96];
 
+	if (!run)
+		return 3;
+	if (argc == 2 && !strcmp(argv[1], "--list")) {
+		for (i = 0; i < nr_cases; i++)
+			printf("%s\n", cases[i].name);
+		free(run);
+		return 0;
+	}
+	if (select_cases(argv[0], cases, nr_cases, argc, argv, run)) {
+		free(run);
+		return 2;
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("KTAP version 1\n# Subtest: %s\n1..%u\n", suite, nr_cases);
+	ktap_begin(&kt_ktap, stdout, 1);
+	ktap_subtest_begin(&kt_ktap, suite, nr_cases);
 	for (i = 0; i < nr_cases; i++) {
 		struct kt t = { .name = cases[i].name };
 
-		if (only && strcmp(only, cases[i].name)) {
-			printf("ok %u %s # SKIP not selected\n", i + 1, cases[i].name);
-			skipped++;
+		if (!run[i]) {
+			ktap_result(&kt_ktap, KTAP_SKIP, t.name, "not selected");
 			continue;
 		}
 		/* One process per case: the kernel boots once (AGREEMENTS B). */
@@ -291,29 +334,30 @@ int kt_run(const char *suite, const struct kt_case *cases, unsigned int nr_cases
 		t.name = cases[i].name;
 		if (t.failures) {
 			c = kt_case_class(&t);
-			printf("    # %s: %lu of %lu checks failed\n", t.name,
-			       t.failures, t.checks);
-			printf("    # class=%s fn=%s\n", kt_class_name(c),
-			       t.first_fn[0] ? t.first_fn : "-");
-			printf("not ok %u %s\n", i + 1, t.name);
+			ktap_diag(&kt_ktap, "%s: %lu of %lu checks failed", t.name, t.failures,
+				  t.checks);
+			ktap_diag(&kt_ktap, "class=%s fn=%s", kt_class_name(c),
+				  t.first_fn[0] ? t.first_fn : "-");
+			ktap_result(&kt_ktap, KTAP_FAIL, t.name, NULL);
 			by_class[c]++;
-			failed++;
 		} else if (t.skipped) {
-			printf("ok %u %s # SKIP %s\n", i + 1, t.name, t.skip_reason);
-			skipped++;
+			ktap_result(&kt_ktap, KTAP_SKIP, t.name, "%s", t.skip_reason);
 		} else if (!t.checks) {
 			/* A case that checked nothing proves nothing. */
-			printf("    # %s: no check was made\n", t.name);
-			printf("not ok %u %s\n", i + 1, t.name);
+			ktap_diag(&kt_ktap, "%s: no check was made", t.name);
+			ktap_result(&kt_ktap, KTAP_FAIL, t.name, NULL);
 			by_class[KT_WRONG_ANSWER]++;
-			failed++;
 		} else {
-			printf("ok %u %s # checks=%lu\n", i + 1, t.name, t.checks);
-			passed++;
+			ktap_result(&kt_ktap, KTAP_PASS, t.name, "checks=%lu", t.checks);
 		}
 	}
-	printf("# %s: %u passed, %u failed, %u skipped\n", suite, passed, failed, skipped);
-	printf("# %s: failed by class: contract=%u wrong-answer=%u crash=%u\n", suite,
-	       by_class[KT_CONTRACT], by_class[KT_WRONG_ANSWER], by_class[KT_CRASH]);
-	return failed ? 1 : 0;
+	ktap_diag(&kt_ktap, "%s: failed by class: contract=%u wrong-answer=%u crash=%u", suite,
+		  by_class[KT_CONTRACT], by_class[KT_WRONG_ANSWER], by_class[KT_CRASH]);
+	ktap_subtest_end(&kt_ktap, KTAP_PASS, NULL, NULL);
+	/* The closing totals carry the failures per class (AGREEMENTS A). */
+	snprintf(extra, sizeof(extra), " contract:%u wrong-answer:%u crash:%u",
+		 by_class[KT_CONTRACT], by_class[KT_WRONG_ANSWER], by_class[KT_CRASH]);
+	ktap_end(&kt_ktap, extra);
+	free(run);
+	return ktap_counts(&kt_ktap)->fail ? 1 : 0;
 }

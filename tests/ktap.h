@@ -1,14 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A small KUnit-like harness: each test binary is one KTAP suite, each
- * case one result line. A case also fails when a WARN fired during it
- * that it did not announce with kt_expect_warns().
+ * A small KUnit-like harness: each test binary prints one complete KTAP
+ * document (lib/util/ktap.h writes it) holding one suite, each case one
+ * result line, as a KUnit run of one suite does:
+ *
+ *   KTAP version 1
+ *   1..1
+ *     KTAP version 1
+ *     # Subtest: hpcc_set
+ *     1..2
+ *     ok 1 set_fresh_counter # checks=9200
+ *     # class=wrong-answer fn=percpu_counter_tree_set tests/test_hpcc_set.c:80: ...
+ *     # set_with_residual: 1 of 3612 checks failed
+ *     # class=wrong-answer fn=percpu_counter_tree_set
+ *     not ok 2 set_with_residual
+ *     # hpcc_set: failed by class: contract=0 wrong-answer=1 crash=0
+ *   # hpcc_set: pass:1 fail:1 skip:0 total:2
+ *   not ok 1 hpcc_set
+ *   # Totals: pass:1 fail:1 skip:0 total:2 contract:0 wrong-answer:1 crash:0
+ *
+ * A case also fails when a WARN fired during it that it did not announce
+ * with kt_expect_warns(). Arguments: --list, or shell patterns selecting
+ * cases (the others are reported as skipped); a pattern that selects no
+ * case is a usage error (exit 2).
  */
 #ifndef _TESTS_KTAP_H
 #define _TESTS_KTAP_H
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "util/ktap.h"
+#include "util/rng.h"
 
 /*
  * Failure classes (AGREEMENTS A): every failure carries one.
@@ -93,6 +115,8 @@ void kt_fail_class(struct kt *t, enum kt_class cls, const char *fn, const char *
 } while (0)
 
 void kt_skip(struct kt *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A diagnostic line ("# ...") in the case's output (a measurement, a note). */
+void kt_diag(struct kt *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The case provokes warnings on purpose: record them quietly. */
 void kt_expect_warns(struct kt *t);
 
@@ -120,14 +144,29 @@ bool kt_run_config(struct kt *t, unsigned int nr_cpus,
 /* Or'ed into @nr_cpus: the child does not boot; @fn tests the boot itself. */
 #define KT_NO_BOOT	(1U << 31)
 
-/* Deterministic PRNG (splitmix64/xorshift): tests are reproducible. */
+/* Tests are reproducible: the suite's one generator (lib/util/rng.h), seeded per case. */
 struct kt_rng {
-	unsigned long long s;
+	struct rng r;
 };
-void kt_rng_seed(struct kt_rng *r, unsigned long long seed);
-unsigned long long kt_rng_next(struct kt_rng *r);
-/* Uniform in [0, n). */
-unsigned long long kt_rng_below(struct kt_rng *r, unsigned long long n);
+
+static inline void kt_rng_seed(struct kt_rng *r, unsigned long long seed)
+{
+	rng_init(&r->r, seed ^ RNG_GOLDEN);
+}
+
+static inline unsigned long long kt_rng_next(struct kt_rng *r)
+{
+	return rng_next(&r->r);
+}
+
+/* Uniform in [0, n); 0 when n == 0. */
+static inline unsigned long long kt_rng_below(struct kt_rng *r, unsigned long long n)
+{
+	return rng_below(&r->r, n);
+}
+
+/* The harness's KTAP writer (for diagnostics of helpers in tests/). */
+extern struct ktap kt_ktap;
 
 int kt_run(const char *suite, const struct kt_case *cases, unsigned int nr_cases,
 	   int argc, char **argv);

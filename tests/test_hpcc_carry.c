@@ -141,7 +141,7 @@ static void carry_identity(struct kt *t, bool skip)
 			j.cfg.cases /= 3;
 		kt_run_config(t, j.cfg.cpus, carry_one, &j);
 	}
-	printf("    # %lu carry evaluations\n", t->tally[0]);
+	kt_diag(t, "%lu carry evaluations", t->tally[0]);
 	KT_EXPECT(t, t->tally[0] >= min_evals, "only %lu carry cases", t->tally[0]);
 }
 

@@ -432,7 +432,7 @@ static void concurrency_positive_sums_never_negative(struct kt *t)
 	}
 	atomic_store(&s.stop, true);
 	pthread_join(tid, NULL);
-	printf("    # raw precise sum negative in %lu of %lu reads\n", negatives, n);
+	kt_diag(t, "raw precise sum negative in %lu of %lu reads", negatives, n);
 	KT_EXPECT(t, bad == 0, "%lu negative clamped sums", bad);
 	KT_EXPECT_EQ(t, percpu_counter_tree_precise_sum(&hc.c), 0);
 	hu_counter_destroy(&hc);

@@ -86,8 +86,8 @@ static void edge_report(struct kt *t)
 		t->failures += extra;
 	}
 	if (class_count[KT_WRONG_ANSWER] + class_count[KT_CONTRACT])
-		printf("    # %s: %u CPUs: %lu wrong-answer, %lu contract failures\n", t->name,
-		       nr_cpu_ids, class_count[KT_WRONG_ANSWER], class_count[KT_CONTRACT]);
+		kt_diag(t, "%s: %u CPUs: %lu wrong-answer, %lu contract failures", t->name,
+			nr_cpu_ids, class_count[KT_WRONG_ANSWER], class_count[KT_CONTRACT]);
 }
 
 typedef void (*config_fn)(struct kt *t, void *arg);

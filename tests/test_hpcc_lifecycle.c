@@ -203,7 +203,7 @@ static void lifecycle_static_items(struct kt *t)
 		  PERCPU_COUNTER_TREE_ITEMS_ALIGN(0) == 0 &&
 		  PERCPU_COUNTER_TREE_ITEMS_ALIGN(ITEM_SIZE + 1) == 2 * ITEM_SIZE, "ALIGN");
 #else
-	printf("    # no PERCPU_COUNTER_TREE_ITEMS_ALIGN in this tree (probed): not checked\n");
+	kt_diag(t, "no PERCPU_COUNTER_TREE_ITEMS_ALIGN in this tree (probed): not checked");
 #endif
 	if (!kt_hpcc_setup(t, NR_CPUS))
 		return;

@@ -501,9 +501,9 @@ static void seeded_one(struct kt *t, void *arg)
 		worst_b = max(worst_b, m - pts);
 		oom_select_put(&oc);
 	}
-	printf("# seeded, %s seeds: %lu exact-regime, %lu crowded; worst miss v16 %ld, "
-	       "bounded %ld pages\n", parity ? "odd" : "even", exact_cases, crowded,
-	       worst_v16, worst_b);
+	kt_diag(t, "seeded, %s seeds: %lu exact-regime, %lu crowded; worst miss v16 %ld, "
+		"bounded %ld pages", parity ? "odd" : "even", exact_cases, crowded,
+		worst_v16, worst_b);
 	t->tally[0] += exact_cases;
 	t->tally[1] += crowded;
 	oom_model_reset();

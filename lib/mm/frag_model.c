@@ -12,6 +12,7 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/errno.h>
+#include "util/rng.h"
 #include "mm/frag_model.h"
 #include "mm/frag_buddy.h"
 
@@ -34,7 +35,7 @@ struct frag {
 	bool scanallfree;		/* P5: SCANALLFREE opens non-movable blocks */
 	unsigned char *pb_movable;	/* pageblock migratetype */
 	unsigned long nr_pb;
-	unsigned long long rng;
+	struct rng rng;
 	/* Turn-taking between requester threads. */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -63,19 +64,10 @@ static unsigned long frag_list_len(const struct frag *m)
 	return m->par.cluster_max + m->cfg->pageblock;
 }
 
-static unsigned long long frag_rand(struct frag *m)
-{
-	/* splitmix64 */
-	unsigned long long z = (m->rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static unsigned long frag_below(struct frag *m, unsigned long n)
 {
-	return n ? frag_rand(m) % n : 0;
+	/* Modulo, not rng_below(): keeps the published tables' numbers. */
+	return n ? rng_next(&m->rng) % n : 0;
 }
 
 static bool test_skip(unsigned long *map, unsigned long blk)
@@ -638,7 +630,7 @@ int frag_run(const struct frag_config *cfg, struct frag_stats *st)
 	    cfg->nr_frames >= FRAG_NIL || cfg->pageblock < (1UL << cfg->order))
 		return -EINVAL;
 	memset(st, 0, sizeof(*st));
-	m.rng = cfg->seed;
+	rng_init(&m.rng, cfg->seed);
 	m.nr_pb = cfg->nr_frames / cfg->pageblock;
 	m.deferral = cfg->kernel == FRAG_BASE;
 	m.classic = cfg->kernel < FRAG_REDESIGN;

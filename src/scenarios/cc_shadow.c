@@ -20,6 +20,7 @@
  * judged transition is exact in every atomic mode.
  */
 #include "mm/compaction_ref.h"
+#include "util/json.h"
 #include "cc_shadow.h"
 
 static const char *const tx_names[CC_NR_TX] = {
@@ -208,13 +209,28 @@ bool cc_shadow_depleted(struct stress *s, struct cc_shadow *sh, int cpu, struct 
 	return ret;
 }
 
-void cc_shadow_report(struct cc_shadow *sh, FILE *out, bool json)
+void cc_shadow_report(struct cc_shadow *sh, FILE *out)
 {
 	unsigned int k;
 
-	fprintf(out, json ? ",\"shadow\":{" : "# compaction_churn: shadow model (judged/made):");
+	fprintf(out, "# compaction_churn: shadow model (judged/made):");
 	for (k = 0; k < CC_NR_TX; k++)
-		fprintf(out, json ? "%s\"%s\":[%lu,%lu]" : "%s %s %lu/%lu", json && k ? "," : "",
-			tx_names[k] + 7, atomic_load(&sh->judged[k]), atomic_load(&sh->made[k]));
-	fprintf(out, json ? "}" : "\n");
+		fprintf(out, " %s %lu/%lu", tx_names[k] + 7, atomic_load(&sh->judged[k]),
+			atomic_load(&sh->made[k]));
+	fprintf(out, "\n");
+}
+
+/* "shadow": {"TRANSITION": [judged, made], ...} */
+void cc_shadow_report_json(struct cc_shadow *sh, struct json *j)
+{
+	unsigned int k;
+
+	json_kobj_begin(j, "shadow");
+	for (k = 0; k < CC_NR_TX; k++) {
+		json_karr_begin(j, tx_names[k] + 7);
+		json_u64(j, atomic_load(&sh->judged[k]));
+		json_u64(j, atomic_load(&sh->made[k]));
+		json_arr_end(j);
+	}
+	json_obj_end(j);
 }

@@ -38,6 +38,8 @@ bool cc_shadow_restarting(struct stress *s, struct cc_shadow *sh, int cpu, struc
 bool cc_shadow_depleted(struct stress *s, struct cc_shadow *sh, int cpu, struct zone *z,
 			unsigned long managed);
 
-void cc_shadow_report(struct cc_shadow *sh, FILE *out, bool json);
+void cc_shadow_report(struct cc_shadow *sh, FILE *out);
+struct json;
+void cc_shadow_report_json(struct cc_shadow *sh, struct json *j);
 
 #endif /* _STRESS_CC_SHADOW_H */

@@ -27,6 +27,7 @@
 #include <kcompat/kcompat.h>
 #include <linux/bitops.h>
 #include "mm/compaction.h"
+#include "util/json.h"
 #include "scenario.h"
 #include "cc_shadow.h"
 
@@ -169,12 +170,11 @@ static const struct scenario_opt cc_opts[] = {
 };
 
 /* Plain mode: sometimes yield inside the RMW window so lost updates show on 2 cores. */
-static __thread unsigned long long window_rng;
+static __thread struct rng window_rng;
 
 static void cc_rmw_window(void)
 {
-	window_rng = window_rng * 6364136223846793005ULL + 1442695040888963407ULL;
-	if (!(window_rng >> 50))		/* about 1 in 16384 */
+	if (!(rng_next(&window_rng) >> 50))	/* about 1 in 16384 */
 		sched_yield();
 }
 
@@ -445,8 +445,8 @@ static void cpu_step(struct stress *s, unsigned int cpu, struct stress_rng *rng)
 {
 	struct zone_desc *d;
 
-	if (!window_rng)
-		window_rng = stress_mix(stress_seed(s) ^ cpu) | 1;
+	if (!window_rng.s)
+		rng_init(&window_rng, stress_mix(stress_seed(s) ^ cpu) | 1);
 	atomic_fetch_add_explicit(&C->requests, 1, memory_order_relaxed);
 	C->cpu[cpu].steps++;
 	rcu_read_lock();
@@ -697,24 +697,29 @@ static void report_text(struct stress *s, FILE *out)
 		"compact_failed %lu; quiescent checks %lu (hpcc precise fallback %lu, "
 		"hpcc vs field differ %lu)\n", C->q_lost_success, C->q_lost_failed,
 		C->q_checks, C->q_hpcc_precise, C->q_hpcc_vs_field);
-	cc_shadow_report(&C->shadow, out, false);
+	cc_shadow_report(&C->shadow, out);
 }
 
-static void report_json(struct stress *s, FILE *out)
+static void report_json(struct stress *s, struct json *j)
 {
-	fprintf(out, ",\"compaction\":{\"policy\":\"%s\",\"p5\":\"%s\",\"atomic_mode\":\"%s\","
-		"\"cluster_max\":%lu,\"requests\":%lu,\"compact_stall\":%lu,"
-		"\"compact_success\":%lu,\"compact_fail\":%lu,\"migrate_scanned\":%lu,"
-		"\"resets\":%lu,\"resizes\":%lu,\"max_depth\":%lu,\"lost_success\":%lu,"
-		"\"lost_failed\":%lu,\"quiescent_checks\":%lu",
-		opt_policy == COMPACT_POLICY_P9 ? "p9" : "threshold1",
-		opt_p5 == COMPACT_P5_INTENDED ? "intended" : "as-posted",
-		atomic_names[opt_atomic], opt_cluster_max, atomic_load(&C->requests),
-		CPU_SUM(stall), CPU_SUM(success), CPU_SUM(fail), CPU_SUM(scanned),
-		atomic_load(&C->resets), atomic_load(&C->resizes), atomic_load(&C->max_depth),
-		C->q_lost_success, C->q_lost_failed, C->q_checks);
-	cc_shadow_report(&C->shadow, out, true);
-	fprintf(out, "}");
+	json_kobj_begin(j, "compaction");
+	json_kstr(j, "policy", opt_policy == COMPACT_POLICY_P9 ? "p9" : "threshold1");
+	json_kstr(j, "p5", opt_p5 == COMPACT_P5_INTENDED ? "intended" : "as-posted");
+	json_kstr(j, "atomic_mode", atomic_names[opt_atomic]);
+	json_ku64(j, "cluster_max", opt_cluster_max);
+	json_ku64(j, "requests", atomic_load(&C->requests));
+	json_ku64(j, "compact_stall", CPU_SUM(stall));
+	json_ku64(j, "compact_success", CPU_SUM(success));
+	json_ku64(j, "compact_fail", CPU_SUM(fail));
+	json_ku64(j, "migrate_scanned", CPU_SUM(scanned));
+	json_ku64(j, "resets", atomic_load(&C->resets));
+	json_ku64(j, "resizes", atomic_load(&C->resizes));
+	json_ku64(j, "max_depth", atomic_load(&C->max_depth));
+	json_ku64(j, "lost_success", C->q_lost_success);
+	json_ku64(j, "lost_failed", C->q_lost_failed);
+	json_ku64(j, "quiescent_checks", C->q_checks);
+	cc_shadow_report_json(&C->shadow, j);
+	json_obj_end(j);
 }
 
 static const struct scenario compaction_churn = {

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <kcompat/kcompat.h>
+#include "util/json.h"
 #include "storm.h"
 
 static const char *const pattern_names[NR_PATTERNS] = {
@@ -366,7 +367,7 @@ static void storm_report_text(struct stress *s, FILE *out)
 	struct storm_totals totals = storm_sums(st);
 	unsigned int key;
 
-	storm_edge_report(st, out, false);
+	storm_edge_report(st, out);
 	/* Every thread has stopped: the final values (same seed and --steps, same values). */
 	fprintf(out, "# counter_storm final");
 	for (key = 0; key < NR_KEYS; key++)
@@ -381,19 +382,20 @@ static void storm_report_text(struct stress *s, FILE *out)
 		opt_skip < 0 ? "default" : opt_skip ? "on" : "off");
 }
 
-static void storm_report_json(struct stress *s, FILE *out)
+static void storm_report_json(struct stress *s, struct json *j)
 {
 	struct storm *st = stress_priv(s);
 	struct storm_totals totals = storm_sums(st);
 
-	fprintf(out, ",\"adds\":%lu,\"adds_as_other_cpu\":%lu,\"compares\":%lu,"
-		"\"unsettled_skips\":%lu,\"far_pairs\":%lu,\"sets\":%lu,\"pattern\":\"%s\","
-		"\"skip_levels\":\"%s\"", totals.adds, totals.other_adds,
-		atomic_load(&st->compares), atomic_load(&st->unsettled),
-		atomic_load(&st->far_pairs), atomic_load(&st->sets),
-		opt_pattern < 0 ? "mixed" : pattern_names[opt_pattern],
-		opt_skip < 0 ? "default" : opt_skip ? "on" : "off");
-	storm_edge_report(st, out, true);
+	json_ku64(j, "adds", totals.adds);
+	json_ku64(j, "adds_as_other_cpu", totals.other_adds);
+	json_ku64(j, "compares", atomic_load(&st->compares));
+	json_ku64(j, "unsettled_skips", atomic_load(&st->unsettled));
+	json_ku64(j, "far_pairs", atomic_load(&st->far_pairs));
+	json_ku64(j, "sets", atomic_load(&st->sets));
+	json_kstr(j, "pattern", opt_pattern < 0 ? "mixed" : pattern_names[opt_pattern]);
+	json_kstr(j, "skip_levels", opt_skip < 0 ? "default" : opt_skip ? "on" : "off");
+	storm_edge_report_json(st, j);
 }
 
 static const struct scenario counter_storm = {

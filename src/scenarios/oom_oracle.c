@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <linux/rculist.h>
 #include "mm/oom_ref.h"
+#include "util/json.h"
 #include "oom_oracle.h"
 
 static const char *const inv_names[] = {
@@ -110,16 +111,22 @@ void oom_oracle_quiescent(struct stress *s, unsigned long totalpages, int algo,
 		audit(s, totalpages, OOM_ALGO_PRECISE, st);
 }
 
-void oom_oracle_report(const struct oom_oracle_stats *st, FILE *out, bool json)
+void oom_oracle_report(const struct oom_oracle_stats *st, FILE *out)
 {
-	if (json)
-		fprintf(out, ",\"per_candidate\":{\"audits\":%lu,\"candidates\":%lu,\"moved\":%lu,"
-			"\"filter_edges\":%lu,\"recheck_edges\":%lu,\"fallback_edges\":%lu}",
-			st->audits, st->candidates, st->moved, st->edges[0], st->edges[1],
-			st->edges[2]);
-	else
-		fprintf(out, "# oom_race: per-candidate oracle: %lu selections, %lu candidates "
-			"judged, %lu tasks moved to a boundary; decisions on the filter edge %lu, "
-			"re-check edge %lu, fallback edge %lu\n", st->audits, st->candidates,
-			st->moved, st->edges[0], st->edges[1], st->edges[2]);
+	fprintf(out, "# oom_race: per-candidate oracle: %lu selections, %lu candidates "
+		"judged, %lu tasks moved to a boundary; decisions on the filter edge %lu, "
+		"re-check edge %lu, fallback edge %lu\n", st->audits, st->candidates,
+		st->moved, st->edges[0], st->edges[1], st->edges[2]);
+}
+
+void oom_oracle_json(const struct oom_oracle_stats *st, struct json *j)
+{
+	json_kobj_begin(j, "per_candidate");
+	json_ku64(j, "audits", st->audits);
+	json_ku64(j, "candidates", st->candidates);
+	json_ku64(j, "moved", st->moved);
+	json_ku64(j, "filter_edges", st->edges[0]);
+	json_ku64(j, "recheck_edges", st->edges[1]);
+	json_ku64(j, "fallback_edges", st->edges[2]);
+	json_obj_end(j);
 }

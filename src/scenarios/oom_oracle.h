@@ -23,6 +23,8 @@ struct oom_oracle_stats {
 void oom_oracle_quiescent(struct stress *s, unsigned long totalpages, int algo,
 			  unsigned int rot, oom_oracle_move_fn move, struct oom_oracle_stats *st);
 
-void oom_oracle_report(const struct oom_oracle_stats *st, FILE *out, bool json);
+void oom_oracle_report(const struct oom_oracle_stats *st, FILE *out);
+struct json;
+void oom_oracle_json(const struct oom_oracle_stats *st, struct json *j);
 
 #endif /* _STRESS_OOM_ORACLE_H */

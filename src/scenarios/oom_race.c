@@ -21,6 +21,7 @@
 #include <kcompat/kcompat.h>
 #include "mm/oom_select.h"
 #include "shape/hpcc_shape.h"
+#include "util/json.h"
 #include "scenario.h"
 #include "oom_oracle.h"
 
@@ -66,7 +67,7 @@ struct oom_race {
 	unsigned long under, over, window, slack4;
 	unsigned long totalpages;	/* adj unit = totalpages / 1000 = window / 256 */
 	enum layout phase;		/* the active layout (mixed rotates) */
-	unsigned long long lrng;	/* layout draws, main thread only */
+	struct rng lrng;		/* layout draws, main thread only */
 	atomic_ulong seq;
 	atomic_long active_victims;
 	atomic_ulong last_skip_done;
@@ -91,18 +92,9 @@ static unsigned long stamp(void)
 	return atomic_fetch_add(&R->seq, 1) + 1;
 }
 
-static unsigned long long lrng_next(void)
-{
-	unsigned long long z = (R->lrng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static long lrng_below(unsigned long n)
 {
-	return n ? (long)(lrng_next() % n) : 0;
+	return (long)rng_below(&R->lrng, n);
 }
 
 /* --- options --- */
@@ -814,7 +806,7 @@ static int setup(struct stress *s)
 	if (opt_layout == L_CHAIN && R->nr_slots < 24)
 		R->nr_slots = 24;
 	R->phase = opt_layout == L_MIXED ? L_HOG : opt_layout;
-	R->lrng = stress_seed(s) ^ 0x6f6f6d5f72616365ULL;
+	rng_init(&R->lrng, stress_seed(s) ^ 0x6f6f6d5f72616365ULL);
 	atomic_store(&R->seq, 1);
 	R->slots = calloc(R->nr_slots, sizeof(*R->slots));
 	R->killing = calloc(stress_nr_cpus(s), sizeof(*R->killing));
@@ -901,25 +893,32 @@ static void report_text(struct stress *s, FILE *out)
 		fprintf(out, "# oom_race: bounded worst quiescent shortfall %ld pages (%.2f windows), not at the max in %lu\n",
 			R->q_worst[OOM_ALGO_BOUNDED], in_windows(R->q_worst[OOM_ALGO_BOUNDED]),
 			R->q_hits[OOM_ALGO_BOUNDED]);
-	oom_oracle_report(&R->oracle, out, false);
+	oom_oracle_report(&R->oracle, out);
 }
 
-static void report_json(struct stress *s, FILE *out)
+static void report_json(struct stress *s, struct json *j)
 {
-	fprintf(out, ",\"oom\":{\"layout\":\"%s\",\"window\":%lu,\"quiescent_checks\":%lu,"
-		"\"exact_regime\":%lu,\"crowded\":%lu,\"aborts\":%lu,"
-		"\"v16\":{\"selections\":%lu,\"budget_runs\":%lu,\"worst_shortfall\":%ld,"
-		"\"worst_shortfall_windows\":%.3f,\"quiescent_budget_runs\":%lu},"
-		"\"bounded\":{\"selections\":%lu,\"budget_runs\":%lu,\"worst_shortfall\":%ld}",
-		layout_names[opt_layout], R->window, R->q_checks, R->q_exact, R->q_crowded,
-		atomic_load(&R->aborts),
-		atomic_load(&R->selections[OOM_ALGO_V16]), atomic_load(&R->budget_runs[OOM_ALGO_V16]),
-		R->q_worst[OOM_ALGO_V16], in_windows(R->q_worst[OOM_ALGO_V16]),
-		R->q_v16_runout,
-		atomic_load(&R->selections[OOM_ALGO_BOUNDED]),
-		atomic_load(&R->budget_runs[OOM_ALGO_BOUNDED]), R->q_worst[OOM_ALGO_BOUNDED]);
-	oom_oracle_report(&R->oracle, out, true);
-	fprintf(out, "}");
+	json_kobj_begin(j, "oom");
+	json_kstr(j, "layout", layout_names[opt_layout]);
+	json_ku64(j, "window", R->window);
+	json_ku64(j, "quiescent_checks", R->q_checks);
+	json_ku64(j, "exact_regime", R->q_exact);
+	json_ku64(j, "crowded", R->q_crowded);
+	json_ku64(j, "aborts", atomic_load(&R->aborts));
+	json_kobj_begin(j, "v16");
+	json_ku64(j, "selections", atomic_load(&R->selections[OOM_ALGO_V16]));
+	json_ku64(j, "budget_runs", atomic_load(&R->budget_runs[OOM_ALGO_V16]));
+	json_ki64(j, "worst_shortfall", R->q_worst[OOM_ALGO_V16]);
+	json_kdouble(j, "worst_shortfall_windows", in_windows(R->q_worst[OOM_ALGO_V16]));
+	json_ku64(j, "quiescent_budget_runs", R->q_v16_runout);
+	json_obj_end(j);
+	json_kobj_begin(j, "bounded");
+	json_ku64(j, "selections", atomic_load(&R->selections[OOM_ALGO_BOUNDED]));
+	json_ku64(j, "budget_runs", atomic_load(&R->budget_runs[OOM_ALGO_BOUNDED]));
+	json_ki64(j, "worst_shortfall", R->q_worst[OOM_ALGO_BOUNDED]);
+	json_obj_end(j);
+	oom_oracle_json(&R->oracle, j);
+	json_obj_end(j);
 }
 
 static const struct scenario oom_race = {

@@ -78,6 +78,7 @@ int storm_edge_setup(struct stress *s, struct storm *st);
 void storm_edge_free(struct storm *st);
 void storm_edge_step(struct stress *s, struct storm *st, unsigned int cpu);
 void storm_edge_quiescent(struct stress *s, struct storm *st);
-void storm_edge_report(struct storm *st, FILE *out, bool json);
+void storm_edge_report(struct storm *st, FILE *out);
+void storm_edge_report_json(struct storm *st, struct json *j);
 
 #endif /* _STRESS_STORM_H */

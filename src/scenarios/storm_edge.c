@@ -28,6 +28,7 @@
 #include <string.h>
 #include <kcompat/kcompat.h>
 #include "shape/hpcc_residual.h"
+#include "util/json.h"
 #include "storm.h"
 
 struct edge_op {
@@ -352,16 +353,24 @@ void storm_edge_quiescent(struct stress *s, struct storm *st)
 		edge_plan(st, false);
 }
 
-void storm_edge_report(struct storm *st, FILE *out, bool json)
+void storm_edge_report_json(struct storm *st, struct json *j)
 {
 	struct storm_edge *E = st->edge_plan;
 
-	if (json)
-		fprintf(out, ",\"edge\":{\"plans\":%lu,\"states_checked\":%lu,\"sweeps\":%lu,"
-			"\"migrated_adds\":%lu}", E->plans, E->checked, E->sweeps, E->migrated);
-	else
-		fprintf(out, "# counter_storm edge plans=%lu states_checked=%lu sweeps=%lu "
-			"migrated_adds=%lu (batches %lu, %lu, %lu)\n", E->plans, E->checked,
-			E->sweeps, E->migrated, eshape(st, 0)->batch, eshape(st, 1)->batch,
-			eshape(st, 2)->batch);
+	json_kobj_begin(j, "edge");
+	json_ku64(j, "plans", E->plans);
+	json_ku64(j, "states_checked", E->checked);
+	json_ku64(j, "sweeps", E->sweeps);
+	json_ku64(j, "migrated_adds", E->migrated);
+	json_obj_end(j);
+}
+
+void storm_edge_report(struct storm *st, FILE *out)
+{
+	struct storm_edge *E = st->edge_plan;
+
+	fprintf(out, "# counter_storm edge plans=%lu states_checked=%lu sweeps=%lu "
+		"migrated_adds=%lu (batches %lu, %lu, %lu)\n", E->plans, E->checked,
+		E->sweeps, E->migrated, eshape(st, 0)->batch, eshape(st, 1)->batch,
+		eshape(st, 2)->batch);
 }
