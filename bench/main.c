@@ -139,28 +139,8 @@ static const char *cpu_model(char *buf, size_t len)
 	return buf;
 }
 
-/* "model name" of /proc/cpuinfo: the host, named in the results. */
-static void cpu_model(char *buf, size_t len)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[256], *colon;
-
-	snprintf(buf, len, "unknown CPU");
-	while (f && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "model name", 10) || !(colon = strchr(line, ':')))
-			continue;
-		snprintf(buf, len, "%s", colon + 2);
-		buf[strcspn(buf, "\n")] = 0;
-		break;
-	}
-	if (f)
-		fclose(f);
-}
-
 static void meta(const struct bench_cfg *cfg, struct json *j)
 {
-	char model[128];
-
 	struct utsname u;
 	char when[32], model[128];
 	time_t now = time(NULL);
@@ -173,8 +153,6 @@ static void meta(const struct bench_cfg *cfg, struct json *j)
 	json_obj_begin(j);
 	json_kstr(j, "date", when);
 	json_kstr(j, "host", u.nodename);
-	cpu_model(model, sizeof(model));
-	json_kstr(j, "cpu_model", model);
 	json_kstr(j, "pcpu_ops", kc_pcpu_ops_name(kc_pcpu_ops));
 	json_kstr(j, "kernel", u.release);
 	json_kstr(j, "compiler", __VERSION__);
