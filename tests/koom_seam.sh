@@ -200,12 +200,12 @@ for t in two-pass one-pass; do
 		bad+="build: $(tail -n 20 "$log")"$'\n'
 	else
 		want=$([ $t = two-pass ] && echo v16 || echo precise)
-		"$kb/tests/test_oom" >"$log" 2>&1 || bad+="test_oom: $(grep -B3 '^not ok' "$log")"$'\n'
-		grep -q "^# impl $want: kernel $work/tree-$t/mm/oom_kill.c" "$log" ||
-			bad+="test_oom did not run $want from the fixture: $(grep '^# impl' "$log")"$'\n'
-		grep -Eq '^ok [0-9]+ oom_kernel_matches_model( # checks=[0-9]+)?$' "$log" ||
+		"$kb/tests/test_oom" >"$log" 2>&1 || bad+="test_oom: $(grep -B3 '^ *not ok' "$log")"$'\n'
+		grep -q "^ *# impl $want: kernel $work/tree-$t/mm/oom_kill.c" "$log" ||
+			bad+="test_oom did not run $want from the fixture: $(grep '^ *# impl' "$log")"$'\n'
+		grep -Eq '^  ok [0-9]+ oom_kernel_matches_model( # checks=[0-9]+)?$' "$log" ||
 			bad+="oom_kernel_matches_model did not pass"$'\n'
-		"$kb/tests/test_oom_rcu" >"$log" 2>&1 || bad+="test_oom_rcu: $(grep -B3 '^not ok' "$log")"$'\n'
+		"$kb/tests/test_oom_rcu" >"$log" 2>&1 || bad+="test_oom_rcu: $(grep -B3 '^ *not ok' "$log")"$'\n'
 	fi
 	result $n "koom_${t/-/_}_unit_tests"
 	n=$((n + 1))
@@ -222,7 +222,7 @@ elif ! kbuild "$work/tree-two-pass" "$work/build-two-pass"; then
 elif "$work/build-two-pass/tests/test_oom" >"$log" 2>&1; then
 	bad+="the broken copy passed test_oom: the seam is not live"$'\n'
 else
-	echo "# the broken copy fails $(grep -c '^not ok' "$log") test_oom cases"
+	echo "# the broken copy fails $(grep -c '^  not ok' "$log") test_oom cases"
 fi
 result 8 koom_seam_live
 [ "$failed" -eq 0 ]

@@ -631,7 +631,7 @@ static void oom_impl_report(struct kt *t)
 	for (a = 0; a < OOM_NR_ALGOS; a++) {
 		enum oom_impl want = oom_impl_of(a);
 
-		printf("# impl %s: %s\n", oom_algo_names[a], oom_impl_describe(want));
+		kt_diag(t, "impl %s: %s", oom_algo_names[a], oom_impl_describe(want));
 		KT_EXPECT(t, want == (a == oom_kernel_algo() ? OOM_IMPL_KERNEL : OOM_IMPL_MODEL),
 			  "%s served by the kernel only if the tree has it", oom_algo_names[a]);
 		run_logged(t, a, false, false, &oc, &log);
