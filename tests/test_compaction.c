@@ -227,10 +227,12 @@ static void compaction_transitions_reset(struct kt *t)
 	z.compact_cached_migrate_pfn[0] = 777;
 	z.compact_cached_migrate_pfn[1] = 999;
 	z.compact_cached_free_pfn = 555;
-	for (b = 0; b < 256; b += 3) {
+	/* Every word, the last (partial) one included. */
+	for (b = 0; b < z.max_blocks; b += 3) {
 		z.skip_migrate[b / 64] |= 1UL << (b % 64);
 		z.skip_free[b / 64] |= 1UL << (b % 64);
 	}
+	z.skip_migrate[(z.max_blocks - 1) / 64] |= 1UL << ((z.max_blocks - 1) % 64);
 	compaction_reset(&z, d, &rep);
 	KT_EXPECT(t, rep.entered && !rep.deepened && depleted_flag(&z), "N -> D0");
 	KT_EXPECT(t, !scanallfree(&z), "SCANALLFREE off");
@@ -241,7 +243,7 @@ static void compaction_transitions_reset(struct kt *t)
 	KT_EXPECT_EQ(t, z.compact_cached_migrate_pfn[0], 0);
 	KT_EXPECT_EQ(t, z.compact_cached_migrate_pfn[1], 0);
 	KT_EXPECT_EQ(t, z.compact_cached_free_pfn, 0);	/* P7: zone start */
-	for (b = 0; b < 4; b++)
+	for (b = 0; b < (z.max_blocks + 63) / 64; b++)
 		KT_EXPECT(t, !z.skip_migrate[b] && !z.skip_free[b], "skip word %lu", b);
 
 	/* D0, s == 0: D1 with SCANALLFREE. */
