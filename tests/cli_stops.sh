@@ -47,6 +47,10 @@ wait_line() {
 
 no_orphan() { ! pgrep -f "$tmp/stress-trial" >/dev/null; }
 
+# ThreadSanitizer builds have no serial replay (fibers): tests 9-11 skip there.
+serial=1
+"$STRESS" --replay /nonexistent 2>&1 | grep -q ThreadSanitizer && serial=0
+
 # wait_exit PID: wait for a background ./stress (bounded against a hang only); its status.
 wait_exit() {
 	local i
@@ -64,7 +68,7 @@ echo "1..11"
 # 1. A worker deaf to stop, hung in its step: a watchdog failure naming it,
 #    with every thread's state and its flight recorder; the run is reported.
 t0=$(date +%s%N)
-run_bounded o1 e1 --scenario selftest --cpus 3 --selftest-hang step --duration 1s \
+run_bounded o1 e1 --scenario selftest --cpus 3 --selftest-hang step --duration 0 \
 	--stall-timeout 1s --stat-interval 0
 rc=$?
 [ $rc = 1 ] && grep -q '^stress: FAIL selftest .* invariant=watchdog' o1 &&
@@ -76,10 +80,10 @@ result $? worker_hang_is_a_watchdog_failure "exit $rc after $(ms $t0) ms"
 
 # 2. The controller hung while creating threads (where the compaction_churn
 #    stall of issue 15 sat): no heartbeat for the stall timeout, so the
-#    watchdog reports it itself and exits 1 (the deadline, 1 s, is not
-#    outlived by more than the stall timeout, 2 s).
+#    watchdog reports it itself and exits 1. (No deadline: only the
+#    heartbeat can end it.)
 t0=$(date +%s%N)
-run_bounded o2 e2 --scenario selftest --cpus 3 --selftest-hang start --duration 1s \
+run_bounded o2 e2 --scenario selftest --cpus 3 --selftest-hang start --duration 0 \
 	--stall-timeout 2s --stat-interval 0
 rc=$?
 [ $rc = 1 ] && grep -q 'the controller made no progress for 2.0s (phase: starting threads)' e2 &&
@@ -89,7 +93,7 @@ result $? controller_hang_in_thread_start_ends_the_run "exit $rc after $(ms $t0)
 
 # 3. The controller hung in a stutter, every worker parked.
 t0=$(date +%s%N)
-run_bounded o3 e3 --scenario selftest --cpus 3 --selftest-hang quiescent --duration 1s \
+run_bounded o3 e3 --scenario selftest --cpus 3 --selftest-hang quiescent --duration 0 \
 	--stutter 50ms --stall-timeout 2s --stat-interval 0
 rc=$?
 [ $rc = 1 ] && grep -q 'no progress for 2.0s (phase: stutter' e3 &&
@@ -97,17 +101,19 @@ rc=$?
 result $? controller_hang_in_stutter_ends_the_run "exit $rc after $(ms $t0) ms"
 
 # 4. Alive but never done: at least 10 ms per thread created (a heartbeat
-#    each time), 300 threads, a 200 ms run: only the deadline rule stops it.
+#    each time), 600 threads, a 200 ms run: only the deadline rule stops it,
+#    at 200 ms + the stall timeout (3 s), before the 6 s the creation takes:
+#    ./stress --duration D never outlives D by more than the stall timeout.
 t0=$(date +%s%N)
-run_bounded o4 e4 --scenario selftest --cpus 300 --selftest-hang start-slow --duration 200ms \
-	--stall-timeout 1s --stat-interval 0
+run_bounded o4 e4 --scenario selftest --cpus 600 --selftest-hang start-slow --duration 200ms \
+	--stall-timeout 3s --stat-interval 0
 rc=$?
-[ $rc = 1 ] && grep -q 'the deadline passed by more than 1.0s (phase: starting threads)' e4 &&
+[ $rc = 1 ] && grep -q 'the deadline passed by more than 3.0s (phase: starting threads)' e4 &&
 	grep -q 'invariant=watchdog' o4
 result $? deadline_overrun_ends_the_run "exit $rc after $(ms $t0) ms"
 
 # 5. The same hang in JSON mode: stdout is still one valid report document.
-run_bounded o5 e5 --scenario selftest --cpus 3 --selftest-hang start --duration 1s \
+run_bounded o5 e5 --scenario selftest --cpus 3 --selftest-hang start --duration 0 \
 	--stall-timeout 1s --report json
 rc=$?
 [ $rc = 1 ] && python3 "$here/jsonschema_lite.py" "$here/../docs/stress-report.schema.json" o5 &&
@@ -171,6 +177,15 @@ seed 1
 cpus 2
 steps 1000
 EOF
+if [ $serial = 0 ]; then
+	for name in sigint_stops_shrink_no_orphan sigint_stops_replay_search_no_orphan \
+		    replay_hang_ends_the_run; do
+		n=$((n + 1))
+		echo "ok $n $name # SKIP no serial replay in ThreadSanitizer builds"
+	done
+	[ $failed = 0 ]
+	exit
+fi
 "$STRESS" --shrink hang.txt >o9 2>e9 &
 pid=$!
 for ((i = 0; i < HANG_BOUND * 50; i++)); do
