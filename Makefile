@@ -52,10 +52,13 @@ HPCC_INC	:= -Ilib/hpcc/include
 HPCC_DESC	:= lib/hpcc
 endif
 
-CPPFLAGS_ALL	:= $(HPCC_INC) -Ilib/kcompat/include -Ilib -Isrc -Itests \
-		   -DHPCC_SOURCE='"$(HPCC_DESC)"'
+# $(BUILD)/kinc: generated headers (the probed API: hpcc_api.h, mk/kernel.mk).
+CPPFLAGS_ALL	:= $(HPCC_INC) $(if $(KERNEL_SRC),,-I$(BUILD)/kinc) -Ilib/kcompat/include \
+		   -Ilib -Isrc -Itests -DHPCC_SOURCE='"$(HPCC_DESC)"'
 
-LIB_SRCS	:= $(wildcard lib/kcompat/*.c lib/shape/*.c lib/mm/*.c)
+# lib/mm/oom_kernel.c is the kernel tree's OOM selection: mk/koom.mk adds it.
+LIB_SRCS	:= $(filter-out lib/mm/oom_kernel.c,\
+		   $(wildcard lib/kcompat/*.c lib/shape/*.c lib/mm/*.c))
 LIB_OBJS	:= $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/hpcc/percpu_counter_tree.o
 LIBSUITE	:= $(BUILD)/libsuite.a
 
@@ -113,8 +116,10 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_LIB_OBJS) $(LIBSUITE)
 deps:
 	@scripts/install-deps --if-missing
 
-# Every test: unit-test binaries and tests/*.sh, aggregated as KTAP.
+# Every test: unit-test binaries and tests/*.sh, aggregated as KTAP. The
+# first line names the hpcc under test and its probed API (mk/kernel.mk).
 check: deps
+	@$(MAKE) --no-print-directory hpcc-api-line
 	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) CC='$(CC)' scripts/run-tests $(TEST_BINS) $(sort $(wildcard tests/*.sh))
 

@@ -155,12 +155,24 @@ void stress_trace(struct stress *s, unsigned int cpu, const char *op, long a, lo
 	recorder_add(s->rec, cpu, op, a, b);
 }
 
+const char *stress_class_name(enum stress_class cls)
+{
+	switch (cls) {
+	case STRESS_CONTRACT:
+		return "contract";
+	case STRESS_CRASH:
+		return "crash";
+	default:
+		return "wrong-answer";
+	}
+}
+
 /*
  * @wd: from the watchdog thread, which must never block on a lock the
  * controller may hold forever: the record is skipped if the lock is busy.
  */
-static void record_failure(struct stress *s, const char *invariant, int cpu,
-			   const char *msg, bool wd)
+static void record_failure(struct stress *s, enum stress_class cls, const char *invariant,
+			   int cpu, const char *msg, bool wd)
 {
 	struct stress_failure *f;
 	bool first;
@@ -171,6 +183,7 @@ static void record_failure(struct stress *s, const char *invariant, int cpu,
 	if (s->nr_failures < STRESS_MAX_FAILURES) {
 		f = &s->failures[s->nr_failures++];
 		snprintf(f->invariant, sizeof(f->invariant), "%s", invariant);
+		f->cls = cls;
 		f->cpu = cpu;
 		snprintf(f->msg, sizeof(f->msg), "%s", msg);
 		f->excerpt = NULL;
@@ -196,38 +209,55 @@ static void record_failure(struct stress *s, const char *invariant, int cpu,
 	}
 	pthread_mutex_unlock(&s->fail_lock);
 	if (first && (!wd || !ftrylockfile(stderr))) {
-		fprintf(stderr, "stress: %s: invariant %s failed (cpu %d): %s\n",
-			s->sc->name, invariant, cpu, msg);
+		fprintf(stderr, "stress: %s: invariant %s failed (class %s, cpu %d): %s\n",
+			s->sc->name, invariant, stress_class_name(cls), cpu, msg);
 		if (wd)
 			funlockfile(stderr);
 	}
 }
 
-void stress_fail(struct stress *s, const char *invariant, int cpu, const char *fmt, ...)
+static void vfail(struct stress *s, enum stress_class cls, const char *invariant, int cpu,
+		  bool wd, const char *fmt, va_list ap)
 {
 	char msg[512];
-	va_list ap;
 
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	record_failure(s, invariant, cpu, msg, false);
+	record_failure(s, cls, invariant, cpu, msg, wd);
 	atomic_store(&s->failed, true);
 	atomic_store(&s->stop, true);
 }
 
-/* The watchdog's failure (its thread only): every thread's state as the excerpt. */
-void stress_fail_watchdog(struct stress *s, int cpu, const char *fmt, ...)
+/* A plain failure is a wrong answer. */
+void stress_fail(struct stress *s, const char *invariant, int cpu, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vfail(s, STRESS_WRONG_ANSWER, invariant, cpu, false, fmt, ap);
 	va_end(ap);
-	record_failure(s, "watchdog", cpu, msg, true);
-	atomic_store(&s->failed, true);
-	atomic_store(&s->stop, true);
+}
+
+void stress_fail_class(struct stress *s, enum stress_class cls, const char *invariant,
+		       int cpu, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(s, cls, invariant, cpu, false, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * The watchdog's failure (its thread only): a hang, class crash; every
+ * thread's state as the excerpt.
+ */
+void stress_fail_watchdog(struct stress *s, int cpu, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(s, STRESS_CRASH, "watchdog", cpu, true, fmt, ap);
+	va_end(ap);
 }
 
 void stress_internal_error(struct stress *s, const char *fmt, ...)

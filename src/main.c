@@ -10,12 +10,23 @@
 #include <string.h>
 #include <linux/percpu_counter_tree.h>
 #include <kcompat/kcompat.h>
+#include <hpcc_api.h>
 #include "stress.h"
 #include "replay.h"
+#include "mm/oom_select.h"
 
 #ifndef HPCC_SOURCE
 #define HPCC_SOURCE "unknown"
 #endif
+
+/* Which implementation serves each OOM selection (model or a kernel tree). */
+static void print_oom_impls(void)
+{
+	int a;
+
+	for (a = 0; a < OOM_NR_ALGOS; a++)
+		printf("oom %s: %s\n", oom_algo_names[a], oom_impl_describe(oom_impl_of(a)));
+}
 
 static void list_scenarios(void)
 {
@@ -172,8 +183,10 @@ int main(int argc, char **argv)
 		stress_usage(stdout);
 		return 0;
 	case ACT_VERSION:
-		printf("stress (hpcc-stress) %s; hpcc source: %s; NR_CPUS=%d; built with %s\n",
-		       STRESS_VERSION, HPCC_SOURCE, NR_CPUS, __VERSION__);
+		printf("stress (hpcc-stress) %s; hpcc source: %s; API: %s; NR_CPUS=%d; "
+		       "built with %s\n", STRESS_VERSION, HPCC_SOURCE, HPCC_API_DESC, NR_CPUS,
+		       __VERSION__);
+		print_oom_impls();
 		return 0;
 	case ACT_LIST:
 		list_scenarios();

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <hpcc_api.h>
 #include "stress.h"
 
 #ifndef HPCC_SOURCE
@@ -97,7 +98,8 @@ static void verdict_line(struct stress *s, FILE *out)
 		s->elapsed, s->ops, s->elapsed > 0 ? s->ops / s->elapsed : 0,
 		atomic_load(&s->checks), atomic_load(&s->quiescent), w, wn);
 	if (s->nr_failures)
-		fprintf(out, " invariant=%s", s->failures[0].invariant);
+		fprintf(out, " invariant=%s class=%s", s->failures[0].invariant,
+			stress_class_name(s->failures[0].cls));
 	if (s->interrupted)
 		fprintf(out, " interrupted");
 	if (s->skipped)
@@ -138,8 +140,8 @@ static void details(struct stress *s, FILE *out)
 	for (i = 0; i < s->nr_failures; i++) {
 		struct stress_failure *f = &s->failures[i];
 
-		fprintf(out, "# failure %u: invariant=%s cpu=%d: %s\n", i + 1, f->invariant,
-			f->cpu, f->msg);
+		fprintf(out, "# failure %u: invariant=%s class=%s cpu=%d: %s\n", i + 1,
+			f->invariant, stress_class_name(f->cls), f->cpu, f->msg);
 		if (f->excerpt && *f->excerpt) {
 			fprintf(out, "# %s:\n", !strcmp(f->invariant, "watchdog") ?
 				"thread states" : "flight recorder (oldest first)");
@@ -249,6 +251,8 @@ void report_json_begin(const struct stress_config *cfg, FILE *out)
 	fprintf(out, "{\"tool\":\"hpcc-stress\",\"version\":\"%s\",\"hpcc_source\":",
 		STRESS_VERSION);
 	json_str(out, HPCC_SOURCE);
+	fprintf(out, ",\"hpcc_api\":");
+	json_str(out, HPCC_API_DESC);
 	fprintf(out, ",\"config\":{\"cpus\":%u,\"batch\":%lu,\"selectors\":%u,\"seed\":%llu,"
 		"\"duration_s\":", cfg->nr_cpus, cfg->batch, cfg->nr_selectors, cfg->seed);
 	json_num(out, cfg->duration);
@@ -318,6 +322,8 @@ void report_json_run(struct stress *s, bool first, FILE *out)
 
 		fprintf(out, "%s{\"invariant\":", i ? "," : "");
 		json_str(out, f->invariant);
+		fprintf(out, ",\"class\":");
+		json_str(out, stress_class_name(f->cls));
 		fprintf(out, ",\"cpu\":%d,\"message\":", f->cpu);
 		json_str(out, f->msg);
 		fprintf(out, ",\"flight_recorder\":");

@@ -116,6 +116,7 @@ struct stress_key {
 
 struct stress_failure {
 	char invariant[64];
+	int cls;		/* enum stress_class */
 	int cpu;
 	char msg[512];
 	char *excerpt;		/* flight-recorder dump (malloc) */

@@ -72,7 +72,7 @@ run_bounded o1 e1 --scenario selftest --cpus 3 --selftest-hang step --duration 0
 	--stall-timeout 1s --stat-interval 0
 rc=$?
 [ $rc = 1 ] && grep -q '^stress: FAIL selftest .* invariant=watchdog' o1 &&
-	grep -q '^# failure 1: invariant=watchdog cpu=0: 1 thread(s) made no progress' o1 &&
+	grep -q '^# failure 1: invariant=watchdog class=crash cpu=0: 1 thread(s) made no progress' o1 &&
 	grep -q '^#   cpu 0 core .* state in-step steps 0 ' o1 &&
 	grep -q '^#   selector 1 ' o1 && grep -q '^# flight recorder of cpu 0' o1 &&
 	grep -q '^#   thread 0 op#0 selftest-step' o1

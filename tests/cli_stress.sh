@@ -151,7 +151,7 @@ STRESS_SELFTEST=1 "$STRESS" --scenario selftest --cpus 4 --selftest-fail-after 5
 rc=$?
 repro=$(sed -n 's/^# reproduce: //p' "$tmp/out")
 [ $rc = 1 ] && grep -q '^stress: FAIL selftest cpus=4 seed=9 .*invariant=selftest' "$tmp/out" &&
-	grep -q '^# failure 1: invariant=selftest cpu=0: deliberate failure after 500 steps' \
+	grep -q '^# failure 1: invariant=selftest class=wrong-answer cpu=0: deliberate failure after 500 steps' \
 		"$tmp/out" &&
 	grep -q '^#   thread 0 op#499 selftest-step' "$tmp/out" &&
 	[[ "$repro" == *"--seed 9 "*"--selftest-fail-after=500"* ]]
@@ -159,7 +159,7 @@ result $? failure_prints_invariant_recorder_reproducer "exit $rc; reproducer '$r
 # ... and the reproducer reproduces it.
 STRESS_SELFTEST=1 eval "$repro" --stat-interval 0 >"$tmp/out2" 2>&1
 rc=$?
-[ $rc = 1 ] && grep -q '^# failure 1: invariant=selftest cpu=0: deliberate failure after 500 steps (value' \
+[ $rc = 1 ] && grep -q '^# failure 1: invariant=selftest class=wrong-answer cpu=0: deliberate failure after 500 steps (value' \
 	"$tmp/out2" &&
 	[ "$(grep '^# failure 1' "$tmp/out")" = "$(grep '^# failure 1' "$tmp/out2")" ]
 result $? reproducer_reproduces "exit $rc"

@@ -6,6 +6,7 @@
 #include <kcompat/kcompat.h>
 #include <linux/kernel.h>
 #include <linux/percpu_counter_tree.h>
+#include "shape/hpcc_window.h"
 #include "hpcc_util.h"
 
 void *hu_items_alloc(unsigned int nr)
@@ -358,6 +359,31 @@ int hu_compare_delta(long delta, unsigned long tol_neg, unsigned long tol_pos)
 	if (d >= 0)
 		return d <= (__int128)tol_pos ? 0 : 1;
 	return -d <= (__int128)tol_neg ? 0 : -1;
+}
+
+bool hu_judge_approx(struct kt *t, const char *file, int line, const char *fn,
+		     const char *call, const char *what, int got, long delta,
+		     unsigned long tol_neg, const char *neg_name,
+		     unsigned long tol_pos, const char *pos_name, int truth)
+{
+	int want = hu_compare_delta(delta, tol_neg, tol_pos);
+	char name[64];
+
+	t->checks++;
+	if (got == want)
+		return true;
+	hpcc_window_name(name, sizeof(name), delta, tol_neg, neg_name, tol_pos, pos_name);
+	if (got && got != truth)
+		kt_fail_class(t, KT_WRONG_ANSWER, fn, file, line,
+			      "%s: %s = %s (%+ld) returns %d, but the precise comparison is %d",
+			      call, what, name, delta, got, truth);
+	else
+		kt_fail_class(t, KT_CONTRACT, fn, file, line,
+			      "%s: %s = %s (%+ld) returns %d; the documented range is "
+			      "[-%s, +%s] = [-%lu, +%lu], so the answer must be %d",
+			      call, what, name, delta, got, neg_name, pos_name, tol_neg,
+			      tol_pos, want);
+	return false;
 }
 
 int hu_sign(long v)

@@ -99,6 +99,27 @@ unsigned long hu_residual(struct percpu_counter_tree *c, const struct hpcc_shape
 
 /* The spec's compare_delta (§6.1), written independently of the library. */
 int hu_compare_delta(long delta, unsigned long tol_neg, unsigned long tol_pos);
+
+/*
+ * Judge an approximate comparison: @got from kernel function @fn (@call
+ * describes the arguments, @what the delta, e.g. "v - approx"), for a
+ * delta @delta whose documented window is [-@tol_neg, +@tol_pos] (named
+ * @neg_name / @pos_name, e.g. "over" / "under"); @truth is the sign of
+ * the precise difference. A conclusive answer against the truth is a
+ * wrong answer; any other departure from the documented answer breaks
+ * only the contract, reported in one line naming the tolerance on each
+ * side. Returns true when @got is the documented answer.
+ */
+bool hu_judge_approx(struct kt *t, const char *file, int line, const char *fn,
+		     const char *call, const char *what, int got, long delta,
+		     unsigned long tol_neg, const char *neg_name,
+		     unsigned long tol_pos, const char *pos_name, int truth);
+#define HU_JUDGE_VALUE(t, c, v, got, approx, truth)			\
+	hu_judge_approx(t, __FILE__, __LINE__,				\
+			"percpu_counter_tree_approximate_compare_value",\
+			"compare_value", "v - approx", got,		\
+			(long)((unsigned long)(v) - (unsigned long)(approx)), \
+			hu_over(c), "over", hu_under(c), "under", truth)
 int hu_sign(long v);
 
 /* Random increment: every magnitude 2^0..2^63, both signs, and edges near @m. */

@@ -10,13 +10,33 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/*
+ * Failure classes (AGREEMENTS A): every failure carries one.
+ *  contract:     the documented under/over promise is broken only at an
+ *                edge no settled counter reaches;
+ *  wrong-answer: a result differs from the precise truth on a reachable
+ *                state (the default of kt_fail);
+ *  crash:        signal, sanitizer report, hang.
+ */
+enum kt_class {
+	KT_WRONG_ANSWER,
+	KT_CONTRACT,
+	KT_CRASH,
+	KT_NR_CLASSES,
+};
+
+const char *kt_class_name(enum kt_class c);
+
 struct kt {
 	const char *name;
 	unsigned long failures;
 	unsigned long checks;
+	unsigned long class_failures[KT_NR_CLASSES];
 	bool warns_expected;
 	bool skipped;
 	char skip_reason[128];
+	char first_fn[64];		/* kernel function of the first failure */
+	unsigned long tally[4];		/* counts the configurations add up */
 };
 
 struct kt_case {
@@ -28,6 +48,15 @@ struct kt_case {
 
 void kt_fail(struct kt *t, const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/*
+ * A failure of class @cls in kernel function @fn (NULL: none in
+ * particular), printed as "# class=<cls> fn=<fn> file:line: message".
+ */
+void kt_fail_class(struct kt *t, enum kt_class cls, const char *fn, const char *file,
+		   int line, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+#define KT_FAIL_CLASS(t, cls, fn, fmt, ...)				\
+	kt_fail_class(t, cls, fn, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
 
 #define KT_EXPECT(t, cond, fmt, ...) do {				\
 	(t)->checks++;							\
@@ -67,8 +96,29 @@ void kt_skip(struct kt *t, const char *fmt, ...) __attribute__((format(printf, 2
 /* The case provokes warnings on purpose: record them quietly. */
 void kt_expect_warns(struct kt *t);
 
-/* Set nr_cpu_ids and run percpu_counter_tree_subsystem_init(); asserts success. */
+/*
+ * The kernel's boot model (AGREEMENTS B): __init code runs once per
+ * process. Every case runs in its own forked process; in it,
+ * kt_hpcc_setup() sets nr_cpu_ids and runs
+ * percpu_counter_tree_subsystem_init() the first time, and only checks
+ * that later calls ask for the same CPU count. A case that needs several
+ * CPU counts runs each in a fresh process with kt_run_config().
+ */
 bool kt_hpcc_setup(struct kt *t, unsigned int nr_cpus);
+/* The CPU count this process booted with, 0 before kt_hpcc_setup(). */
+unsigned int kt_booted_cpus(void);
+
+/*
+ * Run @fn(@t, @arg) in a forked child booted with @nr_cpus CPUs
+ * (kt_hpcc_setup() already done; @fn may call it again with @nr_cpus).
+ * The child's checks, failures (per class) and skip are added to @t; a
+ * child killed by a signal or exiting abnormally is a KT_CRASH failure
+ * naming the configuration. False if the child failed or crashed.
+ */
+bool kt_run_config(struct kt *t, unsigned int nr_cpus,
+		   void (*fn)(struct kt *t, void *arg), void *arg);
+/* Or'ed into @nr_cpus: the child does not boot; @fn tests the boot itself. */
+#define KT_NO_BOOT	(1U << 31)
 
 /* Deterministic PRNG (splitmix64/xorshift): tests are reproducible. */
 struct kt_rng {

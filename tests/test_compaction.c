@@ -5,8 +5,10 @@
  * at each depth and its floors (§5), every transition of §8, the P5
  * dangling else (§4.2), the shift-depth guard and the v4.3 deferral (§1).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include "mm/compaction.h"
+#include "mm/compaction_ref.h"
 #include "ktap.h"
 
 #define PB	512
@@ -356,6 +358,106 @@ static void compaction_deferral(struct kt *t)
 	zone_destroy(&z);
 }
 
+/* The library's state after a transition against the reference's; false on a difference. */
+static bool grid_same(struct kt *t, struct zone *z, const struct cref_state *pre,
+		      const struct cref_state *want, const char *what, bool pfns,
+		      const struct compact_params *p, unsigned long managed)
+{
+	struct cref_state got;
+	char a[160], b[160], c[160], d[96];
+
+	cref_snapshot(z, &got);
+	t->checks++;
+	if (!*cref_diff(&got, want, pfns, d, sizeof(d)))
+		return true;
+	cref_format(pre, a, sizeof(a));
+	cref_format(want, b, sizeof(b));
+	cref_format(&got, c, sizeof(c));
+	kt_fail(t, __FILE__, __LINE__, "%s (policy %d, P5 %s, managed %lu) from %s: expected %s, "
+		"got %s (differ: %s)", what, p->policy, p->p5 ? "as-posted" : "intended", managed,
+		a, b, c, d);
+	return false;
+}
+
+/*
+ * Every transition of §8 from every extreme state of a small grid, the
+ * library against the sequential reference (lib/mm/compaction_ref.c):
+ * both policies and both P5 forms, three zone sizes, both flags, s at 0,
+ * 1, T - 1, T, T + 1, depth 0, 1, 7, f at 0, 3, 4, 5, cof at 0, 2, 3, 4,
+ * 11, orders 2, 3, 4.
+ */
+static void compaction_reference_grid(struct kt *t)
+{
+	static const unsigned long sizes[] = { 3977, 131072, 1UL << 20 };
+	static const long depths[] = { 0, 1, 7 }, fs[] = { 0, 3, 4, 5 },
+			  cofs[] = { 0, 2, 3, 4, 11 };
+	static const int orders[] = { 2, 3, 4 };
+	unsigned int pol, p5, m, fl, si, di, fi, ci, oi, bad = 0;
+
+	for (pol = 0; pol < 2; pol++)
+	for (p5 = 0; p5 < 2; p5++)
+	for (m = 0; m < ARRAY_SIZE(sizes); m++) {
+		struct compact_params p = params(pol ? COMPACT_POLICY_P9 : COMPACT_POLICY_THRESHOLD1,
+						 p5 ? COMPACT_P5_AS_POSTED : COMPACT_P5_INTENDED);
+		struct zone z;
+
+		if (!zone_setup(t, &z, &p, sizes[m]))
+			return;
+		for (fl = 0; fl < 4; fl++)
+		for (ci = 0; ci < ARRAY_SIZE(cofs); ci++)
+		for (si = 0; si < 5; si++)
+		for (di = 0; di < ARRAY_SIZE(depths); di++)
+		for (fi = 0; fi < ARRAY_SIZE(fs); fi++) {
+			long T = cref_threshold(p.policy, sizes[m], cofs[ci]);
+			const long ss[] = { 0, 1, T - 1, T, T + 1 };
+			struct cref_state pre, want;
+			struct compact_reset_report rep;
+			char what[64];
+
+#define GRID_START()										do {										set_state(&z, fl & 1, depths[di], ss[si], fs[fi], cofs[ci]); 				if (fl & 2)									z.flags |= 1UL << ZONE_COMPACTION_SCANALLFREE; 				z.compact_cached_migrate_pfn[0] = 777;					z.compact_cached_migrate_pfn[1] = 999;					z.compact_cached_free_pfn = 555;					z.compact_blockskip_flush = 1;						cref_snapshot(&z, &pre);						want = pre;							} while (0)
+			GRID_START();
+			cref_reset(&p, &want, z.desc);
+			compaction_reset(&z, z.desc, &rep);
+			bad += !grid_same(t, &z, &pre, &want, "reset", true, &p, sizes[m]);
+			GRID_START();
+			cref_finish(&p, &want, sizes[m]);
+			compaction_zone_finish(&z, sizes[m]);
+			bad += !grid_same(t, &z, &pre, &want, "finish", false, &p, sizes[m]);
+			GRID_START();
+			cref_note_success(&want);
+			KT_EXPECT_EQ(t, compaction_note_success(&z), want.success);
+			bad += !grid_same(t, &z, &pre, &want, "note_success", false, &p, sizes[m]);
+			GRID_START();
+			KT_EXPECT(t, compaction_depleted(&z, sizes[m]) ==
+				  cref_depleted(&p, &pre, sizes[m]), "depleted, s %ld cof %ld",
+				  pre.success, pre.order_failed);
+			for (oi = 0; oi < ARRAY_SIZE(orders); oi++) {
+				bool counted;
+
+				GRID_START();
+				KT_EXPECT(t, compaction_restarting(&z, orders[oi]) ==
+					  cref_restarting(&pre, orders[oi]), "restarting(%d), f %ld "
+					  "cof %ld", orders[oi], pre.failed, pre.order_failed);
+				counted = cref_fail(&want, orders[oi]);
+				KT_EXPECT(t, compaction_fail(&z, orders[oi]) == counted, "fail(%d)",
+					  orders[oi]);
+				snprintf(what, sizeof(what), "fail(order %d)", orders[oi]);
+				bad += !grid_same(t, &z, &pre, &want, what, false, &p, sizes[m]);
+				GRID_START();
+				cref_failed_reset(&want, orders[oi], fi & 1);
+				compaction_failed_reset(&z, orders[oi], fi & 1);
+				snprintf(what, sizeof(what), "failed_reset(order %d, %s)", orders[oi],
+					 fi & 1 ? "allocated" : "watermark");
+				bad += !grid_same(t, &z, &pre, &want, what, false, &p, sizes[m]);
+			}
+#undef GRID_START
+			if (bad > 20)
+				break;
+		}
+		zone_destroy(&z);
+	}
+}
+
 static const struct kt_case cases[] = {
 	KT_CASE(compaction_threshold_table),
 	KT_CASE(compaction_scan_limit_depths),
@@ -365,6 +467,7 @@ static const struct kt_case cases[] = {
 	KT_CASE(compaction_transitions_reset),
 	KT_CASE(compaction_p5_dangling_else),
 	KT_CASE(compaction_deferral),
+	KT_CASE(compaction_reference_grid),
 };
 
 KT_MAIN("compaction", cases)

@@ -30,98 +30,113 @@ static void add_residual(struct percpu_counter_tree *c, struct kt_rng *rng,
 	kc_set_cpu(0);
 }
 
+struct cmp_cfg {
+	unsigned int cpus;
+	unsigned long batch, batch_b;
+	unsigned long long seed;
+};
+
 /* §6.3 on a fresh counter after set(base): approx = precise = base. */
+static void value_edges_one(struct kt *t, void *arg)
+{
+	static const long bases[] = { 0, 1000, -1000, LONG_MAX / 2 };
+	const struct cmp_cfg *c = arg;
+	struct hu_counter hc;
+	unsigned int k, e;
+	long u, o;
+
+	if (!hu_counter_init(t, &hc, c->batch))
+		return;
+	u = hu_under(&hc.c);
+	o = hu_over(&hc.c);
+	KT_ASSERT(t, u > o && o > 0, "%u CPUs: under %ld over %ld", c->cpus, u, o);
+	for (k = 0; k < ARRAY_SIZE(bases); k++) {
+		long b = bases[k];
+		/* The §6.3 edges (±under, ±over, each ±1) and a few more. */
+		const long d[] = { 0, 1, -1, u - 1, u, u + 1, -o + 1, -o, -o - 1,
+				   o, o + 1, -u, -u - 1, 2 * u, -2 * u };
+
+		percpu_counter_tree_set(&hc.c, b);
+		KT_EXPECT(t, percpu_counter_tree_approximate_sum(&hc.c) == b, "fresh");
+		KT_EXPECT(t, percpu_counter_tree_precise_compare_value(&hc.c, b + u) == 1 &&
+			  percpu_counter_tree_precise_compare_value(&hc.c, b - o) == -1 &&
+			  percpu_counter_tree_precise_compare_value(&hc.c, b) == 0,
+			  "§6.3 precise, %u CPUs batch %lu base %ld", c->cpus, c->batch, b);
+		for (e = 0; e < ARRAY_SIZE(d); e++) {
+			int ap = percpu_counter_tree_approximate_compare_value(&hc.c, b + d[e]);
+			int pr = percpu_counter_tree_precise_compare_value(&hc.c, b + d[e]);
+
+			HU_JUDGE_VALUE(t, &hc.c, b + d[e], ap, b, hu_sign(d[e]));
+			KT_EXPECT(t, pr == hu_sign(d[e]), "precise(v = base %+ld) = %d", d[e], pr);
+		}
+	}
+	hu_counter_destroy(&hc);
+}
+
 static void compare_value_edges(struct kt *t)
 {
 	static const unsigned int cpus[] = { 2, 3, 4, 256 };
 	static const unsigned long batches[] = { 2, 32, 1024 };
-	static const long bases[] = { 0, 1000, -1000, LONG_MAX / 2 };
-	unsigned int i, j, k, e;
+	unsigned int i, j;
 
 	for (i = 0; i < ARRAY_SIZE(cpus); i++)
-	for (j = 0; j < ARRAY_SIZE(batches); j++) {
-		struct hu_counter hc;
-		long u, o;
+		for (j = 0; j < ARRAY_SIZE(batches); j++) {
+			struct cmp_cfg c = { .cpus = cpus[i], .batch = batches[j] };
 
-		if (!kt_hpcc_setup(t, cpus[i]) || !hu_counter_init(t, &hc, batches[j]))
-			return;
-		u = hu_under(&hc.c);
-		o = hu_over(&hc.c);
-		KT_ASSERT(t, u > o && o > 0, "%u CPUs: under %ld over %ld", cpus[i], u, o);
-		for (k = 0; k < ARRAY_SIZE(bases); k++) {
-			long b = bases[k];
-			const long d[] = { 0, 1, -1, u - 1, u, u + 1, -o + 1, -o, -o - 1,
-					   o, o + 1, -u, -u - 1, 2 * u, -2 * u };
-
-			percpu_counter_tree_set(&hc.c, b);
-			KT_EXPECT(t, percpu_counter_tree_approximate_sum(&hc.c) == b, "fresh");
-			/* The literal §6.3 expectations. */
-			KT_EXPECT(t, percpu_counter_tree_approximate_compare_value(&hc.c, b + u) == 0 &&
-				  percpu_counter_tree_approximate_compare_value(&hc.c, b - o) == 0 &&
-				  percpu_counter_tree_approximate_compare_value(&hc.c, b + u + 1) == 1 &&
-				  percpu_counter_tree_approximate_compare_value(&hc.c, b - o - 1) == -1 &&
-				  percpu_counter_tree_approximate_compare_value(&hc.c, b + o + 1) == 0,
-				  "§6.3 approximate, %u CPUs batch %lu base %ld", cpus[i],
-				  batches[j], b);
-			KT_EXPECT(t, percpu_counter_tree_precise_compare_value(&hc.c, b + u) == 1 &&
-				  percpu_counter_tree_precise_compare_value(&hc.c, b - o) == -1 &&
-				  percpu_counter_tree_precise_compare_value(&hc.c, b) == 0,
-				  "§6.3 precise, %u CPUs batch %lu base %ld", cpus[i],
-				  batches[j], b);
-			for (e = 0; e < ARRAY_SIZE(d); e++) {
-				int ap = percpu_counter_tree_approximate_compare_value(&hc.c, b + d[e]);
-				int pr = percpu_counter_tree_precise_compare_value(&hc.c, b + d[e]);
-
-				KT_EXPECT(t, ap == hu_compare_delta(d[e], o, u),
-					  "approx(v = base %+ld) = %d (u %ld o %ld)", d[e], ap, u, o);
-				KT_EXPECT(t, pr == hu_sign(d[e]),
-					  "precise(v = base %+ld) = %d", d[e], pr);
-			}
+			kt_run_config(t, c.cpus, value_edges_one, &c);
 		}
-		hu_counter_destroy(&hc);
-	}
 }
 
 /* Counter vs value when the approximation lags the precise value. */
+static void value_residual_one(struct kt *t, void *arg)
+{
+	const struct cmp_cfg *c = arg;
+	struct hu_counter hc;
+	struct kt_rng rng;
+	unsigned int r;
+	long u, o;
+
+	if (!hu_counter_init(t, &hc, 16))
+		return;
+	u = hu_under(&hc.c);
+	o = hu_over(&hc.c);
+	kt_rng_seed(&rng, c->seed);
+	for (r = 0; r < 40; r++) {
+		const long dv[] = { -2, -1, 0, 1, 2 };
+		unsigned int e;
+		long p, a, v;
+
+		add_residual(&hc.c, &rng, kt_rng_below(&rng, 300));
+		percpu_counter_tree_set(&hc.c, (long)kt_rng_below(&rng, 2000) - 1000);
+		p = percpu_counter_tree_precise_sum(&hc.c);
+		a = percpu_counter_tree_approximate_sum(&hc.c);
+		for (e = 0; e < ARRAY_SIZE(dv); e++) {
+			/* Around the precise value and around both window edges. */
+			const long vs[] = { p + dv[e], a + u + dv[e], a - o + dv[e] };
+			unsigned int w;
+
+			for (w = 0; w < ARRAY_SIZE(vs); w++) {
+				v = vs[w];
+				KT_EXPECT(t, percpu_counter_tree_precise_compare_value(&hc.c, v) ==
+					  hu_sign(v - p), "precise v %ld p %ld a %ld", v, p, a);
+				HU_JUDGE_VALUE(t, &hc.c, v,
+					       percpu_counter_tree_approximate_compare_value(&hc.c, v),
+					       a, hu_sign(v - p));
+			}
+		}
+	}
+	hu_counter_destroy(&hc);
+}
+
 static void compare_value_with_residual(struct kt *t)
 {
 	static const unsigned int cpus[] = { 3, 8, 64 };
-	unsigned int i, r;
+	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(cpus); i++) {
-		struct hu_counter hc;
-		struct kt_rng rng;
-		long u, o;
+		struct cmp_cfg c = { .cpus = cpus[i], .seed = i };
 
-		if (!kt_hpcc_setup(t, cpus[i]) || !hu_counter_init(t, &hc, 16))
-			return;
-		u = hu_under(&hc.c);
-		o = hu_over(&hc.c);
-		kt_rng_seed(&rng, i);
-		for (r = 0; r < 40; r++) {
-			long p, a, v;
-			const long dv[] = { -2, -1, 0, 1, 2 };
-			unsigned int e;
-
-			add_residual(&hc.c, &rng, kt_rng_below(&rng, 300));
-			percpu_counter_tree_set(&hc.c, (long)kt_rng_below(&rng, 2000) - 1000);
-			p = percpu_counter_tree_precise_sum(&hc.c);
-			a = percpu_counter_tree_approximate_sum(&hc.c);
-			for (e = 0; e < ARRAY_SIZE(dv); e++) {
-				/* Around the precise value and around both window edges. */
-				const long vs[] = { p + dv[e], a + u + dv[e], a - o + dv[e] };
-				unsigned int w;
-
-				for (w = 0; w < ARRAY_SIZE(vs); w++) {
-					v = vs[w];
-					KT_EXPECT(t, percpu_counter_tree_precise_compare_value(&hc.c, v) ==
-						  hu_sign(v - p), "precise v %ld p %ld a %ld", v, p, a);
-					KT_EXPECT(t, percpu_counter_tree_approximate_compare_value(&hc.c, v) ==
-						  hu_compare_delta(v - a, o, u), "approx v %ld a %ld", v, a);
-				}
-			}
-		}
-		hu_counter_destroy(&hc);
+		kt_run_config(t, c.cpus, value_residual_one, &c);
 	}
 }
 
@@ -133,26 +148,82 @@ static void check_pair(struct kt *t, struct hu_counter *a, struct hu_counter *b,
 	long pb = percpu_counter_tree_precise_sum(&b->c);
 	long d = percpu_counter_tree_approximate_sum(&a->c) -
 		 percpu_counter_tree_approximate_sum(&b->c);
-	int want_ap = hu_compare_delta(d, hu_under(&a->c) + hu_over(&b->c),
-				       hu_over(&a->c) + hu_under(&b->c));
-	int want_ap_rev = hu_compare_delta(-d, hu_under(&b->c) + hu_over(&a->c),
-					   hu_over(&b->c) + hu_under(&a->c));
 	int ap = percpu_counter_tree_approximate_compare(&a->c, &b->c);
 	int ap_rev = percpu_counter_tree_approximate_compare(&b->c, &a->c);
 	int pr = percpu_counter_tree_precise_compare(&a->c, &b->c);
 	int pr_rev = percpu_counter_tree_precise_compare(&b->c, &a->c);
 
-	KT_EXPECT(t, ap == want_ap, "%s: approximate(a, b) %d, want %d (approx delta %ld, "
-		  "precise %ld vs %ld)", what, ap, want_ap, d, pa, pb);
-	KT_EXPECT(t, ap_rev == want_ap_rev, "%s: approximate(b, a) %d, want %d",
-		  what, ap_rev, want_ap_rev);
+	/* a is certainly below b past under(a) + over(b), above past over(a) + under(b). */
+	hu_judge_approx(t, __FILE__, __LINE__, "percpu_counter_tree_approximate_compare",
+			"approximate_compare(a, b)", "approx(a) - approx(b)", ap, d,
+			hu_under(&a->c) + hu_over(&b->c), "(under(a)+over(b))",
+			hu_over(&a->c) + hu_under(&b->c), "(over(a)+under(b))",
+			hu_sign(pa - pb));
+	hu_judge_approx(t, __FILE__, __LINE__, "percpu_counter_tree_approximate_compare",
+			"approximate_compare(b, a)", "approx(b) - approx(a)", ap_rev, -d,
+			hu_under(&b->c) + hu_over(&a->c), "(under(b)+over(a))",
+			hu_over(&b->c) + hu_under(&a->c), "(over(b)+under(a))",
+			hu_sign(pb - pa));
 	KT_EXPECT(t, pr == hu_sign(pa - pb), "%s: precise(a, b) %d, precise %ld vs %ld",
 		  what, pr, pa, pb);
 	KT_EXPECT(t, pr_rev == hu_sign(pb - pa), "%s: precise(b, a) %d, precise %ld vs %ld",
 		  what, pr_rev, pa, pb);
-	/* A conclusive approximate answer is never wrong for settled counters. */
-	KT_EXPECT(t, !ap || ap == hu_sign(pa - pb), "%s: approximate %d contradicts "
-		  "%ld vs %ld", what, ap, pa, pb);
+}
+
+static void counters_edges_one(struct kt *t, void *arg)
+{
+	static const long bases[] = { 0, -500, 123456 };
+	const struct cmp_cfg *c = arg;
+	struct hu_counter a, b;
+	unsigned int k, e;
+	long tp, tn;
+
+	if (!hu_counter_init(t, &a, c->batch) || !hu_counter_init(t, &b, c->batch_b))
+		return;
+	tp = hu_over(&a.c) + hu_under(&b.c);	/* a certainly above b beyond this */
+	tn = hu_under(&a.c) + hu_over(&b.c);	/* a certainly below b beyond this */
+	for (k = 0; k < ARRAY_SIZE(bases); k++) {
+		const long d[] = { 0, 1, -1, 2, -2, tp - 1, tp, tp + 1, -tn + 1, -tn,
+				   -tn - 1, tn, tn + 1, -tp, -tp - 1, 3 * tp, -3 * tn };
+
+		for (e = 0; e < ARRAY_SIZE(d); e++) {
+			percpu_counter_tree_set(&b.c, bases[k]);
+			percpu_counter_tree_set(&a.c, bases[k] + d[e]);
+			check_pair(t, &a, &b, "edge");
+		}
+	}
+	hu_counter_destroy(&a);
+	hu_counter_destroy(&b);
+}
+
+/* The literal §6.3 pairs (same batch, combined = u + o). */
+static void counters_literal(struct kt *t, void *arg)
+{
+	struct hu_counter a, b;
+	long comb;
+
+	if (!hu_counter_init(t, &a, 32) || !hu_counter_init(t, &b, 32))
+		return;
+	comb = hu_under(&a.c) + hu_over(&a.c);
+	percpu_counter_tree_set(&a.c, comb);
+	percpu_counter_tree_set(&b.c, 0);
+	KT_EXPECT_EQ(t, percpu_counter_tree_approximate_compare(&a.c, &b.c), 0);
+	KT_EXPECT_EQ(t, percpu_counter_tree_precise_compare(&a.c, &b.c), 1);
+	percpu_counter_tree_set(&a.c, comb + 1);
+	KT_EXPECT_EQ(t, percpu_counter_tree_approximate_compare(&a.c, &b.c), 1);
+	KT_EXPECT_EQ(t, percpu_counter_tree_precise_compare(&a.c, &b.c), 1);
+	percpu_counter_tree_set(&a.c, -comb);
+	KT_EXPECT_EQ(t, percpu_counter_tree_approximate_compare(&a.c, &b.c), 0);
+	KT_EXPECT_EQ(t, percpu_counter_tree_precise_compare(&a.c, &b.c), -1);
+	percpu_counter_tree_set(&a.c, -comb - 1);
+	KT_EXPECT_EQ(t, percpu_counter_tree_approximate_compare(&a.c, &b.c), -1);
+	KT_EXPECT_EQ(t, percpu_counter_tree_precise_compare(&a.c, &b.c), -1);
+	percpu_counter_tree_set(&a.c, 42);
+	percpu_counter_tree_set(&b.c, 42);
+	KT_EXPECT_EQ(t, percpu_counter_tree_approximate_compare(&a.c, &b.c), 0);
+	KT_EXPECT_EQ(t, percpu_counter_tree_precise_compare(&a.c, &b.c), 0);
+	hu_counter_destroy(&a);
+	hu_counter_destroy(&b);
 }
 
 static void compare_counters_edges(struct kt *t)
@@ -160,61 +231,15 @@ static void compare_counters_edges(struct kt *t)
 	static const unsigned int cpus[] = { 2, 4, 64 };
 	static const unsigned long bpairs[][2] = { { 32, 32 }, { 32, 64 }, { 2, 256 },
 						   { 256, 2 }, { 4, 8 } };
-	static const long bases[] = { 0, -500, 123456 };
-	unsigned int i, j, k, e;
+	unsigned int i, j;
 
 	for (i = 0; i < ARRAY_SIZE(cpus); i++)
-	for (j = 0; j < ARRAY_SIZE(bpairs); j++) {
-		struct hu_counter a, b;
-		long tp, tn;
+		for (j = 0; j < ARRAY_SIZE(bpairs); j++) {
+			struct cmp_cfg c = { cpus[i], bpairs[j][0], bpairs[j][1], 0 };
 
-		if (!kt_hpcc_setup(t, cpus[i]) || !hu_counter_init(t, &a, bpairs[j][0]) ||
-		    !hu_counter_init(t, &b, bpairs[j][1]))
-			return;
-		tp = hu_over(&a.c) + hu_under(&b.c);	/* a certainly above b beyond this */
-		tn = hu_under(&a.c) + hu_over(&b.c);	/* a certainly below b beyond this */
-		for (k = 0; k < ARRAY_SIZE(bases); k++) {
-			const long d[] = { 0, 1, -1, 2, -2, tp - 1, tp, tp + 1, -tn + 1, -tn,
-					   -tn - 1, tn, tn + 1, -tp, -tp - 1, 3 * tp, -3 * tn };
-
-			for (e = 0; e < ARRAY_SIZE(d); e++) {
-				percpu_counter_tree_set(&b.c, bases[k]);
-				percpu_counter_tree_set(&a.c, bases[k] + d[e]);
-				check_pair(t, &a, &b, "edge");
-			}
+			kt_run_config(t, c.cpus, counters_edges_one, &c);
 		}
-		hu_counter_destroy(&a);
-		hu_counter_destroy(&b);
-	}
-	/* The literal §6.3 pairs (same batch, combined = u + o). */
-	{
-		struct hu_counter a, b;
-		long comb;
-
-		if (!kt_hpcc_setup(t, 4) || !hu_counter_init(t, &a, 32) ||
-		    !hu_counter_init(t, &b, 32))
-			return;
-		comb = hu_under(&a.c) + hu_over(&a.c);
-		percpu_counter_tree_set(&a.c, comb);
-		percpu_counter_tree_set(&b.c, 0);
-		KT_EXPECT_EQ(t, percpu_counter_tree_approximate_compare(&a.c, &b.c), 0);
-		KT_EXPECT_EQ(t, percpu_counter_tree_precise_compare(&a.c, &b.c), 1);
-		percpu_counter_tree_set(&a.c, comb + 1);
-		KT_EXPECT_EQ(t, percpu_counter_tree_approximate_compare(&a.c, &b.c), 1);
-		KT_EXPECT_EQ(t, percpu_counter_tree_precise_compare(&a.c, &b.c), 1);
-		percpu_counter_tree_set(&a.c, -comb);
-		KT_EXPECT_EQ(t, percpu_counter_tree_approximate_compare(&a.c, &b.c), 0);
-		KT_EXPECT_EQ(t, percpu_counter_tree_precise_compare(&a.c, &b.c), -1);
-		percpu_counter_tree_set(&a.c, -comb - 1);
-		KT_EXPECT_EQ(t, percpu_counter_tree_approximate_compare(&a.c, &b.c), -1);
-		KT_EXPECT_EQ(t, percpu_counter_tree_precise_compare(&a.c, &b.c), -1);
-		percpu_counter_tree_set(&a.c, 42);
-		percpu_counter_tree_set(&b.c, 42);
-		KT_EXPECT_EQ(t, percpu_counter_tree_approximate_compare(&a.c, &b.c), 0);
-		KT_EXPECT_EQ(t, percpu_counter_tree_precise_compare(&a.c, &b.c), 0);
-		hu_counter_destroy(&a);
-		hu_counter_destroy(&b);
-	}
+	kt_run_config(t, 4, counters_literal, NULL);
 }
 
 /*

@@ -106,27 +106,30 @@ static bool run_workers(struct kt *t, struct percpu_counter_tree *c, unsigned in
 	return true;
 }
 
-static void concurrency_conservation(struct kt *t)
-{
-	static const struct {
-		unsigned int cpus, threads;
-		unsigned long batch, rounds, burst;
-		bool migrate;
-	} cfg[] = {
-		{ 2, 2, 2, 400, 200, false }, { 2, 6, 32, 200, 100, true },
+static const struct {
+	unsigned int cpus, threads;
+	unsigned long batch, rounds, burst;
+	bool migrate;
+} conservation_cfg[] = {
+	{ 2, 2, 2, 400, 200, false }, { 2, 6, 32, 200, 100, true },
 		{ 3, 3, 2, 400, 200, true }, { 3, 9, 4, 100, 100, false },
 		{ 4, 4, 2, 400, 200, false }, { 8, 8, 2, 200, 100, true },
 		{ 8, 24, 32, 50, 100, true }, { 64, 64, 2, 20, 100, true },
 		{ 64, 64, 32, 20, 100, false },
-	};
-	unsigned int i;
+};
 
-	for (i = 0; i < ARRAY_SIZE(cfg); i++) {
+/* @arg: the index of the configuration. */
+static void conservation_one(struct kt *t, void *arg)
+{
+	unsigned int i = *(unsigned int *)arg;
+	typeof(&conservation_cfg[0]) cfg = conservation_cfg;
+
+	{
 		struct hu_counter hc;
 		struct hpcc_shape s;
 		unsigned long total, d;
 
-		if (!kt_hpcc_setup(t, cfg[i].cpus) || !hu_counter_init(t, &hc, cfg[i].batch))
+		if (!hu_counter_init(t, &hc, cfg[i].batch))
 			return;
 		KT_ASSERT(t, hpcc_shape_compute(&s, cfg[i].cpus, cfg[i].batch) == 0, "");
 		if (!run_workers(t, &hc.c, cfg[i].cpus, cfg[i].threads, cfg[i].rounds,
@@ -144,6 +147,14 @@ static void concurrency_conservation(struct kt *t)
 			  s.settled_max);
 		hu_counter_destroy(&hc);
 	}
+}
+
+static void concurrency_conservation(struct kt *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(conservation_cfg); i++)
+		kt_run_config(t, conservation_cfg[i].cpus, conservation_one, &i);
 }
 
 /* §10.7: one CPU, many threads on it; approx aliases the only level-0 word. */
@@ -306,20 +317,14 @@ static bool irq_rounds(struct kt *t, unsigned int rounds, unsigned int cpu, long
 	return !t->failures;
 }
 
-static void concurrency_rmw_interrupted_at_store(struct kt *t)
+/* One CPU: the level-0 word is also the approximation (§10.7). */
+static void rmw_one_cpu(struct kt *t, void *arg)
 {
-	struct sigaction sa = { .sa_sigaction = irq_fault, .sa_flags = SA_SIGINFO }, old;
 	size_t page = sysconf(_SC_PAGESIZE);
 	struct hu_counter hc;
-	struct hpcc_shape s;
-	void *items;
 
-	sigemptyset(&sa.sa_mask);
-	KT_ASSERT(t, sigaction(SIGSEGV, &sa, &old) == 0, "sigaction");
-
-	/* One CPU: the level-0 word is also the approximation (§10.7). */
-	if (!kt_hpcc_setup(t, 1) || !hu_counter_init(t, &hc, 32))
-		goto out;
+	if (!hu_counter_init(t, &hc, 32))
+		return;
 	irq.c = &hc.c;
 	irq.cpu = 0;
 	irq.inc = 5;
@@ -330,16 +335,22 @@ static void concurrency_rmw_interrupted_at_store(struct kt *t)
 		KT_EXPECT_EQ(t, percpu_counter_tree_approximate_sum(&hc.c), 50 * 8);
 	}
 	hu_counter_destroy(&hc);
+}
+
+static void rmw_eight_cpus(struct kt *t, void *arg)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+	struct hu_counter hc;
+	struct hpcc_shape s;
+	void *items;
 
 	/* 8 CPUs, batch 2: CPUs 0 and 4 share level-1 item 0; interrupt at the item. */
-	if (!kt_hpcc_setup(t, 8))
-		goto out;
 	items = aligned_alloc(page, page);
 	if (hpcc_shape_compute(&s, 8, 2) || !items ||
 	    percpu_counter_tree_init(&hc.c, items, 2, GFP_KERNEL)) {
 		kt_fail(t, __FILE__, __LINE__, "init");
 		free(items);
-		goto out;
+		return;
 	}
 	irq.c = &hc.c;
 	irq.cpu = 4;
@@ -363,7 +374,16 @@ static void concurrency_rmw_interrupted_at_store(struct kt *t)
 	}
 	percpu_counter_tree_destroy(&hc.c);
 	free(items);
-out:
+}
+
+static void concurrency_rmw_interrupted_at_store(struct kt *t)
+{
+	struct sigaction sa = { .sa_sigaction = irq_fault, .sa_flags = SA_SIGINFO }, old;
+
+	sigemptyset(&sa.sa_mask);
+	KT_ASSERT(t, sigaction(SIGSEGV, &sa, &old) == 0, "sigaction");
+	kt_run_config(t, 1, rmw_one_cpu, NULL);
+	kt_run_config(t, 8, rmw_eight_cpus, NULL);
 	sigaction(SIGSEGV, &old, NULL);
 }
 

@@ -27,7 +27,7 @@ static bool conserve_run(struct kt *t, unsigned int cpus, unsigned long batch,
 	unsigned long total = 0, n, bad = 0;
 	int mode = hu_lib_skip_mode();
 
-	if (!kt_hpcc_setup(t, cpus) || !hu_counter_init(t, &hc, batch))
+	if (!hu_counter_init(t, &hc, batch))
 		return false;
 	t->checks++;
 	if (!hu_ref_init(&r, batch, mode != 0)) {
@@ -63,15 +63,24 @@ static bool conserve_run(struct kt *t, unsigned int cpus, unsigned long batch,
 	return !t->failures;
 }
 
+/* @arg: i << 8 | j, the indices of the CPU count and the batch. */
+static void random_adds_one(struct kt *t, void *arg)
+{
+	unsigned int ij = *(unsigned int *)arg;
+
+	conserve_run(t, cpu_counts[ij >> 8], batches[ij & 0xff], 4000, ij + 0xc0de);
+}
+
 static void conservation_random_adds(struct kt *t)
 {
-	unsigned int i, j;
+	unsigned int i, j, ij;
 
 	for (i = 0; i < ARRAY_SIZE(cpu_counts); i++)
-		for (j = 0; j < ARRAY_SIZE(batches); j++)
-			if (!conserve_run(t, cpu_counts[i], batches[j], 4000,
-					  (i << 8 | j) + 0xc0de))
+		for (j = 0; j < ARRAY_SIZE(batches); j++) {
+			ij = i << 8 | j;
+			if (!kt_run_config(t, cpu_counts[i], random_adds_one, &ij))
 				return;
+		}
 }
 
 /* Small increments only: the common case of many sub-batch adds. */
@@ -95,18 +104,20 @@ static void conservation_small_adds(struct kt *t)
 	hu_counter_destroy(&hc);
 }
 
-/* Totals that wrap past LONG_MAX and LONG_MIN stay exact (modulo 2^64). */
-static void conservation_wrapping_totals(struct kt *t)
-{
-	static const unsigned int cpus[] = { 1, 2, 4, 256 };
-	unsigned int i;
+static const unsigned int wrapping_cpus[] = { 1, 2, 4, 256 };
 
-	for (i = 0; i < ARRAY_SIZE(cpus); i++) {
+/* @arg: the index of the CPU count. */
+static void wrapping_one(struct kt *t, void *arg)
+{
+	unsigned int i = *(unsigned int *)arg;
+	const unsigned int *cpus = wrapping_cpus;
+
+	{
 		struct hu_counter hc;
 		struct hu_ref r;
 		unsigned int last = cpus[i] - 1;
 
-		if (!kt_hpcc_setup(t, cpus[i]) || !hu_counter_init(t, &hc, 32))
+		if (!hu_counter_init(t, &hc, 32))
 			return;
 		KT_ASSERT(t, hu_ref_init(&r, 32, hu_lib_skip_mode() != 0), "model");
 		hu_add_migrating(&hc.c, 0, 0, LONG_MAX);
@@ -138,29 +149,36 @@ static void conservation_wrapping_totals(struct kt *t)
 	}
 }
 
+/* Totals that wrap past LONG_MAX and LONG_MIN stay exact (modulo 2^64). */
+static void conservation_wrapping_totals(struct kt *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(wrapping_cpus); i++)
+		kt_run_config(t, wrapping_cpus[i], wrapping_one, &i);
+}
+
 /*
  * Skip-level on vs off on identical sequences (with migration): equal
  * level-0 words, equal root, equal item & (M_l - 1) for every item; and
  * each run matches the model of its own mode exactly.
  */
-static void conservation_skip_levels_equivalent(struct kt *t)
-{
-	static const unsigned int cpus[] = { 4, 8, 64, 256, 1024, 4096 };
-	unsigned int i;
+static const unsigned int skip_cpus[] = { 4, 8, 64, 256, 1024, 4096 };
 
-	if (hu_lib_skip_mode() < 0) {
-		kt_skip(t, "the library has no skip-level switch");
-		return;
-	}
-	for (i = 0; i < ARRAY_SIZE(cpus); i++) {
+/* @arg: the index of the CPU count. */
+static void skip_levels_one(struct kt *t, void *arg)
+{
+	unsigned int i = *(unsigned int *)arg;
+	const unsigned int *cpus = skip_cpus;
+
+	{
 		struct hu_counter on, off;
 		struct hu_ref r_on, r_off;
 		struct kt_rng rng;
 		unsigned long n, idx, items_differ = 0;
 		unsigned int cpu;
 
-		if (!kt_hpcc_setup(t, cpus[i]) || !hu_counter_init(t, &on, 32) ||
-		    !hu_counter_init(t, &off, 32))
+		if (!hu_counter_init(t, &on, 32) || !hu_counter_init(t, &off, 32))
 			return;
 		KT_ASSERT(t, hu_ref_init(&r_on, 32, true) && hu_ref_init(&r_off, 32, false),
 			  "model");
@@ -207,6 +225,18 @@ static void conservation_skip_levels_equivalent(struct kt *t)
 		hu_counter_destroy(&on);
 		hu_counter_destroy(&off);
 	}
+}
+
+static void conservation_skip_levels_equivalent(struct kt *t)
+{
+	unsigned int i;
+
+	if (hu_lib_skip_mode() < 0) {
+		kt_skip(t, "the library has no skip-level switch");
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(skip_cpus); i++)
+		kt_run_config(t, skip_cpus[i], skip_levels_one, &i);
 }
 
 static const struct kt_case cases[] = {

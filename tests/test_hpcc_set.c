@@ -36,19 +36,19 @@ static unsigned int set_values(unsigned long batch, long *v)
 	return n;
 }
 
-static void set_fresh_counter(struct kt *t)
-{
-	static const unsigned int cpus[] = { 1, 2, 3, 4, 256 };
-	static const unsigned long batches[] = { 2, 32 };
-	long v[200];
-	unsigned int i, j, k, n;
+static const unsigned int fresh_cpus[] = { 1, 2, 3, 4, 256 };
 
-	for (i = 0; i < ARRAY_SIZE(cpus); i++)
+/* @arg: the index of the CPU count; both batches in one process. */
+static void fresh_one(struct kt *t, void *arg)
+{
+	static const unsigned long batches[] = { 2, 32 };
+	unsigned int i = *(unsigned int *)arg, j, k, n;
+	const unsigned int *cpus = fresh_cpus;
+	long v[200];
+
 	for (j = 0; j < ARRAY_SIZE(batches); j++) {
 		struct hpcc_shape s;
 
-		if (!kt_hpcc_setup(t, cpus[i]))
-			return;
 		KT_ASSERT(t, hpcc_shape_compute(&s, cpus[i], batches[j]) == 0, "");
 		n = set_values(batches[j], v);
 		for (k = 0; k < n; k++) {
@@ -83,18 +83,28 @@ static void set_fresh_counter(struct kt *t)
 	}
 }
 
-/* set() on a counter whose cells hold residuals, from every CPU. */
-static void set_with_residual(struct kt *t)
+static void set_fresh_counter(struct kt *t)
 {
-	static const unsigned int cpus[] = { 2, 3, 8, 64 };
-	unsigned int i, r;
+	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(cpus); i++) {
+	for (i = 0; i < ARRAY_SIZE(fresh_cpus); i++)
+		kt_run_config(t, fresh_cpus[i], fresh_one, &i);
+}
+
+static const unsigned int residual_cpus[] = { 2, 3, 8, 64 };
+
+/* set() on a counter whose cells hold residuals, from every CPU. */
+static void residual_one(struct kt *t, void *arg)
+{
+	unsigned int i = *(unsigned int *)arg, r;
+	const unsigned int *cpus = residual_cpus;
+
+	{
 		struct hu_counter hc;
 		struct hpcc_shape s;
 		struct kt_rng rng;
 
-		if (!kt_hpcc_setup(t, cpus[i]) || !hu_counter_init(t, &hc, 32))
+		if (!hu_counter_init(t, &hc, 32))
 			return;
 		KT_ASSERT(t, hpcc_shape_compute(&s, cpus[i], 32) == 0, "");
 		kt_rng_seed(&rng, 9 + i);
@@ -118,6 +128,14 @@ static void set_with_residual(struct kt *t)
 		}
 		hu_counter_destroy(&hc);
 	}
+}
+
+static void set_with_residual(struct kt *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(residual_cpus); i++)
+		kt_run_config(t, residual_cpus[i], residual_one, &i);
 }
 
 static const struct kt_case cases[] = {

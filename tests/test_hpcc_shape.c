@@ -72,6 +72,16 @@ static unsigned int order_of(unsigned long n)
 	return o;
 }
 
+/* @arg: the order; the process booted with nr_cpu_ids CPUs of that order. */
+static void items_size_one(struct kt *t, void *arg)
+{
+	unsigned int order = *(unsigned int *)arg;
+
+	KT_EXPECT(t, percpu_counter_tree_items_size() == spec_shape[order].nr_items * ITEM_SIZE,
+		  "order %u (%u CPUs): items_size %zu, spec %lu items", order, nr_cpu_ids,
+		  percpu_counter_tree_items_size(), spec_shape[order].nr_items);
+}
+
 /* items_size() at the smallest and largest CPU count of every order 0..20. */
 static void shape_items_size_every_order(struct kt *t)
 {
@@ -81,40 +91,28 @@ static void shape_items_size_every_order(struct kt *t)
 		unsigned long counts[2] = { order ? (1UL << (order - 1)) + 1 : 1,
 					    1UL << order };
 
-		for (k = 0; k < 2; k++) {
-			KT_ASSERT(t, kc_set_nr_cpu_ids(counts[k]) == 0, "%lu", counts[k]);
-			KT_EXPECT(t, percpu_counter_tree_subsystem_init() == 0,
-				  "%lu CPUs", counts[k]);
-			KT_EXPECT(t, percpu_counter_tree_items_size() ==
-				  spec_shape[order].nr_items * ITEM_SIZE,
-				  "order %u (%lu CPUs): items_size %zu, spec %lu items",
-				  order, counts[k], percpu_counter_tree_items_size(),
-				  spec_shape[order].nr_items);
-		}
+		for (k = 0; k < 2; k++)
+			kt_run_config(t, counts[k], items_size_one, &order);
 	}
 	KT_EXPECT(t, ITEM_SIZE == 64, "item size %zu (cache line)", ITEM_SIZE);
 }
 
-/* Subsystem init rejects order >= 21 with -1, a warning and a KERN_ERR line. */
-static void shape_order_21_rejected(struct kt *t)
+/* @arg: the CPU count; this process's one boot must fail. */
+static void order_21_one(struct kt *t, void *arg)
 {
-	static const unsigned int bad[] = { (1U << 20) + 1, 1U << 21, 3U << 20, 0xffffffffU };
+	unsigned int bad = *(unsigned int *)arg;
 	unsigned long before = kc_warn_count();
 	char log[512] = "";
 	FILE *tmp = tmpfile();
 	int saved = dup(2);
-	unsigned int i;
 	size_t n;
 
 	kt_expect_warns(t);
 	KT_ASSERT(t, tmp && saved >= 0, "tmpfile/dup");
 	fflush(stderr);
 	dup2(fileno(tmp), 2);
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		KT_EXPECT(t, kc_set_nr_cpu_ids(bad[i]) == 0, "%u", bad[i]);
-		KT_EXPECT(t, percpu_counter_tree_subsystem_init() == -1,
-			  "%u CPUs must be rejected", bad[i]);
-	}
+	KT_EXPECT(t, kc_set_nr_cpu_ids(bad) == 0, "%u", bad);
+	KT_EXPECT(t, percpu_counter_tree_subsystem_init() == -1, "%u CPUs must be rejected", bad);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -125,9 +123,23 @@ static void shape_order_21_rejected(struct kt *t)
 	KT_EXPECT(t, kc_warn_count() > before, "no warning for an unsupported CPU count");
 	KT_EXPECT(t, strstr(log, "Unsupported number of CPUs") != NULL,
 		  "log was \"%s\"", log);
-	/* The largest supported count still works afterwards. */
-	KT_EXPECT(t, kt_hpcc_setup(t, 1U << 20), "2^20 CPUs");
+}
+
+static void order_20_one(struct kt *t, void *arg)
+{
 	KT_EXPECT(t, percpu_counter_tree_items_size() == 69905 * ITEM_SIZE, "order 20");
+}
+
+/* Subsystem init rejects order >= 21 with -1, a warning and a KERN_ERR line. */
+static void shape_order_21_rejected(struct kt *t)
+{
+	static const unsigned int bad[] = { (1U << 20) + 1, 1U << 21, 3U << 20, 0xffffffffU };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		kt_run_config(t, bad[i] | KT_NO_BOOT, order_21_one, (void *)&bad[i]);
+	/* The largest supported count boots. */
+	kt_run_config(t, 1U << 20, order_20_one, NULL);
 }
 
 static unsigned long spec_multiplier(unsigned int order)
@@ -135,25 +147,27 @@ static unsigned long spec_multiplier(unsigned int order)
 	return (unsigned long)spec_shape[order].nr_levels << order;
 }
 
-/* under/over of real counters for many (CPUs, batch) pairs, against the formulas. */
-static void shape_under_over_pairs(struct kt *t)
-{
-	static const unsigned int cpus[] = {
-		1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64, 65, 100,
-		127, 128, 129, 255, 256, 257, 500, 512, 513, 1000, 1024, 1025,
-		2047, 2048, 2049, 4095, 4096, 4097, 8191, NR_CPUS
-	};
-	static const unsigned long batches[] = { 2, 4, 8, 16, 32, 64, 256, 1024, 1UL << 20,
-						 1UL << 40 };
-	unsigned int i, j, step;
+static const unsigned int pair_cpus[] = {
+	1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64, 65, 100,
+	127, 128, 129, 255, 256, 257, 500, 512, 513, 1000, 1024, 1025,
+	2047, 2048, 2049, 4095, 4096, 4097, 8191, NR_CPUS
+};
 
-	for (i = 0; i < ARRAY_SIZE(cpus); i++) {
+/*
+ * @arg: the index of the CPU count. Batches stay below 2^32: above it is
+ * carry_batch_4g's finding (the kernel's int get_count_order), not a
+ * question of under/over.
+ */
+static void under_over_one(struct kt *t, void *arg)
+{
+	static const unsigned long batches[] = { 2, 4, 8, 16, 32, 64, 256, 1024, 1UL << 20,
+						 1UL << 31 };
+	unsigned int i = *(unsigned int *)arg, j, step;
+	const unsigned int *cpus = pair_cpus;
+
+	{
 		unsigned int order = order_of(cpus[i]);
 
-		if (cpus[i] > NR_CPUS)
-			continue;
-		if (!kt_hpcc_setup(t, cpus[i]))
-			return;
 		/* Fewer batches where every per-CPU allocation is expensive. */
 		step = cpus[i] > 1024 ? 3 : 1;
 		for (j = step - 1; j < ARRAY_SIZE(batches); j += step) {
@@ -176,18 +190,29 @@ static void shape_under_over_pairs(struct kt *t)
 			hu_counter_destroy(&hc);
 		}
 	}
-	/* 3 CPUs get the 4-CPU multiplier. */
-	if (!kt_hpcc_setup(t, 3))
-		return;
-	{
-		struct hu_counter hc;
+}
 
-		if (!hu_counter_init(t, &hc, 32))
-			return;
-		KT_EXPECT_EQU(t, hu_under(&hc.c), 256);
-		KT_EXPECT_EQU(t, hu_over(&hc.c), 248);
-		hu_counter_destroy(&hc);
-	}
+/* 3 CPUs get the 4-CPU multiplier. */
+static void three_cpus(struct kt *t, void *arg)
+{
+	struct hu_counter hc;
+
+	if (!hu_counter_init(t, &hc, 32))
+		return;
+	KT_EXPECT_EQU(t, hu_under(&hc.c), 256);
+	KT_EXPECT_EQU(t, hu_over(&hc.c), 248);
+	hu_counter_destroy(&hc);
+}
+
+/* under/over of real counters for many (CPUs, batch) pairs, against the formulas. */
+static void shape_under_over_pairs(struct kt *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(pair_cpus); i++)
+		if (pair_cpus[i] <= NR_CPUS)
+			kt_run_config(t, pair_cpus[i], under_over_one, &i);
+	kt_run_config(t, 3, three_cpus, NULL);
 }
 
 /* lib/shape against §2.3, row by row. */
@@ -273,17 +298,14 @@ static void shape_model_matches_accuracy_tables(struct kt *t)
 		  "bad batches");
 }
 
-/* The library and lib/shape agree on items_size and under/over for every count up to 300. */
-static void shape_library_matches_model(struct kt *t)
+static void library_model_one(struct kt *t, void *arg)
 {
-	unsigned int cpus;
+	unsigned int cpus = nr_cpu_ids;
 
-	for (cpus = 1; cpus <= 300; cpus++) {
+	{
 		struct hpcc_shape s;
 		struct hu_counter hc;
 
-		if (!kt_hpcc_setup(t, cpus))
-			return;
 		KT_ASSERT(t, hpcc_shape_compute(&s, cpus, 64) == 0, "");
 		KT_EXPECT(t, percpu_counter_tree_items_size() == s.nr_items * ITEM_SIZE,
 			  "%u CPUs", cpus);
@@ -294,6 +316,22 @@ static void shape_library_matches_model(struct kt *t)
 			  hu_over(&hc.c), s.under, s.over);
 		hu_counter_destroy(&hc);
 	}
+}
+
+/*
+ * The library and lib/shape agree on items_size and under/over for every
+ * count up to 64, then around each power of two up to 512 (one process
+ * per count: the kernel boots once).
+ */
+static void shape_library_matches_model(struct kt *t)
+{
+	unsigned int cpus, p;
+
+	for (cpus = 1; cpus <= 64; cpus++)
+		kt_run_config(t, cpus, library_model_one, NULL);
+	for (p = 128; p <= 512; p <<= 1)
+		for (cpus = p - 1; cpus <= p + 1; cpus++)
+			kt_run_config(t, cpus, library_model_one, NULL);
 }
 
 static const struct kt_case cases[] = {

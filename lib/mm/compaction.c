@@ -13,6 +13,8 @@
 
 #define SUCCESS_TREE_BATCH	32
 
+__thread unsigned long zone_own_writes;
+
 int zone_init(struct zone *z, const struct compact_params *par,
 	      struct zone_desc *desc, unsigned long max_blocks, bool tree)
 {

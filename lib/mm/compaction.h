@@ -105,7 +105,44 @@ struct zone {
 	bool has_tree;
 	/* Called between the load and the store of a plain RMW (may yield). */
 	void (*rmw_window)(void);
+	/* Optional: counts every store to the fields above (see zone_wbegin()). */
+	struct zone_wseq *wseq;
 };
+
+/*
+ * Write accounting for an observer (compaction_churn's shadow model): each
+ * store to a state field is bracketed by a begin and an end count, and
+ * each thread counts its own stores, so that a transition can tell that
+ * no other thread changed the zone's state while it ran. The cached pfns
+ * and blockskip_flush are hints every scanner round rewrites (racy by
+ * design, spec §10.1): not counted. Off (one branch) when z->wseq is NULL.
+ */
+struct zone_wseq {
+	unsigned long begin, end;
+};
+extern __thread unsigned long zone_own_writes;
+
+static inline bool zone_hint_field(const struct zone *z, const long *p)
+{
+	return p == &z->compact_cached_migrate_pfn[0] || p == &z->compact_cached_migrate_pfn[1] ||
+	       p == &z->compact_cached_free_pfn || p == &z->compact_blockskip_flush;
+}
+
+static inline void zone_wbegin(const struct zone *z, const long *p)
+{
+	if (z->wseq && (!p || !zone_hint_field(z, p))) {
+		__atomic_fetch_add(&z->wseq->begin, 1, __ATOMIC_SEQ_CST);
+		/* An observer that sees the store below sees the count. */
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		zone_own_writes++;
+	}
+}
+
+static inline void zone_wend(const struct zone *z, const long *p)
+{
+	if (z->wseq && (!p || !zone_hint_field(z, p)))
+		__atomic_fetch_add(&z->wseq->end, 1, __ATOMIC_SEQ_CST);
+}
 
 /* Field access in the zone's atomic mode. */
 static inline long zone_read(const struct zone *z, const long *p)
@@ -117,10 +154,12 @@ static inline long zone_read(const struct zone *z, const long *p)
 
 static inline void zone_write(const struct zone *z, long *p, long v)
 {
+	zone_wbegin(z, p);
 	if (z->par->atomic_mode == COMPACT_ATOMIC_SEQCST)
 		__atomic_store_n(p, v, __ATOMIC_SEQ_CST);
 	else
 		__atomic_store_n(p, v, __ATOMIC_RELAXED);
+	zone_wend(z, p);
 }
 
 /* p += d, returning the new value; "plain" may lose concurrent updates. */
@@ -133,13 +172,20 @@ static inline long zone_add_return(const struct zone *z, long *p, long d)
 		v = __atomic_load_n(p, __ATOMIC_RELAXED) + d;
 		if (z->rmw_window)
 			z->rmw_window();
+		zone_wbegin(z, p);
 		__atomic_store_n(p, v, __ATOMIC_RELAXED);
-		return v;
+		break;
 	case COMPACT_ATOMIC_RELAXED:
-		return __atomic_add_fetch(p, d, __ATOMIC_RELAXED);
+		zone_wbegin(z, p);
+		v = __atomic_add_fetch(p, d, __ATOMIC_RELAXED);
+		break;
 	default:
-		return __atomic_add_fetch(p, d, __ATOMIC_SEQ_CST);
+		zone_wbegin(z, p);
+		v = __atomic_add_fetch(p, d, __ATOMIC_SEQ_CST);
+		break;
 	}
+	zone_wend(z, p);
+	return v;
 }
 
 static inline bool zone_test_flag(const struct zone *z, int bit)
@@ -152,12 +198,16 @@ static inline bool zone_test_flag(const struct zone *z, int bit)
 
 static inline void zone_set_flag(struct zone *z, int bit)
 {
+	zone_wbegin(z, NULL);
 	__atomic_fetch_or(&z->flags, 1UL << bit, __ATOMIC_SEQ_CST);
+	zone_wend(z, NULL);
 }
 
 static inline void zone_clear_flag(struct zone *z, int bit)
 {
+	zone_wbegin(z, NULL);
 	__atomic_fetch_and(&z->flags, ~(1UL << bit), __ATOMIC_SEQ_CST);
+	zone_wend(z, NULL);
 }
 
 /* Both flags from one load: the checkers need a consistent pair. */

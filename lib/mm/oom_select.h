@@ -16,7 +16,22 @@ enum oom_algo {
 	OOM_ALGO_PRECISE,	/* merged fix / mm-new: one precise pass */
 	OOM_ALGO_V16,		/* v16 3/3 two-pass */
 	OOM_ALGO_BOUNDED,	/* two-pass with a monotone floor */
+	OOM_NR_ALGOS
 };
+
+/*
+ * Two implementations behind this interface, chosen at build time: the
+ * model (this file's .c, every algorithm) and, in a KERNEL_SRC build whose
+ * tree has mm/oom_kill.c, the tree's own selection compiled unchanged
+ * (lib/mm/oom_kernel.c), which serves the one algorithm the tree has
+ * (v16's two passes or the precise pass); the model serves the others.
+ */
+enum oom_impl { OOM_IMPL_MODEL, OOM_IMPL_KERNEL };
+enum oom_impl oom_impl_of(enum oom_algo algo);
+/* "model (lib/mm)" or "kernel DIR/mm/oom_kill.c (two-pass, unsigned int accuracy)". */
+const char *oom_impl_describe(enum oom_impl impl);
+/* The algorithm the kernel tree implements, or OOM_NR_ALGOS (none). */
+enum oom_algo oom_kernel_algo(void);
 
 extern const char *const oom_algo_names[];
 /* 0 and *algo set, or -1 for an unknown name. */
@@ -29,6 +44,7 @@ struct oom_select_stats {
 	unsigned long approx_evals;	/* approximate badness evaluations */
 	unsigned long precise_evals;	/* precise badness evaluations */
 	unsigned long precise_counter_sums;	/* percpu_counter_tree precise sums */
+	unsigned long approx_counter_reads;	/* ... approximate sums */
 	unsigned long filtered;		/* pass 2: dropped by the overlap filter */
 	unsigned long budget_hits;	/* pass 2: filter passed with no budget left */
 	unsigned long fallback_selects;	/* ... and selected on approximate points */
@@ -81,6 +97,36 @@ void oom_badness_accuracy(unsigned long *under, unsigned long *over);
  */
 long oom_select_once(enum oom_algo algo, unsigned long totalpages,
 		     struct oom_select_stats *stats);
+
+/*
+ * One candidate's evaluation, as either implementation made it, reported
+ * after it is made (per-candidate oracles, issue 14). Counts are of this
+ * task's counter reads; "before" is the choice the task was judged
+ * against. The kernel's code is observed from outside (its state before
+ * and after oom_evaluate_task()), so every field is what the code did,
+ * not what it should have done.
+ */
+enum oom_cand_result { OOM_CAND_SKIP, OOM_CAND_SELECT, OOM_CAND_ABORT };
+
+struct oom_candidate {
+	struct task_struct *task;
+	enum oom_algo algo;
+	enum oom_impl impl;
+	bool pass2;			/* the second (filter) pass of a two-pass */
+	struct task_struct *chosen_before;
+	long points_before;		/* chosen_points before this task */
+	unsigned long accuracy_under_before;	/* 0 for the precise pass */
+	int nr_precise_before;
+	unsigned int approx_reads;	/* approximate counter sums */
+	unsigned int precise_reads;	/* precise counter sums */
+	enum oom_cand_result result;
+	long points;			/* chosen_points after a SELECT */
+	unsigned long accuracy_under;	/* ... and its under-accuracy */
+};
+
+/* Called in the selecting thread, inside the scan's read-side section. */
+extern void (*oom_candidate_hook)(const struct oom_candidate *c,
+				  struct oom_control *oc);
 
 /* Test-only hook between the passes (e.g. to exit a task there). */
 extern void (*oom_between_passes_hook)(struct oom_control *oc);

@@ -11,64 +11,18 @@
 #define _MM_OOM_TASK_H
 
 #include <linux/types.h>
-#include <linux/list.h>
-#include <linux/rculist.h>
-#include <linux/spinlock.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/sched/mm.h>
+#include <linux/mm.h>
+#include <uapi/linux/oom.h>
 #include <linux/percpu_counter_tree.h>
-
-enum {
-	MM_FILEPAGES,
-	MM_ANONPAGES,
-	MM_SWAPENTS,
-	MM_SHMEMPAGES,
-	NR_MM_COUNTERS
-};
-
-#define PAGE_SHIFT		12
-#define PAGE_SIZE		(1UL << PAGE_SHIFT)
-#define OOM_SCORE_ADJ_MIN	(-1000)
-#define OOM_SCORE_ADJ_MAX	1000
-
-#define MMF_OOM_SKIP		21	/* bit in mm->flags: already reaped */
-#define PF_KTHREAD		0x00200000
+#include <stdatomic.h>
 
 #define OOM_TASK_MAGIC		0x7461736b6c697665UL	/* "taskdlive" */
 #define OOM_MM_MAGIC		0x6d6d6d6d6c697665UL
 #define OOM_POISON_BYTE		0x6b			/* POISON_FREE */
-
-struct mm_struct {
-	unsigned long magic;
-	struct percpu_counter_tree rss_stat[NR_MM_COUNTERS];
-	struct percpu_counter_tree_level_item *rss_items;
-	atomic_long_t pgtables_bytes;
-	unsigned long flags;		/* MMF_* bits, READ_ONCE/WRITE_ONCE */
-	struct rcu_head rcu;
-};
-
-struct task_struct {
-	/*
-	 * Kept intact by the poisoning free: a use after free must be
-	 * reported by the magic check, not hang on a poisoned lock or jump
-	 * through a poisoned list pointer.
-	 */
-	spinlock_t alloc_lock;		/* task_lock(): protects ->mm */
-	struct list_head tasks;		/* the global task list, under RCU */
-	struct rcu_head rcu;
-	struct mm_struct *mm;		/* NULL once exited (so at free) */
-	void *owner;			/* the creator's data (ground truth) */
-	/* Poisoned on free from here on. */
-	unsigned long magic;
-	atomic_t usage;
-	pid_t pid;
-	unsigned int flags;		/* PF_KTHREAD */
-	short oom_score_adj;		/* signal->oom_score_adj */
-	bool is_init;			/* is_global_init() */
-	bool in_vfork;
-	bool oom_origin;		/* oom_task_origin() */
-	bool oom_victim;		/* tsk_is_oom_victim() */
-	bool oom_mm_skip;		/* MMF_OOM_SKIP on signal->oom_mm */
-	bool exited;			/* oom_task_exit() ran (unlinked) */
-};
 
 struct oom_task_attr {
 	short oom_score_adj;
@@ -80,11 +34,9 @@ struct oom_task_attr {
 int oom_model_init(unsigned long batch);
 unsigned long oom_model_batch(void);
 
-extern struct list_head oom_task_list;
+/* The task list is kcompat's kc_task_list (linux/sched/signal.h). */
+#define oom_task_list		kc_task_list
 extern spinlock_t oom_tasklist_lock;
-
-#define for_each_process(p)	\
-	list_for_each_entry_rcu(p, &oom_task_list, tasks)
 
 /*
  * Create a task (with an mm unless attr->kthread) and link it at the tail
@@ -98,36 +50,40 @@ struct task_struct *oom_task_create(const struct oom_task_attr *attr);
  */
 void oom_task_exit(struct task_struct *p);
 
-void get_task_struct(struct task_struct *p);
-void put_task_struct(struct task_struct *p);
-
-static inline void task_lock(struct task_struct *p)
+/* The OOM fields, read as the kernel's helpers read them. */
+static inline short oom_task_adj(struct task_struct *p)
 {
-	spin_lock(&p->alloc_lock);
+	return atomic_load_explicit(&p->signal->oom_score_adj, memory_order_relaxed);
 }
 
-static inline void task_unlock(struct task_struct *p)
+static inline struct mm_struct *oom_task_victim_mm(struct task_struct *p)
 {
-	spin_unlock(&p->alloc_lock);
+	return atomic_load_explicit(&p->signal->oom_mm, memory_order_relaxed);
 }
 
-static inline bool oom_unkillable_task(struct task_struct *p)
+static inline bool oom_task_exited(struct task_struct *p)
 {
-	return READ_ONCE(p->is_init) || (READ_ONCE(p->flags) & PF_KTHREAD);
+	return READ_ONCE(p->kc_exited);
 }
 
-/* The task itself, locked, if it still has an mm; NULL (unlocked) otherwise. */
-struct task_struct *find_lock_task_mm(struct task_struct *p);
+/*
+ * The model's find_lock_task_mm(): the task itself, locked, if it still
+ * has an mm; NULL (unlocked) otherwise. Also reports a freed mm.
+ */
+struct task_struct *oom_lock_task_mm(struct task_struct *p);
 
 /* RSS updates (add_mm_counter), page-table bytes, adj, OOM flags. */
 void oom_mm_add(struct mm_struct *mm, int member, long pages);
 void oom_set_score_adj(struct task_struct *p, short adj);
+/* mark_oom_victim(): signal->oom_mm = mm, with an mm reference. */
 void oom_mark_victim(struct task_struct *p);
+/* The reaper is done: MMF_OOM_SKIP on signal->oom_mm. */
 void oom_set_mm_skip(struct task_struct *p);
 
 /*
- * Use-after-free detection. oom_task_alive() is called by every selector
- * access; on a poisoned task it calls the report hook (default: WARN) and
+ * Use-after-free detection. oom_task_alive() (kc_task_alive(), also
+ * called by the kcompat shims the kernel's code calls) checks every
+ * selector access; on a poisoned task it calls the report hook (default: WARN) and
  * returns false. The quarantine keeps freed tasks poisoned for a while and
  * reports a write into one before really freeing it.
  */
@@ -138,8 +94,11 @@ extern oom_poison_fn oom_poison_hook;
  * buggy early free is reported, not a crash: free it after a grace period.
  */
 extern void (*oom_task_free_hook)(struct task_struct *p);
-bool oom_task_alive(struct task_struct *p, const char *where);
+#define oom_task_alive(p, where)	kc_task_alive(p, where)
 unsigned long oom_poison_hits(void);
+/* This thread's reports, and its get_task_struct() calls (a selection's). */
+unsigned long oom_thread_poison_hits(void);
+unsigned long oom_task_gets(void);
 
 /* Exit every listed task and wait until all of them are freed. */
 void oom_model_reset(void);

@@ -28,6 +28,7 @@
 #include <linux/bitops.h>
 #include "mm/compaction.h"
 #include "scenario.h"
+#include "cc_shadow.h"
 
 #define CC_ORDER	3
 #define CC_PB		512
@@ -72,6 +73,7 @@ struct cc_state {
 	/* Quiescent results. */
 	unsigned long q_checks, q_hpcc_precise, q_lost_success, q_lost_failed;
 	unsigned long q_hpcc_vs_field;
+	struct cc_shadow shadow;	/* every transition replayed on the reference */
 };
 
 static struct cc_state *C;
@@ -287,8 +289,8 @@ static enum run_status compact_run(struct stress *s, unsigned int cpu, struct st
 	unsigned int rounds;
 
 	*found = false;
-	if (compaction_restarting(z, CC_ORDER)) {
-		compaction_reset(z, d, &rep);
+	if (cc_shadow_restarting(s, &C->shadow, cpu, z, CC_ORDER)) {
+		cc_shadow_reset(s, &C->shadow, cpu, z, d, &rep);
 		stress_trace(s, cpu, "reset", rep.depth_before, rep.depth_after);
 		check_reset(s, cpu, &rep);
 	}
@@ -334,7 +336,7 @@ static enum run_status compact_run(struct stress *s, unsigned int cpu, struct st
 			break;
 		}
 		if (rounds && stress_rng_chance(rng, chance)) {
-			compaction_note_success(z);
+			cc_shadow_note_success(s, &C->shadow, cpu, z);
 			atomic_fetch_add_explicit(&me->success_incs, 1, memory_order_relaxed);
 			*found = true;
 			break;
@@ -367,7 +369,7 @@ static enum run_status compact_run(struct stress *s, unsigned int cpu, struct st
 			stress_fail(s, "limit-overshoot", cpu, "a run past its budget counted a success");
 		stress_count_checks(s, 1);
 	}
-	compaction_zone_finish(z, d->managed_pages);
+	cc_shadow_finish(s, &C->shadow, cpu, z, d->managed_pages);
 	return ret;
 }
 
@@ -387,14 +389,14 @@ static bool direct_compact(struct stress *s, unsigned int cpu, struct stress_rng
 	/* Another CPU may take the page first; reclaim may have made one. */
 	wmark = found ? stress_rng_below(rng, 8) != 0 : !stress_rng_below(rng, 64);
 	if (wmark) {
-		compaction_failed_reset(z, CC_ORDER, false);
+		cc_shadow_failed_reset(s, &C->shadow, cpu, z, CC_ORDER, false);
 	} else if (sync && st == RUN_COMPLETE) {
-		if (compaction_fail(z, CC_ORDER))
+		if (cc_shadow_fail(s, &C->shadow, cpu, z, CC_ORDER))
 			atomic_fetch_add_explicit(&me->failed_incs, 1, memory_order_relaxed);
 	}
 	if (wmark) {
 		atomic_fetch_add_explicit(&me->success, 1, memory_order_relaxed);
-		compaction_failed_reset(z, CC_ORDER, true);
+		cc_shadow_failed_reset(s, &C->shadow, cpu, z, CC_ORDER, true);
 		return true;
 	}
 	atomic_fetch_add_explicit(&me->fail, 1, memory_order_relaxed);
@@ -427,6 +429,7 @@ static int setup(struct stress *s)
 	}
 	if (opt_atomic == COMPACT_ATOMIC_PLAIN)
 		C->zone.rmw_window = cc_rmw_window;
+	C->zone.wseq = &C->shadow.wseq;
 	for (i = 0; i < C->nr_cpus; i++)
 		C->cpu[i].steps = 0;
 	stress_set_priv(s, C);
@@ -484,11 +487,11 @@ static void select_step(struct stress *s, unsigned int id, struct stress_rng *rn
 	if (!stress_rng_below(rng, 256)) {
 		/* kswapd going to sleep (b), or a write to compact_memory (c). */
 		if (zone_read(z, &z->compact_blockskip_flush)) {
-			compaction_reset(z, d, &rep);
+			cc_shadow_reset(s, &C->shadow, cpu, z, d, &rep);
 			check_reset(s, cpu, &rep);
 			atomic_fetch_add_explicit(&C->kswapd_resets, 1, memory_order_relaxed);
 		} else if (!stress_rng_below(rng, 4)) {
-			compaction_reset(z, d, &rep);
+			cc_shadow_reset(s, &C->shadow, cpu, z, d, &rep);
 			check_reset(s, cpu, &rep);
 			atomic_fetch_add_explicit(&C->proc_resets, 1, memory_order_relaxed);
 		}
@@ -519,7 +522,8 @@ static void select_step(struct stress *s, unsigned int id, struct stress_rng *rn
 		}
 	}
 	/* The hpcc depletion decision; racing increments may make it differ from the field's. */
-	if (compaction_depleted_hpcc(z, managed, &precise) != compaction_depleted(z, managed))
+	if (compaction_depleted_hpcc(z, managed, &precise) !=
+	    cc_shadow_depleted(s, &C->shadow, cpu, z, managed))
 		stress_soft(s, "hpcc_vs_field_decision_in_flight", 1);
 	rcu_read_unlock();
 	stress_count_checks(s, 3);
@@ -623,7 +627,7 @@ static void quiescent(struct stress *s)
 	if (dh != compaction_depleted(z, d->managed_pages))
 		C->q_hpcc_vs_field++;
 	/* A /proc reset on the idle zone: invariant 9 exactly. */
-	compaction_reset(z, d, &rep);
+	cc_shadow_reset(s, &C->shadow, -1, z, d, &rep);
 	check_reset(s, -1, &rep);
 	atomic_fetch_add_explicit(&C->proc_resets, 1, memory_order_relaxed);
 	if (zone_read(z, &z->compact_success) || zone_read(z, &z->compact_failed) ||
@@ -693,6 +697,7 @@ static void report_text(struct stress *s, FILE *out)
 		"compact_failed %lu; quiescent checks %lu (hpcc precise fallback %lu, "
 		"hpcc vs field differ %lu)\n", C->q_lost_success, C->q_lost_failed,
 		C->q_checks, C->q_hpcc_precise, C->q_hpcc_vs_field);
+	cc_shadow_report(&C->shadow, out, false);
 }
 
 static void report_json(struct stress *s, FILE *out)
@@ -701,13 +706,15 @@ static void report_json(struct stress *s, FILE *out)
 		"\"cluster_max\":%lu,\"requests\":%lu,\"compact_stall\":%lu,"
 		"\"compact_success\":%lu,\"compact_fail\":%lu,\"migrate_scanned\":%lu,"
 		"\"resets\":%lu,\"resizes\":%lu,\"max_depth\":%lu,\"lost_success\":%lu,"
-		"\"lost_failed\":%lu,\"quiescent_checks\":%lu}",
+		"\"lost_failed\":%lu,\"quiescent_checks\":%lu",
 		opt_policy == COMPACT_POLICY_P9 ? "p9" : "threshold1",
 		opt_p5 == COMPACT_P5_INTENDED ? "intended" : "as-posted",
 		atomic_names[opt_atomic], opt_cluster_max, atomic_load(&C->requests),
 		CPU_SUM(stall), CPU_SUM(success), CPU_SUM(fail), CPU_SUM(scanned),
 		atomic_load(&C->resets), atomic_load(&C->resizes), atomic_load(&C->max_depth),
 		C->q_lost_success, C->q_lost_failed, C->q_checks);
+	cc_shadow_report(&C->shadow, out, true);
+	fprintf(out, "}");
 }
 
 static const struct scenario compaction_churn = {

@@ -30,7 +30,7 @@ enum layout { L_HOG, L_PACKED, L_TIES, L_CHAIN, L_MIXED };
 static const char *const layout_names[] = { "hog", "packed", "ties", "chain", "mixed" };
 
 /* Options (parsed before setup). */
-static int opt_algo = -1;		/* -1: both */
+static int opt_algo = -2;		/* -1: both; -2: the build's default */
 static long opt_max_shortfall = -1;
 static enum layout opt_layout = L_MIXED;
 static unsigned int opt_tasks = 48;
@@ -113,8 +113,8 @@ static int parse_algo(const char *v, char *err, size_t len)
 		opt_algo = -1;
 		return 0;
 	}
-	if (oom_algo_parse(v, &a) || a == OOM_ALGO_PRECISE) {
-		snprintf(err, len, "'%s' is not one of v16, bounded, both", v);
+	if (oom_algo_parse(v, &a)) {
+		snprintf(err, len, "'%s' is not one of v16, bounded, both, precise", v);
 		return -1;
 	}
 	opt_algo = a;
@@ -162,7 +162,9 @@ static int parse_layout(const char *v, char *err, size_t len)
 }
 
 static const struct scenario_opt oom_opts[] = {
-	{ "oom-algo", "A", "two-pass variant under test: v16, bounded or both (default both)",
+	{ "oom-algo", "A",
+	  "selection under test: v16, bounded, both (v16 and bounded alternate) or precise; "
+	  "default both, or precise when KERNEL_SRC's tree has one precise pass",
 	  parse_algo },
 	{ "oom-max-shortfall", "PAGES",
 	  "fail when v16's victim is more than PAGES below the true maximum at a quiescent point",
@@ -389,7 +391,8 @@ static void task_exit(struct task_struct *p)
 
 static unsigned long selections_done(void)
 {
-	return atomic_load_explicit(&R->selections[OOM_ALGO_V16], memory_order_relaxed) +
+	return atomic_load_explicit(&R->selections[OOM_ALGO_PRECISE], memory_order_relaxed) +
+	       atomic_load_explicit(&R->selections[OOM_ALGO_V16], memory_order_relaxed) +
 	       atomic_load_explicit(&R->selections[OOM_ALGO_BOUNDED], memory_order_relaxed);
 }
 
@@ -550,6 +553,11 @@ static void check_must_abort(struct stress *s, unsigned int id, struct oom_contr
 	rcu_read_unlock();
 }
 
+static bool two_pass(enum oom_algo a)
+{
+	return a != OOM_ALGO_PRECISE;
+}
+
 static enum oom_algo algo_for(unsigned int id, unsigned long n)
 {
 	if (opt_algo >= 0)
@@ -572,11 +580,13 @@ static void select_step(struct stress *s, unsigned int id, struct stress_rng *rn
 	atomic_fetch_add(&R->fallbacks[oc.algo], oc.stats.fallback_selects);
 	if (stress_checking(s)) {
 		stress_count_checks(s, 2);
-		stress_margin(s, "precise_budget", oc.stats.precise_evals,
-			      OOM_MAX_PRECISE_BADNESS_SUMS);
-		if (oc.stats.precise_evals > OOM_MAX_PRECISE_BADNESS_SUMS ||
-		    oc.stats.precise_counter_sums >
-		    NR_MM_COUNTERS * OOM_MAX_PRECISE_BADNESS_SUMS)
+		if (two_pass(oc.algo))
+			stress_margin(s, "precise_budget", oc.stats.precise_evals,
+				      OOM_MAX_PRECISE_BADNESS_SUMS);
+		if (two_pass(oc.algo) &&
+		    (oc.stats.precise_evals > OOM_MAX_PRECISE_BADNESS_SUMS ||
+		     oc.stats.precise_counter_sums >
+		     NR_MM_COUNTERS * OOM_MAX_PRECISE_BADNESS_SUMS))
 			stress_fail(s, "precise_budget", -1,
 				    "%s selection made %lu precise evaluations (%lu counter sums) > 16",
 				    oom_algo_names[oc.algo], oc.stats.precise_evals,
@@ -765,6 +775,8 @@ static int setup(struct stress *s)
 	if (!R)
 		return -1;
 	R->s = s;
+	if (opt_algo == -2)
+		opt_algo = oom_kernel_algo() == OOM_ALGO_PRECISE ? OOM_ALGO_PRECISE : -1;
 	if (oom_model_init(stress_batch(s)))
 		return -1;
 	oom_poison_hook = on_poison;
@@ -836,19 +848,34 @@ static void report_text(struct stress *s, FILE *out)
 	fprintf(out, "# oom_race: layout %s, algo %s, %u task slots, window U+O = %lu pages (U %lu, O %lu, 4T %lu)\n",
 		layout_names[opt_layout], opt_algo < 0 ? "both" : oom_algo_names[opt_algo],
 		R->nr_slots, R->window, R->under, R->over, R->slack4);
-	for (a = OOM_ALGO_V16; a <= OOM_ALGO_BOUNDED; a++)
+	for (a = OOM_ALGO_PRECISE; a <= OOM_ALGO_BOUNDED; a++) {
+		if (opt_algo >= 0 ? a != opt_algo && a != OOM_ALGO_PRECISE :
+		    a == OOM_ALGO_PRECISE && !atomic_load(&R->selections[a]))
+			continue;
+		fprintf(out, "# oom_race: %s is the %s\n", oom_algo_names[a],
+			oom_impl_describe(oom_impl_of(a)));
+		if (!two_pass(a)) {
+			fprintf(out, "# oom_race: precise: %lu continuous selections (one precise pass)\n",
+				atomic_load(&R->selections[a]));
+			continue;
+		}
 		fprintf(out, "# oom_race: %s: %lu continuous selections, budget ran out in %lu, %lu approximate selections after it\n",
 			oom_algo_names[a], atomic_load(&R->selections[a]),
 			atomic_load(&R->budget_runs[a]), atomic_load(&R->fallbacks[a]));
+	}
 	fprintf(out, "# oom_race: %lu OOM kills, %lu selections aborted on a kill in progress; %lu quiescent oracle checks (%lu with a kill pending, %lu with <= 16 in the window, %lu crowded)\n",
 		atomic_load(&R->kills), atomic_load(&R->aborts), R->q_checks, R->q_pending,
 		R->q_exact, R->q_crowded);
-	fprintf(out, "# oom_race: v16 worst quiescent shortfall %ld pages (%.2f windows), not at the max in %lu, budget ran out in %lu of %lu\n",
-		R->q_worst[OOM_ALGO_V16], in_windows(R->q_worst[OOM_ALGO_V16]),
-		R->q_hits[OOM_ALGO_V16], R->q_v16_runout, R->q_v16_sel);
-	fprintf(out, "# oom_race: bounded worst quiescent shortfall %ld pages (%.2f windows), not at the max in %lu\n",
-		R->q_worst[OOM_ALGO_BOUNDED], in_windows(R->q_worst[OOM_ALGO_BOUNDED]),
-		R->q_hits[OOM_ALGO_BOUNDED]);
+	fprintf(out, "# oom_race: precise worst quiescent shortfall %ld pages, not at the max in %lu\n",
+		R->q_worst[OOM_ALGO_PRECISE], R->q_hits[OOM_ALGO_PRECISE]);
+	if (opt_algo < 0 || opt_algo == OOM_ALGO_V16)
+		fprintf(out, "# oom_race: v16 worst quiescent shortfall %ld pages (%.2f windows), not at the max in %lu, budget ran out in %lu of %lu\n",
+			R->q_worst[OOM_ALGO_V16], in_windows(R->q_worst[OOM_ALGO_V16]),
+			R->q_hits[OOM_ALGO_V16], R->q_v16_runout, R->q_v16_sel);
+	if (opt_algo < 0 || opt_algo == OOM_ALGO_BOUNDED)
+		fprintf(out, "# oom_race: bounded worst quiescent shortfall %ld pages (%.2f windows), not at the max in %lu\n",
+			R->q_worst[OOM_ALGO_BOUNDED], in_windows(R->q_worst[OOM_ALGO_BOUNDED]),
+			R->q_hits[OOM_ALGO_BOUNDED]);
 }
 
 static void report_json(struct stress *s, FILE *out)

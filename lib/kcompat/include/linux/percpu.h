@@ -2,9 +2,22 @@
 #ifndef _KC_LINUX_PERCPU_H
 #define _KC_LINUX_PERCPU_H
 
+/*
+ * The kernel's percpu.h brings, through its own includes (mmdebug.h,
+ * preempt.h, smp.h, init.h, cleanup.h, sched.h -> ... -> cache.h and
+ * linkage.h -> export.h), what code including only <linux/percpu.h> relies
+ * on: ____cacheline_aligned_in_smp, EXPORT_SYMBOL_GPL, __init, guard(),
+ * WARN_ON_ONCE, ALIGN. The same names come in the same way here.
+ */
 #include <linux/types.h>
 #include <linux/gfp.h>
+#include <linux/bug.h>
+#include <linux/preempt.h>
 #include <linux/smp.h>
+#include <linux/init.h>
+#include <linux/cleanup.h>
+#include <linux/cache.h>
+#include <linux/linkage.h>
 #include <linux/cpumask.h>
 
 /*

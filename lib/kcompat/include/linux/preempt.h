@@ -15,4 +15,10 @@
 #define might_sleep()		do { } while (0)
 #define lockdep_assert_preemption_disabled()	do { } while (0)
 #include <linux/compiler.h>
+#include <linux/cleanup.h>
+
+/* The kernel's guards over the operations above: guard(migrate)(); */
+DEFINE_LOCK_GUARD_0(preempt, preempt_disable(), preempt_enable())
+DEFINE_LOCK_GUARD_0(preempt_notrace, preempt_disable_notrace(), preempt_enable_notrace())
+DEFINE_LOCK_GUARD_0(migrate, migrate_disable(), migrate_enable())
 #endif

@@ -58,4 +58,8 @@ static inline void rcu_read_unlock(void)
 
 #define kfree_rcu_mightsleep(p)	do { synchronize_rcu(); kfree(p); } while (0)
 
+/* As in the kernel's rcupdate.h: guard(rcu)() holds a read-side section. */
+#include <linux/cleanup.h>
+DEFINE_LOCK_GUARD_0(rcu, rcu_read_lock(), rcu_read_unlock())
+
 #endif /* _KC_LINUX_RCUPDATE_H */

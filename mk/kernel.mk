@@ -1,0 +1,52 @@
+# The hpcc under test and its API (AGREEMENTS C; docs/kernel-trees.md).
+#
+# scripts/probe compiles small programs (mk/probes/hpcc/*.c) against the
+# hpcc header and writes $(BUILD)/kinc/hpcc_api.h: HPCC_API_* macros and
+# HPCC_API_DESC. Make reruns it only when an input changes: the result is
+# cached per build directory (one per KERNEL_SRC tree).
+#
+#   make hpcc-api        write (or refresh) the header
+#   make hpcc-api-line   the one line naming the tree and its API
+#
+# Two steps: the "require" probes run before the hpcc object is compiled,
+# so an unsupported tree is refused in one line instead of a page of
+# compiler errors; the full set (with the run probes, linked against the
+# hpcc object and kcompat) follows. Other generated API headers (e.g. the
+# OOM one) use the same script with their own probe directory.
+
+HPCC_API_H	:= $(BUILD)/kinc/hpcc_api.h
+HPCC_REQ_H	:= $(BUILD)/kinc/hpcc_require.h
+HPCC_PROBES	:= $(sort $(wildcard mk/probes/hpcc/*.c))
+# The refusal names the RFC API when it sees it: its probe runs with these.
+HPCC_REQ_PROBES	:= $(shell grep -l -e '^// mode: require' -e '^// yes: rfc-' \
+		   $(HPCC_PROBES) /dev/null 2>/dev/null)
+HPCC_OBJ	:= $(BUILD)/hpcc/percpu_counter_tree.o
+KC_OBJS		:= $(filter $(BUILD)/lib/kcompat/%,$(LIB_OBJS))
+PROBE_CFLAGS	 = $(CFLAGS_ALL) $(HPCC_CFLAGS) $(CPPFLAGS_ALL)
+PROBE_DEPS	:= scripts/probe $(BUILD)/.flags \
+		   $(if $(KERNEL_SRC),$(BUILD)/kinc/linux/percpu_counter_tree.h,$(HPCC_HDR))
+PROBE_ARGS	 = --cc '$(CC)' --cflags '$(PROBE_CFLAGS)' --guard _HPCC_API_H \
+		   --what '$(if $(KERNEL_SRC),KERNEL_SRC=$(KSRC),lib/hpcc)' \
+		   --define HPCC_API_KERNEL=$(if $(KERNEL_SRC),1,0)
+
+.PHONY: hpcc-api hpcc-api-line
+hpcc-api: $(HPCC_API_H)
+
+$(HPCC_REQ_H): $(HPCC_REQ_PROBES) $(PROBE_DEPS)
+	@scripts/probe $(PROBE_ARGS) --out $@ $(HPCC_REQ_PROBES)
+
+$(HPCC_OBJ): $(HPCC_REQ_H)
+
+$(HPCC_API_H): $(HPCC_PROBES) $(PROBE_DEPS) $(HPCC_OBJ) $(KC_OBJS)
+	@scripts/probe $(PROBE_ARGS) --out $@ --link '$(HPCC_OBJ) $(KC_OBJS) $(LDLIBS_ALL)' \
+		$(HPCC_PROBES)
+
+# Everything but kcompat and the hpcc object may include the probed API.
+$(filter-out $(KC_OBJS) $(HPCC_OBJ),$(LIB_OBJS)) $(STRESS_OBJS) $(TEST_LIB_OBJS) \
+$(TEST_BINS:%=%.o): | $(HPCC_API_H)
+
+hpcc-api-line:
+	@$(MAKE) --no-print-directory -s $(HPCC_API_H) >$(BUILD).probe.log 2>&1 || \
+		{ cat $(BUILD).probe.log; exit 2; }
+	@echo "hpcc-stress: hpcc from $(HPCC_DESC); API: $$(sed -n \
+		's/^#define HPCC_API_DESC "\(.*\)"/\1/p' $(HPCC_API_H))"

@@ -1,0 +1,5 @@
+// probe: HPCC_API_SUBSYSTEM_INIT
+// mode: require
+// missing: percpu_counter_tree_subsystem_init()
+#include <linux/percpu_counter_tree.h>
+int (*hpcc_probe_init)(void) = percpu_counter_tree_subsystem_init;
