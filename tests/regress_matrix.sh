@@ -145,15 +145,31 @@ awk 'NR <= 3 { sub(/^[0-9]+-/, ""); sub(/-c.*/, ""); print }' k10 | sort -u | wc
 	grep -qx 3 && [ "$(grep -c ' duration=' k10)" = 12 ]
 result $? plan_interleaves_scenarios "$(head -4 k10 | tr '\n' ' ')"
 
-# 11. The statistics: exact one-sided Mann-Whitney p-values.
+# 11. The statistics: one-sided Mann-Whitney p-values, exact (ties too: the
+#     same as counting every split of the pooled values) and approximated.
 python3 - "$REGRESS" <<'EOF'
-import importlib.machinery, sys
+import importlib.machinery, itertools, random, sys
 r = importlib.machinery.SourceFileLoader("regress", sys.argv[1]).load_module()
 mw = r.mann_whitney_less
 assert abs(mw([1, 2, 3], [4, 5, 6]) - 1 / 20) < 1e-12		# all below: 1 / C(6,3)
 assert abs(mw([4, 5, 6], [1, 2, 3]) - 1.0) < 1e-12
 assert abs(mw([1, 2, 4], [3, 5, 6]) - 2 / 20) < 1e-12		# one swap
-assert mw([1.0] * 5, [1.0] * 5) >= 0.5				# ties: no evidence
+assert mw([1.0] * 5, [1.0] * 5) == 1.0				# ties only: no evidence
+
+def brute(x, y):
+	u = lambda a, b: sum((p < q) + 0.5 * (p == q) for p in a for q in b)
+	pool, obs, hit, tot = x + y, u(x, y), 0, 0
+	for idx in itertools.combinations(range(len(pool)), len(x)):
+		rest = [pool[i] for i in range(len(pool)) if i not in idx]
+		tot += 1
+		hit += u([pool[i] for i in idx], rest) >= obs - 1e-9
+	return hit / tot
+
+random.seed(15)
+for _ in range(100):
+	x = [random.randint(0, 4) for _ in range(random.randint(1, 6))]
+	y = [random.randint(0, 4) for _ in range(random.randint(1, 6))]
+	assert abs(mw(x, y) - brute(x, y)) < 1e-12, (x, y)
 big = [float(i) for i in range(30)]
 assert mw(big, [v + 100 for v in big]) < 1e-9			# normal approximation
 assert 0.3 < mw(big, [v + 0.5 for v in big]) < 0.7
