@@ -117,11 +117,12 @@ cp base.json before.json
 result $? failing_cell_reported_with_reproducer "rc=$rc $(grep -E '^(not )?ok' k7 | tr '\n' ' ')"
 
 # 8. The budget holds: cells overrun (vCPU 0 stalls until the watchdog fails
-#    the run, after 1.5 s or more), and the third cell, which could start
-#    by 2.9 s at the latest, is skipped. Slowness only makes that surer.
+#    the run, after 3 s or more), and the third cell, which could start by
+#    5.3 s at the latest (6 s - 0.3 s run - 0.4 s overhead), is skipped:
+#    it cannot start before 6 s. Slowness only makes that surer.
 #    A skipped cell is counted per scenario and never gives PASS.
-"$REGRESS" --budget 4s --cpus 1,2,3 --batch 32 --selftest --scenarios selftest --no-calibrate \
-	--seeds 1 --extra "--selftest-stall --stall-timeout 1.5s --duration 30s" --no-baseline \
+"$REGRESS" --budget 6s --cpus 1,2,3 --batch 32 --selftest --scenarios selftest --no-calibrate \
+	--seeds 1 --extra "--selftest-stall --stall-timeout 3s --duration 30s" --no-baseline \
 	--out run4 >k8 2>&1; rc=$?
 grep -q '^ok 3 .* # SKIP budget exhausted' k8 &&
 	! grep -E '^ok [12] ' k8 | grep -qv 'SKIP budget exhausted' && [ $rc != 0 ] &&
@@ -131,8 +132,10 @@ sys.exit(not (d['verdict'] != 'PASS' and d['skipped_cells'] >= 1 and
 result $? cells_past_the_budget_are_skipped "rc=$rc $(grep -E '^(not )?ok' k8 | tr '\n' ' ')"
 
 # 9. Skipped cells and nothing failed: INCOMPLETE, exit 4.
-"$REGRESS" --budget 3s --cpus 1,2,3,4 --batch 32 --selftest --scenarios selftest \
-	--no-calibrate --seeds 1 --extra "--steps 100000000 --duration 1s" --no-baseline \
+#    Four 3 s cells (--duration 3s wins over the planned 0.34 s) in 7 s:
+#    the fourth cannot start before 9 s, its latest start is 6.3 s.
+"$REGRESS" --budget 7s --cpus 1,2,3,4 --batch 32 --selftest --scenarios selftest \
+	--no-calibrate --seeds 1 --extra "--duration 3s" --no-baseline \
 	--out run5 >k9 2>&1; rc=$?
 { [ $rc = 4 ] && grep -q '^# regress: INCOMPLETE' k9; } ||
 	{ [ $rc = 1 ] && grep -q '^not ok' k9; }	# (a loaded host may fail a cell first)
@@ -197,8 +200,11 @@ for target in pid group; do
 	setsid "$REGRESS" --budget 300s --max-run 20s --cpus 2 --batch 32 --seeds 4 \
 		--scenarios counter_storm --no-baseline --out $out >k-$target 2>&1 &
 	pid=$!
+	# A cell of THIS run: a ./stress working in $out (the handlers are set by then).
 	for ((i = 0; i < 6000; i++)); do
-		pgrep -f -- "--replay-out stress-replay-0001" >/dev/null && break
+		for p in $(pgrep -x stress); do
+			[ "$(readlink /proc/$p/cwd 2>/dev/null)" = "$tmp/$out" ] && break 2
+		done
 		sleep 0.02
 	done
 	t0=$(date +%s%N)
@@ -208,7 +214,11 @@ for target in pid group; do
 	rc=$?
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	sleep 0.1
-	left=$(pgrep -f "$tmp/$out/|--replay-out stress-replay-00" | wc -l)
+	left=0
+	for p in $(pgrep -f "$tmp/$out/"; pgrep -x stress; pgrep -x parallel); do
+		case "$(readlink /proc/$p/cwd 2>/dev/null)" in "$tmp/$out"*) left=$((left + 1));; esac
+		grep -qs "$tmp/$out/" /proc/$p/cmdline && left=$((left + 1))
+	done
 	[ $rc = 130 ] && [ "$left" = 0 ] && grep -q '^# regress: INTERRUPTED' k-$target &&
 		python3 -c "import json,sys; d=json.load(open('$out/summary.json'))
 sys.exit(not (d['verdict'] == 'INTERRUPTED' and d['interrupted_cells'] >= 1))"
