@@ -46,7 +46,8 @@ $(filter-out $(KC_OBJS) $(HPCC_OBJ),$(LIB_OBJS)) $(STRESS_OBJS) $(TEST_LIB_OBJS)
 $(TEST_BINS:%=%.o): | $(HPCC_API_H)
 
 hpcc-api-line:
-	@$(MAKE) --no-print-directory -s $(HPCC_API_H) >$(BUILD).probe.log 2>&1 || \
-		{ cat $(BUILD).probe.log; exit 2; }
+	@mkdir -p $(BUILD)
+	@$(MAKE) --no-print-directory -s $(HPCC_API_H) >$(BUILD)/probe-build.log 2>&1 || \
+		{ cat $(BUILD)/probe-build.log; exit 2; }
 	@echo "hpcc-stress: hpcc from $(HPCC_DESC); API: $$(sed -n \
 		's/^#define HPCC_API_DESC "\(.*\)"/\1/p' $(HPCC_API_H))"

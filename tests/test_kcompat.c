@@ -19,6 +19,8 @@
 #include <linux/jump_label.h>
 #include <linux/slab.h>
 #include <linux/overflow.h>
+#include <linux/cleanup.h>
+#include <linux/module.h>
 #include <kcompat/kcompat.h>
 #include "ktap.h"
 
@@ -385,8 +387,65 @@ static void kcompat_kmalloc_aligned(struct kt *t)
 	KT_EXPECT(t, kmalloc_array(SIZE_MAX / 2, 4, GFP_KERNEL) == NULL, "kmalloc_array overflow");
 }
 
+/*
+ * Item 1 of issue 12: what the kernel's include chains bring. <linux/percpu.h>
+ * alone gives ____cacheline_aligned_in_smp and EXPORT_SYMBOL_GPL (through
+ * cache.h and linkage.h); cleanup.h's guards run their unlock at scope
+ * exit; module_init() registers an initcall that runs once.
+ */
+struct kc_lock_probe {
+	int locked, unlocked;
+};
+DEFINE_LOCK_GUARD_1(kc_probe, struct kc_lock_probe, _T->lock->locked++, _T->lock->unlocked++)
+DEFINE_FREE(kc_probe_free, int *, if (_T) (*_T)++)
+
+static int kc_initcall_runs;
+
+static int __init kc_probe_initcall(void)
+{
+	return ++kc_initcall_runs == 1 ? 0 : -1;
+}
+module_init(kc_probe_initcall);
+
+struct kc_chain_probe {
+	long v;
+} ____cacheline_aligned_in_smp;
+EXPORT_SYMBOL_GPL(kc_initcall_runs);
+
+static void kcompat_include_chains(struct kt *t)
+{
+	struct kc_lock_probe l = { 0 };
+	int freed = 0;
+
+	KT_EXPECT(t, __alignof__(struct kc_chain_probe) == SMP_CACHE_BYTES, "%zu",
+		  __alignof__(struct kc_chain_probe));
+	{
+		guard(kc_probe)(&l);
+		KT_EXPECT(t, l.locked == 1 && l.unlocked == 0, "in scope: %d/%d",
+			  l.locked, l.unlocked);
+	}
+	KT_EXPECT(t, l.unlocked == 1, "after scope: %d", l.unlocked);
+	scoped_guard(kc_probe, &l)
+		KT_EXPECT(t, l.locked == 2 && l.unlocked == 1, "scoped: %d/%d",
+			  l.locked, l.unlocked);
+	KT_EXPECT(t, l.unlocked == 2, "after scoped_guard: %d", l.unlocked);
+	{
+		int *p __free(kc_probe_free) = &freed;
+
+		KT_EXPECT(t, !freed && p == &freed, "freed early");
+	}
+	KT_EXPECT(t, freed == 1, "__free ran %d times", freed);
+	{
+		guard(migrate)();
+		guard(preempt)();
+	}
+	KT_EXPECT(t, kc_do_initcalls() == 0 && kc_do_initcalls() == 0, "initcalls");
+	KT_EXPECT(t, kc_initcall_runs == 1, "module_init ran %d times", kc_initcall_runs);
+}
+
 static const struct kt_case cases[] = {
 	KT_CASE(kcompat_get_count_order),
+	KT_CASE(kcompat_include_chains),
 	KT_CASE(kcompat_abs_long),
 	KT_CASE(kcompat_percpu_alloc),
 	KT_CASE(kcompat_this_cpu_add_return),

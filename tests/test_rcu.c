@@ -2,7 +2,8 @@
 /*
  * kcompat's RCU under the flavor of this process (KC_RCU_FLAVOR: memb,
  * qsbr, bp or ck-epoch; `make check-rcu` runs this binary under each):
- * the flavor is the one asked for; a grace period waits for the
+ * the flavor is the one asked for; a thread's RCU state (ck-epoch: its
+ * record) passes to a later thread; a grace period waits for the
  * outermost section of a nested reader; rcu_barrier() waits for the
  * callbacks of other threads, live or exited; threads that never
  * registered read and exit cleanly; a reader that reports its own
@@ -61,6 +62,47 @@ static void rcu_flavor_selected(struct kt *t)
 	KT_EXPECT(t, !kc_rcu_flavor_valid("signal"), "urcu-signal is not offered");
 	KT_EXPECT(t, !kc_rcu_flavor_valid("") && !kc_rcu_flavor_valid(NULL), "empty");
 	KT_EXPECT_EQ(t, kc_rcu_set_flavor("ck_epoch"), -1);
+}
+
+/*
+ * A thread's RCU state goes to a thread that registers after it left
+ * (ck-epoch: the same record, recycled). The handshake is a relaxed flag,
+ * invisible to ThreadSanitizer: only kcompat's own hand-off orders the two
+ * threads' use of the record. First threaded case: the pool of records
+ * left by exited threads is empty, so the second thread gets the first's.
+ */
+static atomic_int handover_left;
+
+static void *handover_first(void *arg)
+{
+	rcu_read_lock();
+	rcu_read_unlock();
+	kc_rcu_unregister_thread();
+	atomic_store_explicit(&handover_left, 1, memory_order_relaxed);
+	return NULL;
+}
+
+static void *handover_second(void *arg)
+{
+	while (!atomic_load_explicit(&handover_left, memory_order_relaxed))
+		sched_yield();
+	rcu_read_lock();
+	*(bool *)arg = rcu_read_lock_held();
+	rcu_read_unlock();
+	return NULL;
+}
+
+static void rcu_thread_handover(struct kt *t)
+{
+	pthread_t a, b;
+	bool held = false;
+
+	KT_ASSERT(t, pthread_create(&b, NULL, handover_second, &held) == 0, "create");
+	KT_ASSERT(t, pthread_create(&a, NULL, handover_first, NULL) == 0, "create");
+	pthread_join(a, NULL);
+	pthread_join(b, NULL);
+	KT_EXPECT(t, held, "second thread's section");
+	synchronize_rcu();
 }
 
 /* A grace period waits for the outermost section, not the inner one. */
@@ -371,6 +413,7 @@ static void rcu_torture(struct kt *t)
 
 static const struct kt_case cases[] = {
 	KT_CASE(rcu_flavor_selected),
+	KT_CASE(rcu_thread_handover),
 	KT_CASE(rcu_nested_section),
 	KT_CASE(rcu_barrier_other_threads),
 	KT_CASE(rcu_unregistered_threads),

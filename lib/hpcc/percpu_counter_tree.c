@@ -17,7 +17,6 @@
 #include <linux/percpu_counter_tree.h>
 #include <linux/cpumask.h>
 #include <linux/atomic.h>
-#include <linux/export.h>
 #include <linux/percpu.h>
 #include <linux/errno.h>
 #include <linux/slab.h>

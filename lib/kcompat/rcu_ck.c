@@ -139,29 +139,41 @@ static void ck_move(ck_epoch_record_t *rec)
 	}
 }
 
+/*
+ * Under R.lock, until there is work: a barrier request at once; while
+ * callbacks wait for their epoch, one poll per CK_POLL_NS (new call_rcu()s
+ * join the next one); with nothing pending, until call_rcu() queues one.
+ */
+static void ck_reclaimer_wait(ck_epoch_record_t *rec)
+{
+	struct timespec deadline;
+
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_nsec += CK_POLL_NS;
+	if (deadline.tv_nsec >= 1000000000L) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000L;
+	}
+	while (R.barrier_req == R.barrier_done) {
+		if (rec->n_pending) {
+			if (pthread_cond_timedwait(&R.work, &R.lock, &deadline) == ETIMEDOUT)
+				return;
+		} else if (atomic_load_explicit(&R.list, memory_order_relaxed)) {
+			return;
+		} else {
+			pthread_cond_wait(&R.work, &R.lock);
+		}
+	}
+}
+
 static void *ck_reclaimer(void *arg)
 {
 	ck_epoch_record_t *rec = ck_record();
-	struct timespec ts;
 	unsigned long want;
 
 	for (;;) {
 		pthread_mutex_lock(&R.lock);
-		while (!atomic_load_explicit(&R.list, memory_order_relaxed) &&
-		       R.barrier_req == R.barrier_done) {
-			if (!rec->n_pending) {
-				pthread_cond_wait(&R.work, &R.lock);
-				continue;
-			}
-			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_nsec += CK_POLL_NS;
-			if (ts.tv_nsec >= 1000000000L) {
-				ts.tv_sec++;
-				ts.tv_nsec -= 1000000000L;
-			}
-			if (pthread_cond_timedwait(&R.work, &R.lock, &ts) == ETIMEDOUT)
-				break;
-		}
+		ck_reclaimer_wait(rec);
 		want = R.barrier_req;
 		pthread_mutex_unlock(&R.lock);
 

@@ -10,11 +10,10 @@
 #ifndef _PERCPU_COUNTER_TREE_H
 #define _PERCPU_COUNTER_TREE_H
 
+/* What the kernel's header includes; the rest comes through their chains. */
 #include <linux/preempt.h>
 #include <linux/atomic.h>
 #include <linux/percpu.h>
-#include <linux/cache.h>
-#include <linux/types.h>
 
 #ifdef CONFIG_SMP
 
