@@ -7,7 +7,10 @@
 #                   (both rely on kcompat's include chains). Every unit test
 #                   passes; breaking its root add makes the hpcc tests fail.
 #   swapped         compare_delta's tolerances swapped: exactly the two
-#                   compare-value cases fail, class contract, one line each
+#                   compare-value cases fail, class contract, one line each;
+#                   at the worst reachable states (test_hpcc_edges, T > over
+#                   from 9 CPUs with batch 2) it gives wrong answers: both
+#                   comparison cases fail, class wrong-answer
 #   assign          accuracy_range assigns: probed, accumulate test SKIPs
 #   count-order-int the carry bit from an unsigned int get_count_order():
 #                   carry_batch_4g fails, class wrong-answer, nothing else
@@ -25,7 +28,7 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 	echo "ok 1 kernel_src_seam # SKIP already building against KERNEL_SRC"
 	exit 0
 fi
-echo "1..8"
+echo "1..9"
 
 build=${BUILD:-build/cc}
 fx=tests/fixtures/ktrees
@@ -211,4 +214,21 @@ else
 	echo "not ok 8 rfc_refused"
 	rc=1
 fi
+
+# 9. the same swap at the worst reachable residuals (issue 14): wrong answers,
+#    the case classed by its worst check and named after the function.
+swapped_edges_ok() {
+	grep -q '^ok 1 residual_constructor' "$out" &&
+	grep -q '^not ok 2 compare_value_extremes$' "$out" &&
+	grep -q '^not ok 3 compare_pair_extremes$' "$out" &&
+	grep -q '^    # class=wrong-answer fn=percpu_counter_tree_approximate_compare_value$' "$out" &&
+	grep -q '^    # class=wrong-answer fn=percpu_counter_tree_precise_compare$' "$out" &&
+	grep -q 'class=wrong-answer fn=percpu_counter_tree_precise_compare .*cpus=9 call=f(x,y) x=\[batch [0-9]* R [0-9]* approx -\?[0-9]* precise -\?[0-9]*\] y=\[batch [0-9]* R [0-9]*' "$out" &&
+	grep -q 'failed by class: contract=0 wrong-answer=2 crash=0' "$out"
+}
+if run_fixture 9 swapped test_hpcc_edges; then
+	expect 9 swapped_edges "want both comparison cases failing, class wrong-answer, with the configuration and both residuals" \
+		swapped_edges_ok
+fi
+
 exit $rc

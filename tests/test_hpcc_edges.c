@@ -20,15 +20,13 @@
  * that differs from the documented formula without contradicting the
  * truth, is a `contract` failure.
  *
- * Each CPU count runs in a process of its own (subsystem init runs once
- * per process).
+ * Each CPU count runs in a process of its own (kt_run_config(): subsystem
+ * init runs once per process).
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <kcompat/kcompat.h>
 #include <linux/kernel.h>
 #include "hpcc_state.h"
@@ -41,100 +39,77 @@
 static const unsigned long batches[NR_BATCHES] = { 2, 4, 8 };
 
 /*
- * Failure classes and the per-configuration process: thin local forms of
- * the harness's (AGREEMENTS A, B) until tests/ktap.h provides them.
+ * Failures are counted per class in each configuration's process and the
+ * first few of each kept, so that the wrong answers are printed first,
+ * then the contract failures (tests/ktap.h prints the first ten of a
+ * case), then a count of each.
  */
-enum edge_class { EDGE_CONTRACT, EDGE_WRONG_ANSWER };
-static const char *const class_names[] = { "contract", "wrong-answer" };
-
-/*
- * Failures per class in this configuration's process: counted, and the
- * first few of each class kept so that the wrong answers are printed
- * first, then the contract failures, then a summary line.
- */
-#define KEEP_MSGS	6
-static unsigned long class_count[2];
-static char class_msgs[2][KEEP_MSGS][600];
+#define KEEP_MSGS	5
+static unsigned long class_count[KT_NR_CLASSES];
+static struct {
+	int line;
+	char fn[64];
+	char msg[512];
+} kept[KT_NR_CLASSES][KEEP_MSGS];
 
 static void __attribute__((format(printf, 5, 6)))
-edge_fail(struct kt *t, int line, enum edge_class cls, const char *fn, const char *fmt, ...)
+edge_fail(struct kt *t, int line, enum kt_class cls, const char *fn, const char *fmt, ...)
 {
-	char msg[512];
+	unsigned long k = class_count[cls]++;
 	va_list ap;
 
+	if (k >= KEEP_MSGS)
+		return;
+	kept[cls][k].line = line;
+	snprintf(kept[cls][k].fn, sizeof(kept[cls][k].fn), "%s", fn);
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vsnprintf(kept[cls][k].msg, sizeof(kept[cls][k].msg), fmt, ap);
 	va_end(ap);
-	t->failures++;
-	if (class_count[cls] < KEEP_MSGS)
-		snprintf(class_msgs[cls][class_count[cls]], sizeof(class_msgs[cls][0]),
-			 "%s:%d: class=%s fn=%s %s", __FILE__, line, class_names[cls], fn, msg);
-	class_count[cls]++;
 }
 
-static void edge_report(const char *name, unsigned int nr_cpus)
+/* Report this configuration's failures, wrong answers first. */
+static void edge_report(struct kt *t)
 {
-	int cls;
-	unsigned long i;
+	static const enum kt_class order[] = { KT_WRONG_ANSWER, KT_CONTRACT };
+	unsigned int i;
+	unsigned long k, extra;
 
-	if (!class_count[EDGE_WRONG_ANSWER] && !class_count[EDGE_CONTRACT])
-		return;
-	for (cls = EDGE_WRONG_ANSWER; cls >= EDGE_CONTRACT; cls--)
-		for (i = 0; i < class_count[cls] && i < KEEP_MSGS; i++)
-			printf("    # %s\n", class_msgs[cls][i]);
-	printf("    # %s: %u CPUs: %lu wrong-answer, %lu contract failures\n", name, nr_cpus,
-	       class_count[EDGE_WRONG_ANSWER], class_count[EDGE_CONTRACT]);
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		enum kt_class cls = order[i];
+
+		for (k = 0; k < class_count[cls] && k < KEEP_MSGS; k++)
+			kt_fail_class(t, cls, kept[cls][k].fn, __FILE__, kept[cls][k].line, "%s",
+				      kept[cls][k].msg);
+		/* The rest are counted, not printed. */
+		extra = class_count[cls] > KEEP_MSGS ? class_count[cls] - KEEP_MSGS : 0;
+		t->class_failures[cls] += extra;
+		t->failures += extra;
+	}
+	if (class_count[KT_WRONG_ANSWER] + class_count[KT_CONTRACT])
+		printf("    # %s: %u CPUs: %lu wrong-answer, %lu contract failures\n", t->name,
+		       nr_cpu_ids, class_count[KT_WRONG_ANSWER], class_count[KT_CONTRACT]);
 }
 
 typedef void (*config_fn)(struct kt *t, void *arg);
 
-/* Run @fn with @nr_cpus possible CPUs in a child process; its results count here. */
-static void run_config(struct kt *t, unsigned int nr_cpus, config_fn fn, void *arg)
+struct config_run {
+	config_fn fn;
+};
+
+static void config_child(struct kt *t, void *arg)
 {
-	unsigned long res[2] = { 0, 0 };
-	int pfd[2], status;
-	ssize_t got;
-	pid_t pid;
-
-	fflush(stdout);
-	if (pipe(pfd) || (pid = fork()) < 0) {
-		kt_fail(t, __FILE__, __LINE__, "cannot fork for %u CPUs", nr_cpus);
-		return;
-	}
-	if (!pid) {
-		struct kt ct = { .name = t->name };
-		unsigned long warns = kc_warn_count();
-
-		close(pfd[0]);
-		if (kt_hpcc_setup(&ct, nr_cpus))
-			fn(&ct, arg);
-		edge_report(t->name, nr_cpus);
-		if (kc_warn_count() != warns)
-			kt_fail(&ct, __FILE__, __LINE__, "%u CPUs: unexpected WARN", nr_cpus);
-		res[0] = ct.failures;
-		res[1] = ct.checks;
-		fflush(stdout);
-		_exit(write(pfd[1], res, sizeof(res)) == sizeof(res) ? 0 : 1);
-	}
-	close(pfd[1]);
-	got = read(pfd[0], res, sizeof(res));
-	close(pfd[0]);
-	waitpid(pid, &status, 0);
-	t->checks += res[1] + 1;
-	if (got != sizeof(res) || !WIFEXITED(status) || WEXITSTATUS(status))
-		kt_fail(t, __FILE__, __LINE__, "class=crash %u CPUs: the configuration's process %s %d",
-			nr_cpus, WIFSIGNALED(status) ? "died of signal" : "exited with",
-			WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
-	else
-		t->failures += res[0];
+	((struct config_run *)arg)->fn(t, NULL);
+	edge_report(t);
 }
 
+/* Every CPU count 1..16, each in a process of its own (kt_run_config). */
 static void run_all_configs(struct kt *t, config_fn fn)
 {
+	struct config_run cr = { fn };
 	unsigned int n;
 
 	for (n = 1; n <= MAX_CPUS; n++)
-		run_config(t, n, fn, NULL);
+		kt_run_config(t, n, config_child, &cr);
 }
 
 /* --- the residual constructor, checked on its own --- */
@@ -351,7 +326,7 @@ static void check_value(struct kt *t, struct edge_ctr *ec, long a, long v)
 	int doc = hu_compare_delta((long)((unsigned long)v - a), ec->over, ec->under);
 	int ra = percpu_counter_tree_approximate_compare_value(c, v);
 	int rp = percpu_counter_tree_precise_compare_value(c, v);
-	enum edge_class cls = ec->reachable ? EDGE_WRONG_ANSWER : EDGE_CONTRACT;
+	enum kt_class cls = ec->reachable ? KT_WRONG_ANSWER : KT_CONTRACT;
 
 	t->checks += 3;
 	if (ra && ra != truth)
@@ -360,7 +335,7 @@ static void check_value(struct kt *t, struct edge_ctr *ec, long a, long v)
 			  nr_cpu_ids, ec->st.s.batch, ec->r, ec->reachable ? "" : " (contract edge)",
 			  v, a, p, ra, truth);
 	else if (ra != doc)
-		edge_fail(t, __LINE__, EDGE_CONTRACT, "percpu_counter_tree_approximate_compare_value",
+		edge_fail(t, __LINE__, KT_CONTRACT, "percpu_counter_tree_approximate_compare_value",
 			  "cpus=%u batch=%lu R=%ld: v=%ld approx=%ld under=%lu over=%lu got=%d "
 			  "documented=%d", nr_cpu_ids, ec->st.s.batch, ec->r, v, a, ec->under,
 			  ec->over, ra, doc);
@@ -374,7 +349,7 @@ static void check_value(struct kt *t, struct edge_ctr *ec, long a, long v)
 static void check_min_max(struct kt *t, struct edge_ctr *ec, long a)
 {
 	long p = (long)((unsigned long)a + ec->r), ga, mn, mx;
-	enum edge_class cls = ec->reachable ? EDGE_WRONG_ANSWER : EDGE_CONTRACT;
+	enum kt_class cls = ec->reachable ? KT_WRONG_ANSWER : KT_CONTRACT;
 
 	percpu_counter_tree_approximate_min_max(&ec->st.c, &ga, &mn, &mx);
 	t->checks += 2;
@@ -384,7 +359,7 @@ static void check_min_max(struct kt *t, struct edge_ctr *ec, long a)
 			  "[%ld, %ld]", nr_cpu_ids, ec->st.s.batch, ec->r, a, p, ga, mn, mx);
 	else if ((unsigned long)mn != (unsigned long)a - ec->over ||
 		 (unsigned long)mx != (unsigned long)a + ec->under)
-		edge_fail(t, __LINE__, EDGE_CONTRACT, "percpu_counter_tree_approximate_min_max",
+		edge_fail(t, __LINE__, KT_CONTRACT, "percpu_counter_tree_approximate_min_max",
 			  "cpus=%u batch=%lu R=%ld: approx %ld gave [%ld, %ld], documented [approx "
 			  "- over, approx + under] = [%ld, %ld]", nr_cpu_ids, ec->st.s.batch, ec->r,
 			  a, mn, mx, (long)((unsigned long)a - ec->over),
@@ -441,14 +416,14 @@ static void check_pair_order(struct kt *t, struct edge_ctr *x, struct edge_ctr *
 	int doc = hu_compare_delta(d, x->under + y->over, x->over + y->under);
 	int ra = percpu_counter_tree_approximate_compare(&x->st.c, &y->st.c);
 	int rp = percpu_counter_tree_precise_compare(&x->st.c, &y->st.c);
-	enum edge_class cls = x->reachable && y->reachable ? EDGE_WRONG_ANSWER : EDGE_CONTRACT;
+	enum kt_class cls = x->reachable && y->reachable ? KT_WRONG_ANSWER : KT_CONTRACT;
 
 	t->checks += 3;
 	/* The function was called as f(x, y). */
 #define PAIR_FMT "cpus=%u call=f(x,y) x=[batch %lu R %ld approx %ld precise %ld] y=[batch %lu R %ld " \
 		 "approx %ld precise %ld]%s got=%d"
 #define PAIR_ARGS(got) nr_cpu_ids, x->st.s.batch, x->r, ax, px, y->st.s.batch, y->r, ay, py, \
-		 cls == EDGE_CONTRACT ? " (contract edge)" : "", got
+		 cls == KT_CONTRACT ? " (contract edge)" : "", got
 	if (rp != truth)
 		edge_fail(t, __LINE__, cls, "percpu_counter_tree_precise_compare",
 			  PAIR_FMT " truth=%d", PAIR_ARGS(rp), truth);
@@ -456,7 +431,7 @@ static void check_pair_order(struct kt *t, struct edge_ctr *x, struct edge_ctr *
 		edge_fail(t, __LINE__, cls, "percpu_counter_tree_approximate_compare",
 			  PAIR_FMT " truth=%d", PAIR_ARGS(ra), truth);
 	else if (ra != doc)
-		edge_fail(t, __LINE__, EDGE_CONTRACT, "percpu_counter_tree_approximate_compare",
+		edge_fail(t, __LINE__, KT_CONTRACT, "percpu_counter_tree_approximate_compare",
 			  PAIR_FMT " documented=%d", PAIR_ARGS(ra), doc);
 #undef PAIR_FMT
 #undef PAIR_ARGS
@@ -492,7 +467,7 @@ static void pair_config(struct kt *t, void *arg)
 			check_pair_order(t, a, b, aa, base);
 			check_pair_order(t, b, a, base, aa);
 		}
-		if (t->failures > 100000)
+		if (class_count[KT_WRONG_ANSWER] + class_count[KT_CONTRACT] > 100000)
 			goto out;
 	}
 	if (nr_cpu_ids == 16)

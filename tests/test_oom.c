@@ -8,6 +8,7 @@
 #include <kcompat/kcompat.h>
 #include "mm/oom_select.h"
 #include "mm/oom_layout.h"
+#include "mm/oom_ref.h"
 #include "ktap.h"
 
 #define TOTALPAGES	1000000UL	/* one adj unit = 1000 pages */
@@ -578,6 +579,100 @@ static void oom_v16_exactness_needs_small_t(struct kt *t)
 	oom_model_reset();
 }
 
+/* Move @p's badness by @delta pages (adj, then page tables); false if it cannot. */
+static bool nudge(struct task_struct *p, long delta)
+{
+	short adj;
+	long pages;
+
+	if (!oom_ref_split_delta(delta, oom_task_adj(p), TOTALPAGES / 1000, &adj, &pages))
+		return false;
+	oom_set_score_adj(p, adj);
+	atomic_long_add(pages * (long)PAGE_SIZE, &p->mm->pgtables_bytes);
+	return true;
+}
+
+/* One configuration of oom_pass2_candidates (a process of its own). */
+static void candidates_config(struct kt *t, void *arg)
+{
+	static const enum oom_algo algos[] = { OOM_ALGO_V16, OOM_ALGO_BOUNDED };
+	const unsigned long *batch = arg;
+	unsigned long edges[2][3] = { { 0 } };
+	unsigned int a, rot, i, n;
+
+	for (a = 0; a < ARRAY_SIZE(algos); a++)
+	for (rot = 0; rot < 4; rot++) {
+		struct oom_ref_cand cand[MAX_TASKS + 2];
+		long delta[MAX_TASKS + 2], min_delta[MAX_TASKS + 2];
+		struct oom_ref_report rp;
+		struct task_struct *p;
+		struct kt_rng rng;
+		struct set s;
+
+		if (!setup_batch(t, &s, nr_cpu_ids, *batch))
+			return;
+		kt_rng_seed(&rng, 100 * *batch + 10 * a + rot);
+		for (i = 0; i < 40; i++) {
+			/* One draw per statement: argument order is unspecified. */
+			long ap = 5 * (long)(s.under + s.over) +
+				  (long)kt_rng_below(&rng, 2 * (s.under + s.over));
+			unsigned long r = kt_rng_below(&rng, s.slack + 1);
+
+			mk(t, &s, ap, r, 0);
+		}
+		n = 0;
+		rcu_read_lock();
+		for_each_process(p) {
+			if (n < ARRAY_SIZE(cand)) {
+				oom_ref_read(p, TOTALPAGES, &cand[n]);
+				min_delta[n] = -(long)(cand[n].adj - OOM_SCORE_ADJ_MIN - 1) *
+					       (long)(TOTALPAGES / 1000);
+				n++;
+			}
+		}
+		rcu_read_unlock();
+		oom_ref_plan_edges(algos[a], cand, n, rot, min_delta, delta);
+		for (i = 0; i < n; i++)
+			KT_EXPECT(t, !delta[i] || nudge(cand[i].task, delta[i]),
+				  "move pid %d by %ld", cand[i].task->pid, delta[i]);
+		if (!oom_ref_audit(algos[a], TOTALPAGES, &rp))
+			t->checks += rp.candidates;
+		else
+			KT_FAIL_CLASS(t, KT_WRONG_ANSWER, "select_bad_process",
+				      "%u CPUs batch %lu: %s", nr_cpu_ids, *batch, rp.msg);
+		KT_EXPECT(t, rp.pass2 && rp.precise, "%s: %lu pass-2 candidates, %lu precise",
+			  oom_algo_names[algos[a]], rp.pass2, rp.precise);
+		for (i = 0; i < 3; i++)
+			edges[a][i] += rp.edges[i];
+		if (oom_ref_audit(OOM_ALGO_PRECISE, TOTALPAGES, &rp))
+			KT_FAIL_CLASS(t, KT_WRONG_ANSWER, "select_bad_process", "precise: %s",
+				      rp.msg);
+		oom_model_reset();
+	}
+	KT_EXPECT(t, edges[0][0] && edges[0][1], "%u CPUs: v16 boundaries met: filter %lu, "
+		  "re-check %lu", nr_cpu_ids, edges[0][0], edges[0][1]);
+	KT_EXPECT(t, edges[1][0] && edges[1][1] && edges[1][2], "%u CPUs: bounded boundaries "
+		  "met: filter %lu, re-check %lu, fallback %lu", nr_cpu_ids, edges[1][0],
+		  edges[1][1], edges[1][2]);
+}
+
+/*
+ * Every candidate's decision, in both passes, against the per-candidate
+ * reference (lib/mm/oom_ref.c), on task sets the planner moved onto the
+ * boundaries of pass 2: v16's overlap filter and precise re-check,
+ * bounded's filter, re-check and approximate fallback, each at -1 and 0.
+ * 40 tasks inside two windows, so the 16-sum budget runs out. 256 CPUs
+ * with batch 32 (4T <= O) and 64 CPUs with batch 2 (4T > O), each in a
+ * process of its own. Each kind of boundary must have been met (power).
+ */
+static void oom_pass2_candidates(struct kt *t)
+{
+	static const unsigned long b32 = 32, b2 = 2;
+
+	kt_run_config(t, 256, candidates_config, (void *)&b32);
+	kt_run_config(t, 64, candidates_config, (void *)&b2);
+}
+
 static const struct kt_case cases[] = {
 	KT_CASE(oom_accuracy_constants),
 	KT_CASE(oom_badness_edges),
@@ -592,6 +687,7 @@ static const struct kt_case cases[] = {
 	KT_CASE(oom_select_sixteen_in_window),
 	KT_CASE(oom_select_seeded),
 	KT_CASE(oom_v16_exactness_needs_small_t),
+	KT_CASE(oom_pass2_candidates),
 };
 
 KT_MAIN("oom", cases)

@@ -22,6 +22,7 @@
 #include "mm/oom_select.h"
 #include "shape/hpcc_shape.h"
 #include "scenario.h"
+#include "oom_oracle.h"
 
 #define NR_UNITS	(NR_MM_COUNTERS + 1)	/* + page-table bytes */
 #define SLOT_CLAIMED	((struct task_struct *)1UL)
@@ -74,6 +75,7 @@ struct oom_race {
 	unsigned long q_checks, q_pending, q_exact, q_crowded, q_v16_runout, q_v16_sel;
 	long q_worst[3];		/* worst quiescent shortfall per algo */
 	unsigned long q_hits[3];	/* quiescent selections not at the max */
+	struct oom_oracle_stats oracle;	/* per-candidate decisions */
 };
 
 static struct oom_race *R;
@@ -634,6 +636,26 @@ static long truth_badness(struct task_struct *p, bool *eligible)
 	return gt_badness_pages(gt) + gt->adj * (long)(R->totalpages / 1000);
 }
 
+/* For the per-candidate oracle: every thread is parked. */
+static bool oracle_move(struct task_struct *p, short adj, long pages)
+{
+	struct oom_gt *gt = p->owner;
+	struct mm_struct *mm;
+
+	rcu_read_lock();
+	mm = rcu_dereference(p->mm);
+	if (mm && pages)
+		charge(p, mm, NR_MM_COUNTERS, pages * (long)PAGE_SIZE);
+	rcu_read_unlock();
+	if (!mm)
+		return false;
+	pthread_mutex_lock(&gt->lock);
+	oom_set_score_adj(p, adj);
+	gt->adj = adj;
+	pthread_mutex_unlock(&gt->lock);
+	return true;
+}
+
 static void quiescent(struct stress *s)
 {
 	struct qtask *q;
@@ -758,6 +780,9 @@ static void quiescent(struct stress *s)
 		}
 	}
 	free(q);
+	if (!pending && !stress_failed(s))
+		oom_oracle_quiescent(s, R->totalpages, opt_algo, R->q_checks, oracle_move,
+				     &R->oracle);
 	if (opt_layout == L_MIXED) {
 		R->phase = (R->phase + 1) % L_CHAIN;
 		draw_targets();
@@ -876,6 +901,7 @@ static void report_text(struct stress *s, FILE *out)
 		fprintf(out, "# oom_race: bounded worst quiescent shortfall %ld pages (%.2f windows), not at the max in %lu\n",
 			R->q_worst[OOM_ALGO_BOUNDED], in_windows(R->q_worst[OOM_ALGO_BOUNDED]),
 			R->q_hits[OOM_ALGO_BOUNDED]);
+	oom_oracle_report(&R->oracle, out, false);
 }
 
 static void report_json(struct stress *s, FILE *out)
@@ -884,7 +910,7 @@ static void report_json(struct stress *s, FILE *out)
 		"\"exact_regime\":%lu,\"crowded\":%lu,\"aborts\":%lu,"
 		"\"v16\":{\"selections\":%lu,\"budget_runs\":%lu,\"worst_shortfall\":%ld,"
 		"\"worst_shortfall_windows\":%.3f,\"quiescent_budget_runs\":%lu},"
-		"\"bounded\":{\"selections\":%lu,\"budget_runs\":%lu,\"worst_shortfall\":%ld}}",
+		"\"bounded\":{\"selections\":%lu,\"budget_runs\":%lu,\"worst_shortfall\":%ld}",
 		layout_names[opt_layout], R->window, R->q_checks, R->q_exact, R->q_crowded,
 		atomic_load(&R->aborts),
 		atomic_load(&R->selections[OOM_ALGO_V16]), atomic_load(&R->budget_runs[OOM_ALGO_V16]),
@@ -892,6 +918,8 @@ static void report_json(struct stress *s, FILE *out)
 		R->q_v16_runout,
 		atomic_load(&R->selections[OOM_ALGO_BOUNDED]),
 		atomic_load(&R->budget_runs[OOM_ALGO_BOUNDED]), R->q_worst[OOM_ALGO_BOUNDED]);
+	oom_oracle_report(&R->oracle, out, true);
+	fprintf(out, "}");
 }
 
 static const struct scenario oom_race = {
