@@ -113,6 +113,13 @@ $(BUILD)/stress: $(STRESS_OBJS) $(LIBSUITE)
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_LIB_OBJS) $(LIBSUITE)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(TEST_LIB_OBJS) $(LIBSUITE) $(LDLIBS_ALL)
 
+# Tests of ./stress's own parts (tests/test_stress_*.c) link all of it but main().
+STRESS_LIB_OBJS	:= $(filter-out $(BUILD)/src/main.o,$(STRESS_OBJS))
+$(BUILD)/tests/test_stress_%: $(BUILD)/tests/test_stress_%.o $(TEST_LIB_OBJS) \
+		$(STRESS_LIB_OBJS) $(LIBSUITE)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(TEST_LIB_OBJS) $(STRESS_LIB_OBJS) $(LIBSUITE) \
+		$(LDLIBS_ALL)
+
 deps:
 	@scripts/install-deps --if-missing
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/percpu_counter_tree.h>
 #include <kcompat/kcompat.h>
 #include <hpcc_api.h>
@@ -59,18 +60,36 @@ static int worse(int a, int b)
 	return a > b ? a : b;
 }
 
+/* The JSON document to @f (@path): the runs in @body, then its end. */
+static void json_out(FILE *f, const char *path, const char *body, size_t len, int status,
+		     int signo, const struct stress_config *cfg, unsigned int first_not_run)
+{
+	unsigned int n = signo && !cfg->until_fail ? cfg->nr_scenarios - first_not_run : 0;
+
+	if (!stress_out_write(f, path, body, len))
+		report_json_end(status, signo, cfg->scenarios + first_not_run, n, f);
+}
+
 static int run_all(struct stress_config *cfg)
 {
-	FILE *body = NULL, *out = stdout;
+	FILE *body = NULL, *out = stdout, *json = NULL;
 	char *body_buf = NULL;
 	size_t body_len = 0;
 	unsigned long long seed = cfg->seed;
 	double t0 = stress_now();
 	struct stress_summary sum = { 0 };
-	unsigned int index = 0, i, round = 0;
-	int status = STRESS_EXIT_PASS;
+	unsigned int index = 0, i = 0, k, round = 0;
+	int status = STRESS_EXIT_PASS, signo = 0;
 	bool stop = false, stalled = false;
 
+	/* Every report file before the run: no verdict is printed for nothing. */
+	if (cfg->json_file && !(json = stress_out_open(cfg->json_file)))
+		return STRESS_EXIT_INTERNAL;
+	if (cfg->replay_out && stress_out_probe(cfg->replay_out)) {
+		if (json)
+			fclose(json);
+		return STRESS_EXIT_INTERNAL;
+	}
 	if (cfg->json_file || cfg->report == REPORT_JSON) {
 		body = open_memstream(&body_buf, &body_len);
 		if (!body)
@@ -78,6 +97,10 @@ static int run_all(struct stress_config *cfg)
 		report_json_begin(cfg, body);
 	}
 	report_begin(cfg, cfg->until_fail ? 0 : cfg->nr_scenarios, out);
+	if (!stress_out_check(out, "stdout")) {
+		status = STRESS_EXIT_INTERNAL;
+		stop = true;
+	}
 	while (!stop) {
 		for (i = 0; i < cfg->nr_scenarios && !stop; i++) {
 			struct stress *s = calloc(1, sizeof(*s));
@@ -103,17 +126,24 @@ static int run_all(struct stress_config *cfg)
 			status = worse(status, rc);
 			report_run(s, ++index, out);
 			report_summary_add(&sum, s);
-			if (rc == STRESS_EXIT_FAIL && !s->stalled && !s->interrupted)
-				replay_after_failure(s, cfg->report == REPORT_JSON ? stderr : out);
+			if (rc == STRESS_EXIT_FAIL && !s->stalled && !s->interrupted &&
+			    replay_after_failure(s, cfg->report == REPORT_JSON ? stderr : out))
+				status = STRESS_EXIT_INTERNAL;
 			if (body)
 				report_json_run(s, index == 1, body);
+			if (s->interrupted)
+				signo = stress_signalled;
 			if (s->interrupted || stress_signalled || rc != STRESS_EXIT_PASS)
 				stop = cfg->until_fail || s->interrupted || stress_signalled ||
 				       s->stalled || rc == STRESS_EXIT_INTERNAL;
+			if (!stress_out_check(out, "stdout")) {
+				status = STRESS_EXIT_INTERNAL;
+				stop = true;
+			}
 			stalled |= s->stalled;
 			free_run(s);
 		}
-		if (!cfg->until_fail || status != STRESS_EXIT_PASS)
+		if (!cfg->until_fail || status != STRESS_EXIT_PASS || stop)
 			break;
 		if (cfg->duration > 0 && stress_now() - t0 >= cfg->duration)
 			break;
@@ -121,28 +151,39 @@ static int run_all(struct stress_config *cfg)
 			break;
 		seed = stress_mix(seed);
 	}
+	/* A signal between runs: the scenarios not started still get a result. */
+	if (stress_signalled && !cfg->until_fail && i < cfg->nr_scenarios &&
+	    !stress_out_failed()) {
+		signo = stress_signalled;
+		for (k = i; k < cfg->nr_scenarios; k++)
+			report_not_run(cfg, cfg->scenarios[k], ++index, out);
+	}
 	if (cfg->report == REPORT_KTAP && cfg->until_fail)
 		fprintf(out, "1..%u\n", index);
+	if (signo && status == STRESS_EXIT_PASS)
+		status = STRESS_EXIT_SIGNAL(signo);
 	sum.elapsed = stress_now() - t0;
+	sum.interrupted |= signo != 0;
 	report_end(cfg, &sum, status, out);
+	/* stdout is checked before the JSON says what the exit status is. */
+	if (!stress_out_check(out, "stdout"))
+		status = STRESS_EXIT_INTERNAL;
 	if (body) {
-		report_json_end(status, body);
 		fclose(body);
-		if (cfg->report == REPORT_JSON)
-			fwrite(body_buf, 1, body_len, stdout);
-		if (cfg->json_file) {
-			FILE *f = fopen(cfg->json_file, "w");
-
-			if (!f || fwrite(body_buf, 1, body_len, f) != body_len || fclose(f)) {
-				fprintf(stderr, "stress: cannot write %s\n", cfg->json_file);
-				status = worse(status, STRESS_EXIT_INTERNAL);
-			}
+		if (cfg->report == REPORT_JSON) {
+			json_out(stdout, "stdout", body_buf, body_len, status, signo, cfg, i);
+			if (!stress_out_check(stdout, "stdout"))
+				status = STRESS_EXIT_INTERNAL;
+		}
+		if (json) {
+			json_out(json, cfg->json_file, body_buf, body_len, status, signo, cfg, i);
+			if (stress_out_close(json, cfg->json_file))
+				status = STRESS_EXIT_INTERNAL;
 		}
 		free(body_buf);
 	}
-	fflush(stdout);
 	if (stalled)	/* threads still stuck somewhere: do not wait for them */
-		_exit(status);
+		_exit(stress_out_finish(status));
 	return status;
 }
 
@@ -166,7 +207,7 @@ static void print_cpu_map(const struct stress_config *cfg)
 		stress_stop_limit(cfg));
 }
 
-int main(int argc, char **argv)
+static int stress_main(int argc, char **argv)
 {
 	static struct stress_config cfg;	/* the watchdog reads it until exit */
 	enum stress_action act;
@@ -218,4 +259,18 @@ int main(int argc, char **argv)
 	if (cfg.verbose)
 		print_cpu_map(&cfg);
 	return run_all(&cfg);
+}
+
+int main(int argc, char **argv)
+{
+	/*
+	 * A buffer that holds any report between two checks, so that a write
+	 * fails where it is checked, with its errno (stress_out_check).
+	 */
+	static char outbuf[1 << 16];
+
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	/* Whatever ran: stdout is flushed and closed, and a failure is exit 3. */
+	return stress_out_finish(stress_main(argc, argv));
 }

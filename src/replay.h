@@ -13,8 +13,13 @@
 #include <stdio.h>
 #include "stress.h"
 
-#define REPLAY_VERSION		1
+#define REPLAY_VERSION		2	/* version 1 (no 'end' line) is still read */
 #define REPLAY_NO_CAP		(~0UL)
+/* Reader limits: larger files are refused before they are parsed. */
+#define REPLAY_MAX_BYTES	(1UL << 20)
+#define REPLAY_MAX_LINES	256
+#define REPLAY_MAX_STEPS	1000000000000ULL
+#define REPLAY_MAX_ARGS		32	/* words in 'args' */
 #define REPLAY_DEF_STEPS	1000000UL
 #define REPLAY_DEF_SEARCH	8
 
@@ -45,25 +50,48 @@ struct replay {
 void replay_init(struct replay *rp);
 void replay_free(struct replay *rp);
 int replay_copy(struct replay *dst, const struct replay *src);
-/* 0, or -1 with a one-line reason in @err. */
+/*
+ * 0, or -1 with a one-line reason in @err (control bytes escaped). On
+ * success every field is in range and consistent with the others: 'ops'
+ * has nr_cpus entries, 'args' only options of the scenario.
+ */
+int replay_parse(const char *buf, size_t len, const char *name, struct replay *rp,
+		 char *err, size_t errlen);
+/* replay_parse() of the file's first REPLAY_MAX_BYTES + 1 bytes. */
 int replay_load(const char *path, struct replay *rp, char *err, size_t errlen);
+/* 0, or -1 with errno set. */
 int replay_save(const char *path, const struct replay *rp);
+/* The words of @args (quotes removed) into @argv, in @buf: count, or -1. */
+int replay_args_argv(const char *args, char *buf, size_t len, char **argv, int max);
+/* The words of @args that are options of @sc, as 'args' takes them: 0 or -1. */
+int replay_args_for(const char *args, const struct scenario *sc, char *out, size_t len);
 void replay_write(FILE *out, const struct replay *rp);
 unsigned long replay_total_ops(const struct replay *rp);
 
 /* serial.c: run @rp serially on this thread; fills the outcome fields. */
 int serial_run(struct stress *s, struct replay *rp);
 
+/*
+ * replay.c: the run configuration @rp describes (through the option
+ * parser, with @cli's output options): 0, or -1 after a message.
+ */
+int replay_to_config(const struct stress_config *cli, const struct replay *rp,
+		     struct stress_config *cfg);
 /* replay.c: --replay FILE (exit status as for a run). */
 int stress_replay_main(const struct stress_config *cli);
 /* replay_search.c: --shrink FILE. */
 int stress_shrink_main(const struct stress_config *cli);
 /*
  * After a failed concurrent run: write a replay file and search serial
- * schedules (bounded) for one that reproduces a failure.
+ * schedules (bounded) for one that reproduces a failure. -1 when the
+ * --replay-out file could not be written (said on stderr), else 0.
  */
-void replay_after_failure(struct stress *s, FILE *out);
-/* Run @rp in a child process (a fresh ./stress --replay); 0 or -1. */
+int replay_after_failure(struct stress *s, FILE *out);
+/*
+ * Run @rp in a child process (a fresh ./stress --replay): 0 with the
+ * outcome in @result, STRESS_EXIT_USAGE when the child refused the file,
+ * STRESS_EXIT_INTERNAL when it could not run or report.
+ */
 int replay_trial(const struct replay *rp, struct replay *result, double timeout);
 
 #endif /* _STRESS_REPLAY_H */

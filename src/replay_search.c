@@ -37,13 +37,13 @@ static const char *tmpdir(void)
 int replay_trial(const struct replay *rp, struct replay *result, double timeout)
 {
 	char in[600], out[620], err[512];
-	int fd, status, rc = -1;
+	int fd, status, rc = STRESS_EXIT_INTERNAL;
 	pid_t pid;
 
 	snprintf(in, sizeof(in), "%s/stress-trial-XXXXXX", tmpdir());
 	fd = mkstemp(in);
 	if (fd < 0)
-		return -1;
+		return STRESS_EXIT_INTERNAL;
 	close(fd);
 	snprintf(out, sizeof(out), "%s.out", in);
 	if (replay_save(in, rp))
@@ -106,6 +106,8 @@ int replay_trial(const struct replay *rp, struct replay *result, double timeout)
 			 WTERMSIG(status) == SIGALRM ? "timeout" : "crash");
 		snprintf(result->expect, sizeof(result->expect), "%s", result->invariant);
 		rc = 0;
+	} else if (WIFEXITED(status) && WEXITSTATUS(status) == STRESS_EXIT_USAGE) {
+		rc = STRESS_EXIT_USAGE;		/* the child refused the file */
 	} else if (WIFEXITED(status) && WEXITSTATUS(status) <= STRESS_EXIT_FAIL &&
 		   !replay_load(out, result, err, sizeof(err))) {
 		/* The exit status carries the verdict; the outcome line the details. */
@@ -152,7 +154,7 @@ static unsigned long long candidate_seed(unsigned long long seed, unsigned int i
 
 static const double preempt_rates[] = { 0.05, 0.2, 0.01, 0.5 };
 
-void replay_after_failure(struct stress *s, FILE *out)
+int replay_after_failure(struct stress *s, FILE *out)
 {
 	const struct stress_config *cfg = s->cfg;
 	const char *want = s->nr_failures ? s->failures[0].invariant : "";
@@ -161,6 +163,7 @@ void replay_after_failure(struct stress *s, FILE *out)
 	char path[1024];
 	unsigned int i, search = cfg->replay_search;
 	bool have = false, match = false;
+	int rc = 0;
 
 #ifdef KC_TSAN
 	search = 0;	/* the serial mode needs fibers: not in TSan builds */
@@ -168,7 +171,8 @@ void replay_after_failure(struct stress *s, FILE *out)
 
 	replay_init(&rp);
 	snprintf(rp.scenario, sizeof(rp.scenario), "%s", s->sc->name);
-	snprintf(rp.args, sizeof(rp.args), "%s", cfg->scenario_args);
+	/* Only this scenario's options: the file's keys say the rest. */
+	replay_args_for(cfg->scenario_args, s->sc, rp.args, sizeof(rp.args));
 	rp.seed = s->seed;
 	rp.nr_cpus = cfg->nr_cpus;
 	rp.batch = cfg->batch;
@@ -219,7 +223,9 @@ void replay_after_failure(struct stress *s, FILE *out)
 			 s->seed, want, i);
 	}
 	if (replay_save(path, &found)) {
-		fprintf(stderr, "stress: cannot write replay file %s\n", path);
+		fprintf(stderr, "stress: cannot write replay file %s: %s\n", path, strerror(errno));
+		/* A file asked for (and probed before the run) is an output that failed. */
+		rc = cfg->replay_out ? -1 : 0;
 	} else if (have) {
 		fprintf(out, "%sstress: replay file %s: the serial schedule fails %s at step %lu "
 			"(%lu ops); rerun: %s --replay %s; shrink: %s --shrink %s\n", pfx, path,
@@ -234,7 +240,8 @@ void replay_after_failure(struct stress *s, FILE *out)
 	}
 	if (have)
 		replay_free(&found);
-	fflush(out);
+	stress_out_flush(out);
+	return rc;
 }
 
 /* --- shrinking --- */
@@ -346,34 +353,47 @@ int stress_shrink_main(const struct stress_config *cli)
 	unsigned int trials = 0, seeds = cli->replay_search ? cli->replay_search : 1;
 	unsigned long steps;
 	char err[512], path[1100], inv[64];
+	int rc;
 
+#ifdef KC_TSAN
+	fprintf(stderr, "stress: --shrink is not supported in ThreadSanitizer builds "
+		"(its trials replay with fibers); use a plain or ASan build\n");
+	return STRESS_EXIT_USAGE;
+#endif
 	if (replay_load(cli->shrink_file, &rp, err, sizeof(err))) {
 		fprintf(stderr, "stress: %s\n", err);
 		return STRESS_EXIT_USAGE;
 	}
-	if (!scenario_find(rp.scenario)) {
-		fprintf(stderr, "stress: %s: unknown scenario '%s' (see --list)\n",
-			cli->shrink_file, rp.scenario);
+	if (cli->replay_out && stress_out_probe(cli->replay_out)) {
 		replay_free(&rp);
-		return STRESS_EXIT_USAGE;
+		return STRESS_EXIT_INTERNAL;
 	}
 	/* Fewer CPUs may need a longer schedule to get there. */
 	steps = rp.steps * 4 + 1000;
 	if (steps < rp.steps)
 		steps = rp.steps;
 	memset(&best, 0, sizeof(best));
-	if (replay_trial(&rp, &best, TRIAL_TIMEOUT) && stress_signalled) {
+	rc = replay_trial(&rp, &best, TRIAL_TIMEOUT);
+	if (rc && stress_signalled) {
 		fprintf(stderr, "stress: shrink: interrupted before %s was tried\n",
 			cli->shrink_file);
 		replay_free(&rp);
 		return stress_signal_status();
 	}
-	if (!best.has_result || !best.failed) {
-		fprintf(stderr, "stress: shrink: %s does not fail: nothing to shrink\n",
-			cli->shrink_file);
+	if (rc || !best.has_result || !best.failed) {
+		if (rc == STRESS_EXIT_USAGE)
+			fprintf(stderr, "stress: shrink: %s: './stress --replay' refuses it\n",
+				cli->shrink_file);
+		else if (rc)
+			fprintf(stderr, "stress: shrink: %s: the replay of the file did not run\n",
+				cli->shrink_file);
+		else
+			fprintf(stderr, "stress: shrink: %s does not fail when replayed: nothing to "
+				"shrink\n", cli->shrink_file);
 		replay_free(&rp);
 		replay_free(&best);
-		return STRESS_EXIT_FAIL;
+		/* A file that does not fail is not a shrink input: a usage error. */
+		return rc == STRESS_EXIT_INTERNAL ? rc : STRESS_EXIT_USAGE;
 	}
 	trials = 1;
 	snprintf(inv, sizeof(inv), "%s", best.invariant);
@@ -394,7 +414,7 @@ int stress_shrink_main(const struct stress_config *cli)
 		 best.nr_cpus, replay_total_ops(&rp), replay_total_ops(&best), rp.steps,
 		 best.steps);
 	if (replay_save(path, &best)) {
-		fprintf(stderr, "stress: cannot write %s\n", path);
+		fprintf(stderr, "stress: cannot write %s: %s\n", path, strerror(errno));
 		replay_free(&rp);
 		replay_free(&best);
 		return STRESS_EXIT_INTERNAL;

@@ -20,12 +20,25 @@ static FILE *human(const struct stress_config *cfg)
 	return cfg->report == REPORT_JSON ? stderr : stdout;
 }
 
+/* "SIGINT", as the reports name the signal that stopped a run. */
+static const char *signal_name(int sig)
+{
+	static char buf[16];
+	const char *abbrev = sig ? sigabbrev_np(sig) : NULL;
+
+	snprintf(buf, sizeof(buf), "SIG%s", abbrev ? abbrev : "?");
+	return buf;
+}
+
 const char *stress_verdict(struct stress *s)
 {
 	if (s->internal_error)
 		return "ERROR";
 	if (atomic_load(&s->failed))
 		return "FAIL";
+	/* Stopped by a signal without a failure: it neither passed nor failed. */
+	if (s->interrupted)
+		return "INTERRUPTED";
 	if (s->skipped)
 		return "SKIP";
 	return "PASS";
@@ -69,7 +82,7 @@ void report_begin(const struct stress_config *cfg, unsigned int nr_runs, FILE *o
 	for (i = 0; i < cfg->nr_scenarios; i++)
 		fprintf(human(cfg), "%s%s", i ? "," : "", cfg->scenarios[i]->name);
 	fprintf(human(cfg), "\n");
-	fflush(human(cfg));
+	stress_out_flush(human(cfg));
 }
 
 void report_progress(struct stress *s, double t, unsigned long ops, double rate)
@@ -82,7 +95,7 @@ void report_progress(struct stress *s, double t, unsigned long ops, double rate)
 		"worst_margin=%.4f(%s)\n", s->cfg->report == REPORT_KTAP ? "# " : "",
 		s->sc->name, t, ops, rate, atomic_load(&s->checks),
 		atomic_load(&s->quiescent), w, wn);
-	fflush(out);
+	stress_out_flush(out);
 }
 
 static void verdict_line(struct stress *s, FILE *out)
@@ -166,7 +179,10 @@ void report_run(struct stress *s, unsigned int index, FILE *out)
 		details(s, out);
 		fprintf(out, "# ");
 		verdict_line(s, out);
-		if (s->skipped)
+		if (!strcmp(stress_verdict(s), "INTERRUPTED"))
+			fprintf(out, "ok %u %s # SKIP interrupted (%s)\n", index, s->sc->name,
+				signal_name(stress_signalled));
+		else if (s->skipped)
 			fprintf(out, "ok %u %s # SKIP checking off\n", index, s->sc->name);
 		else
 			fprintf(out, "%sok %u %s\n", strcmp(stress_verdict(s), "PASS") ? "not " : "",
@@ -178,7 +194,17 @@ void report_run(struct stress *s, unsigned int index, FILE *out)
 			fprintf(stderr, "# reproduce: %s\n", s->reproducer);
 		break;
 	}
-	fflush(out);
+	stress_out_flush(out);
+}
+
+void report_not_run(const struct stress_config *cfg, const struct scenario *sc,
+		    unsigned int index, FILE *out)
+{
+	if (cfg->report == REPORT_KTAP)
+		fprintf(out, "ok %u %s # SKIP interrupted (%s) before it started\n", index,
+			sc->name, signal_name(stress_signalled));
+	else
+		fprintf(human(cfg), "stress: INTERRUPTED %s not started\n", sc->name);
 }
 
 void report_summary_add(struct stress_summary *sum, struct stress *s)
@@ -190,8 +216,8 @@ void report_summary_add(struct stress_summary *sum, struct stress *s)
 		sum->passed++;
 	else if (!strcmp(v, "FAIL"))
 		sum->failed++;
-	else if (!strcmp(v, "SKIP"))
-		sum->skipped++;
+	else if (!strcmp(v, "SKIP") || !strcmp(v, "INTERRUPTED"))
+		sum->skipped++;		/* as KTAP counts them: # SKIP */
 	else
 		sum->errors++;
 	sum->interrupted |= s->interrupted;
@@ -201,7 +227,8 @@ void report_end(const struct stress_config *cfg, const struct stress_summary *su
 		int status, FILE *out)
 {
 	const char *word = status == STRESS_EXIT_PASS ? "SUCCESS" :
-			   status == STRESS_EXIT_FAIL ? "FAILURE" : "ERROR";
+			   status == STRESS_EXIT_FAIL ? "FAILURE" :
+			   status > 128 ? "INTERRUPTED" : "ERROR";
 
 	if (cfg->report == REPORT_JSON)
 		out = stderr;
@@ -341,8 +368,24 @@ void report_json_run(struct stress *s, bool first, FILE *out)
 	fprintf(out, "}}");
 }
 
-void report_json_end(int status, FILE *out)
+void report_json_end(int status, int signo, const struct scenario *const *not_run,
+		     unsigned int nr_not_run, FILE *out)
 {
-	fprintf(out, "],\"exit_status\":%d}\n", status);
-	fflush(out);
+	unsigned int i;
+
+	fprintf(out, "],\"interrupted\":");
+	if (signo) {
+		fprintf(out, "{\"signal\":");
+		json_str(out, signal_name(signo));
+		fprintf(out, ",\"not_run\":[");
+		for (i = 0; i < nr_not_run; i++) {
+			fprintf(out, "%s", i ? "," : "");
+			json_str(out, not_run[i]->name);
+		}
+		fprintf(out, "]}");
+	} else {
+		fprintf(out, "null");
+	}
+	fprintf(out, ",\"exit_status\":%d}\n", status);
+	stress_out_flush(out);
 }

@@ -312,6 +312,12 @@ static int run_serial(struct stress *s, struct replay *rp)
 	memset(&S, 0, sizeof(S));
 	S.s = s;
 	S.rp = rp;
+	/* Fibers are sized by the configuration, caps by the file: one count. */
+	if (rp->nr_cpus != s->cfg->nr_cpus) {
+		stress_internal_error(s, "replay file has %u CPUs, the run %u", rp->nr_cpus,
+				      s->cfg->nr_cpus);
+		return STRESS_EXIT_INTERNAL;
+	}
 	if (stress_run_prepare(s))
 		return STRESS_EXIT_INTERNAL;
 	S.nr_fibers = s->nr_threads;

@@ -97,6 +97,21 @@ int stress_cli_parse(int argc, char **argv, struct stress_config *cfg,
 		     enum stress_action *act);
 void stress_usage(FILE *out);
 
+/*
+ * output.c: checked output. Each failure prints "stress: cannot write
+ * PATH: strerror" once; the process then exits 3 (stress_out_finish).
+ */
+FILE *stress_out_open(const char *path);		/* fopen "w", or NULL */
+bool stress_out_check(FILE *f, const char *path);	/* fflush + ferror: false on failure */
+void stress_out_flush(FILE *f);		/* fflush; checked for stdout */
+int stress_out_write(FILE *f, const char *path, const void *buf, size_t len);	/* 0 or -1 */
+int stress_out_close(FILE *f, const char *path);	/* check + fclose: 0 or -1 */
+int stress_out_probe(const char *path);		/* a file can be written there: 0 or -1 */
+bool stress_out_failed(void);
+int stress_out_finish(int status);	/* close stdout: @status, or 3 after any failure */
+/* Exit status of a run a signal interrupted without a failure: 128 + signal. */
+#define STRESS_EXIT_SIGNAL(sig)	(128 + (sig))
+
 /* registry.c */
 unsigned int scenario_count(void);
 const struct scenario *scenario_at(unsigned int i);
@@ -285,7 +300,15 @@ void report_progress(struct stress *s, double t, unsigned long ops, double rate)
 void report_run(struct stress *s, unsigned int index, FILE *out);
 void report_json_begin(const struct stress_config *cfg, FILE *out);
 void report_json_run(struct stress *s, bool first, FILE *out);
-void report_json_end(int status, FILE *out);
+/* A scenario a signal left unstarted: its KTAP result (# SKIP) or text line. */
+void report_not_run(const struct stress_config *cfg, const struct scenario *sc,
+		    unsigned int index, FILE *out);
+/*
+ * The document's end: "interrupted" names @signo (0: null) and the
+ * scenarios @not_run; "exit_status" is @status.
+ */
+void report_json_end(int status, int signo, const struct scenario *const *not_run,
+		     unsigned int nr_not_run, FILE *out);
 /* The runs of one invocation, for the closing line. */
 struct stress_summary {
 	unsigned int runs, passed, failed, skipped, errors;

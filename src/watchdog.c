@@ -248,6 +248,9 @@ static void __attribute__((noreturn)) hard_exit(struct stress *s, int status, co
 	int ph = s ? atomic_load(&s->phase) : PH_IDLE;
 	bool fresh = s && !stress_failed(s);
 	struct stress *c = NULL;
+	/* A signal not honoured: the scenarios after this one never start. */
+	int signo = stress_signal_number();
+	unsigned int not_run = s && signo && !cfg->until_fail ? cfg->nr_scenarios - s->index : 0;
 	FILE *err, *out;
 	int fd;
 
@@ -287,7 +290,7 @@ static void __attribute__((noreturn)) hard_exit(struct stress *s, int status, co
 			if (cfg->report == REPORT_JSON) {
 				report_json_begin(cfg, out);
 				report_json_run(c, true, out);
-				report_json_end(status, out);
+				report_json_end(status, signo, cfg->scenarios + c->index, not_run, out);
 				/* The closing line, to our stderr (report_end's is the global one). */
 				text.report = REPORT_TEXT;
 				report_end(&text, &sum, status, err);
@@ -311,7 +314,7 @@ static void __attribute__((noreturn)) hard_exit(struct stress *s, int status, co
 		    (out = fopen(cfg->json_file, "w"))) {
 			report_json_begin(cfg, out);
 			report_json_run(c, true, out);
-			report_json_end(status, out);
+			report_json_end(status, signo, cfg->scenarios + c->index, not_run, out);
 			fclose(out);
 		}
 	}

@@ -186,12 +186,21 @@ result $? same_interrupt_twice_is_one "exit $rc"
 # 10. SIGINT during --shrink: the replay child (hung in a serial step) is
 #    killed, no orphan, exit 130.
 cat >hang.txt <<'EOF'
-hpcc-stress-replay 1
+hpcc-stress-replay 2
 scenario selftest
 args --selftest-hang=replay-step
 seed 1
 cpus 2
+batch 32
+selectors 2
+sched-seed 1
+preempt 0.05
+hop 0.01
+selector-share 0.25
+stutter 256-4096
 steps 1000
+ops none
+end
 EOF
 if [ $serial = 0 ]; then
 	for name in sigint_stops_shrink_no_orphan sigint_stops_replay_search_no_orphan \

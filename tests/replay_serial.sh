@@ -19,8 +19,30 @@ result() {	# result RC NAME [DIAG]
 	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
 }
 
+# replay_file [KEY VALUE]...: a complete version 2 file, those keys replaced.
+replay_file() {
+	awk -v kv="$*" 'BEGIN { n = split(kv, w, " "); for (i = 1; i < n; i += 2) v[w[i]] = w[i + 1] }
+		$1 in v { print $1 " " v[$1]; next } { print }' <<'END'
+hpcc-stress-replay 2
+scenario counter_storm
+args
+seed 7
+cpus 8
+batch 32
+selectors 2
+sched-seed 1
+preempt 0.05
+hop 0.01
+selector-share 0.25
+stutter 256-4096
+steps 30000
+ops none
+end
+END
+}
+
 echo "KTAP version 1"
-printf 'hpcc-stress-replay 1\nscenario counter_storm\nseed 7\ncpus 8\nsteps 30000\n' >pass.txt
+replay_file >pass.txt
 "$STRESS" --replay pass.txt >probe.out 2>&1
 if grep -q 'not supported in ThreadSanitizer' probe.out; then
 	echo "1..1"
@@ -38,7 +60,7 @@ grep -v '^origin' a.txt >a.cmp; grep -v '^origin' b.txt >b.cmp
 result $? replay_is_deterministic "rc $rc1/$rc2; $(diff a.cmp b.cmp | head -3)"
 
 # 2. Another schedule seed gives another interleaving (the seed is used).
-sed 's/^steps .*/steps 30000\nsched-seed 99/' pass.txt >other.txt
+replay_file sched-seed 99 >other.txt
 "$STRESS" --replay other.txt --replay-out c.txt >/dev/null 2>&1
 ! cmp -s <(grep '^ops' a.txt) <(grep '^ops' c.txt)
 result $? schedule_seed_changes_the_interleaving
@@ -65,7 +87,7 @@ result $? replay_fails_10_of_10 "$(sort | uniq -c <outcomes)"
 "$STRESS" --replay conc.txt --replay-out tight.txt >/dev/null 2>&1
 step=$(awk '/^outcome/ { print $4 }' tight.txt)
 "$STRESS" --replay tight.txt >t.out 2>&1; rc=$?
-sed "s/^steps .*/steps $((step - 1))/" tight.txt >short.txt
+sed -e "s/^steps .*/steps $((step - 1))/" -e "/^outcome /d" tight.txt >short.txt
 "$STRESS" --replay short.txt >/dev/null 2>&1; rc_short=$?
 [ $rc = 1 ] && [ $rc_short = 0 ] && grep -q "at step $step of $step" t.out
 result $? tightened_file_stops_at_the_failure "step=$step rc=$rc short=$rc_short"
@@ -82,19 +104,19 @@ result $? shrink_finds_the_smallest "rc=$rc; $(grep -E '^(cpus|ops)' min.txt | c
 [ $rc = 1 ] && grep -q 'FAIL invariant=selftest' m.out
 result $? shrunk_reproducer_fails "rc=$rc"
 
-# 8. A file that does not fail cannot be shrunk (exit 1, one message).
+# 8. A file that does not fail is no input for --shrink (exit 2, one message).
 "$STRESS" --shrink pass.txt >/dev/null 2>s.err; rc=$?
-[ $rc = 1 ] && grep -q 'does not fail' s.err
+[ $rc = 2 ] && grep -q 'does not fail' s.err && [ "$(wc -l <s.err)" = 1 ]
 result $? shrink_of_a_passing_file_refused "rc=$rc"
 
 # 9. Bad replay files: one line on stderr, exit 2.
 bad=0
-printf 'hpcc-stress-replay 2\n' >v2.txt
-printf 'hpcc-stress-replay 1\nscenario counter_storm\nseed 1\ncpus 3\nops 1 2\n' >ops.txt
-printf 'hpcc-stress-replay 1\nscenario counter_storm\nseed 1\nbogus 3\n' >key.txt
-printf 'hpcc-stress-replay 1\nscenario nosuch\nseed 1\n' >sc.txt
-printf 'hpcc-stress-replay 1\nscenario counter_storm\nseed 1\npreempt 2\n' >p.txt
-for f in missing.txt v2.txt ops.txt key.txt sc.txt p.txt; do
+printf 'hpcc-stress-replay 3\n' >v3.txt
+replay_file cpus 3 | sed 's/^ops none$/ops 1 2/' >ops.txt
+replay_file | sed 's/^end$/bogus 3\nend/' >key.txt
+replay_file scenario nosuch >sc.txt
+replay_file preempt 2 >p.txt
+for f in missing.txt v3.txt ops.txt key.txt sc.txt p.txt; do
 	"$STRESS" --replay $f >o 2>e; rc=$?
 	if [ $rc != 2 ] || [ "$(wc -l <e)" != 1 ] || [ -s o ]; then
 		echo "# $f: rc=$rc, $(head -c 200 e)"

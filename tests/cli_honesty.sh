@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# Issue 15, items 1 and 3, through ./stress itself (make check; under ASan
+# in make check-asan): every bad input the issue lists exits 2 with one
+# line on stderr and runs nothing; an output that cannot be written is
+# exit 3 with its path and strerror (before the run when it is a file);
+# an interrupted run says so in text, KTAP and JSON and exits 128 + signal.
+# Bounded by steps and by the signal, never by time. KTAP on stdout.
+set -u
+STRESS=$(realpath "${STRESS:-${BUILD:-build/cc}/stress}")
+here=$(cd "$(dirname "$0")" && pwd)
+n=0 failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+
+result() {	# result RC NAME [DIAG]
+	n=$((n + 1))
+	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
+	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
+}
+
+# replay_file [KEY VALUE]...: a complete version 2 file, those keys replaced
+# (a value may not hold spaces; 'args' and 'ops' are set with sed below).
+replay_file() {
+	awk -v kv="$*" 'BEGIN { n = split(kv, w, " "); for (i = 1; i < n; i += 2) v[w[i]] = w[i + 1] }
+		$1 in v { print $1 " " v[$1]; next } { print }' <<'END'
+hpcc-stress-replay 2
+scenario counter_storm
+args
+seed 7
+cpus 8
+batch 32
+selectors 2
+sched-seed 1
+preempt 0.05
+hop 0.01
+selector-share 0.25
+stutter 256-4096
+steps 2000
+ops none
+end
+END
+}
+
+# usage_error NAME WANT CMD...: exit 2, nothing on stdout, exactly one line on
+# stderr containing WANT (fixed string), no raw control byte in it.
+usage_error() {
+	local name=$1 want=$2 rc
+	shift 2
+	"$@" >o 2>e
+	rc=$?
+	[ $rc = 2 ] && [ ! -s o ] && [ "$(wc -l <e)" = 1 ] && grep -qF -- "$want" e &&
+		! LC_ALL=C grep -q '[^[:print:]]' e
+	result $? "$name" "exit $rc; stderr: $(head -c 300 e | cat -v)"
+}
+
+echo "KTAP version 1"
+replay_file >ok.txt
+"$STRESS" --replay ok.txt >probe.out 2>&1
+if grep -q 'not supported in ThreadSanitizer' probe.out; then
+	echo "1..1"
+	echo "ok 1 cli_honesty # SKIP serial replay uses fibers: not in TSan builds"
+	exit 0
+fi
+
+
+# --- item 1: replay files that used to corrupt a run (issue 15, "Why") ---
+replay_file | sed 's/^args$/args --cpus=2/' >cpus2.txt
+replay_file | sed -e 's/^args$/args --cpus=100/' -e 's/^ops none$/ops 9 9 9 9 9 9 9 9/' \
+	>cpus100.txt
+replay_file scenario oom_race | sed 's/^args$/args --oom-tasks=4096 --cpus=3/' >oomcpus3.txt
+usage_error replay_args_cpus2_refused "'args': '--cpus=2' is not an option of scenario" \
+	"$STRESS" --replay cpus2.txt
+usage_error replay_args_cpus100_refused "'--cpus=100' is not an option" \
+	"$STRESS" --replay cpus100.txt
+usage_error replay_args_oom_tasks_cpus3_refused "'--cpus=3' is not an option of scenario oom_race" \
+	"$STRESS" --replay oomcpus3.txt
+usage_error shrink_args_cpus2_refused "'--cpus=2' is not an option" "$STRESS" --shrink cpus2.txt
+# The scenario's own sizing option is fine: the run uses the file's 8 CPUs.
+replay_file scenario oom_race steps 300 | sed 's/^args$/args --oom-tasks=4096/' >oomtasks.txt
+"$STRESS" --replay oomtasks.txt >o 2>e; rc=$?
+[ $rc = 0 ] && grep -q '^stress: PASS oom_race cpus=8 ' o
+result $? replay_scenario_option_sizes_the_scenario "exit $rc; $(tail -2 o) $(head -2 e)"
+
+# Unbounded and malformed input.
+usage_error replay_dev_zero_bounded "/dev/zero: larger than 1048576 bytes" \
+	"$STRESS" --replay /dev/zero
+usage_error shrink_dev_zero_bounded "/dev/zero: larger than 1048576 bytes" \
+	"$STRESS" --shrink /dev/zero
+replay_file | sed 's/^seed 7$/seed 7\x00junk/' >nul.txt
+usage_error replay_nul_byte_refused "nul.txt:4: byte 0x00 at column 7 is not text: 'seed 7\\x00junk'" \
+	"$STRESS" --replay nul.txt
+replay_file | head -n 12 >trunc-line.txt
+usage_error replay_truncated_at_a_line_refused "no 'steps' line: the file is truncated" \
+	"$STRESS" --replay trunc-line.txt
+replay_file | head -c 150 >trunc-mid.txt
+usage_error replay_truncated_mid_line_refused "no newline at the end: the file is truncated" \
+	"$STRESS" --replay trunc-mid.txt
+replay_file | sed '$d' >no-end.txt
+usage_error replay_without_end_refused "no 'end' line" "$STRESS" --replay no-end.txt
+printf '\033[31mHELLO\001\377 garbage\n' >garbage.txt
+usage_error replay_garbage_header_escaped \
+	"garbage.txt:1: byte 0x1b at column 1 is not text: '\\x1b[31mHELLO\\x01\\xff garbage'" \
+	"$STRESS" --replay garbage.txt
+usage_error shrink_garbage_header_refused "byte 0x1b at column 1" "$STRESS" --shrink garbage.txt
+printf 'PK\003\004 not a replay file\n' >zip.txt
+usage_error replay_foreign_text_refused "not a replay file" "$STRESS" --replay zip.txt
+
+# --- item 3: outputs that cannot be written ---
+# A report file is opened before the run: exit 3 at once, nothing run or printed.
+"$STRESS" --scenario counter_storm --cpus 2 --steps 100 --stat-interval 0 \
+	--json nodir/x.json >o 2>e; rc=$?
+[ $rc = 3 ] && [ ! -s o ] && [ "$(cat e)" = "stress: cannot write nodir/x.json: No such file or directory" ]
+result $? json_to_unwritable_path_before_the_run "exit $rc; $(head -c 300 e)"
+"$STRESS" --scenario counter_storm --cpus 2 --steps 100 --stat-interval 0 \
+	--replay-out nodir/r.txt >o 2>e; rc=$?
+[ $rc = 3 ] && [ ! -s o ] && grep -q '^stress: cannot write nodir/r.txt: No such file' e
+result $? replay_out_to_unwritable_path_before_the_run "exit $rc; $(head -c 300 e)"
+"$STRESS" --replay ok.txt --json nodir/x.json >o 2>e; rc=$?
+[ $rc = 3 ] && [ ! -s o ] && grep -q '^stress: cannot write nodir/x.json' e
+result $? replay_json_to_unwritable_path "exit $rc; $(head -c 300 e)"
+# A full disk: every report format, and the options that only print.
+bad=
+for fmt in text ktap json; do
+	"$STRESS" --scenario counter_storm --cpus 2 --steps 100 --stat-interval 0 \
+		--report $fmt >/dev/full 2>e; rc=$?
+	[ $rc = 3 ] && grep -q '^stress: cannot write stdout (/dev/full): No space left on device$' e ||
+		bad="$bad $fmt:$rc"
+done
+for opt in --help --list --version; do
+	"$STRESS" $opt >/dev/full 2>e; rc=$?
+	[ $rc = 3 ] && grep -q 'No space left on device' e || bad="$bad $opt:$rc"
+done
+"$STRESS" --replay ok.txt >/dev/full 2>e; rc=$?
+[ $rc = 3 ] && grep -q 'cannot write stdout' e || bad="$bad replay:$rc"
+[ -z "$bad" ]
+result $? stdout_to_a_full_disk_is_exit_3 "failed:$bad; $(head -c 200 e)"
+"$STRESS" --scenario counter_storm --cpus 2 --steps 100 --stat-interval 0 \
+	--json /dev/full >o 2>e; rc=$?
+[ $rc = 3 ] && grep -q '^stress: cannot write /dev/full: No space left on device$' e
+result $? json_file_to_a_full_disk_is_exit_3 "exit $rc; $(head -c 300 e)"
+
+# --- item 3: interrupted runs say so (docs/stress.md: KTAP "# SKIP interrupted") ---
+# start_and_signal SIG OUT ARGS...: run ./stress, wait for its header (the
+# handlers are installed by then), send SIG, wait; sets rc.
+start_and_signal() {
+	local sig=$1 out=$2 i
+	shift 2
+	# --foreground: timeout passes the signal to ./stress once, not to its
+	# group as well (a second signal means "exit now, without a report").
+	timeout --foreground -s KILL 300 "$STRESS" "$@" >"$out" 2>"$out.err" &
+	local pid=$!
+	for ((i = 0; i < 3000; i++)); do
+		grep -q 'stress: hpcc-stress\|stress: replay ' "$out" "$out.err" 2>/dev/null && break
+		sleep 0.1
+	done
+	kill -"$sig" $pid
+	wait $pid
+	rc=$?
+}
+start_and_signal INT k.out --scenario counter_storm --scenario oom_race --cpus 4 \
+	--duration 0 --stat-interval 0 --report ktap --json k.json
+[ $rc = 130 ] && grep -qx '1\.\.2' k.out &&
+	grep -qx 'ok 1 counter_storm # SKIP interrupted (SIGINT)' k.out &&
+	grep -qx 'ok 2 oom_race # SKIP interrupted (SIGINT) before it started' k.out &&
+	! grep -q '^ok [0-9]* [a-z_]*$' k.out
+result $? interrupted_ktap_is_skip_interrupted "exit $rc; $(grep -E '^(not )?ok|^1\.\.' k.out)"
+python3 "$here/jsonschema_lite.py" "$here/../docs/stress-report.schema.json" k.json >schema.out &&
+	python3 -c '
+import json, sys
+d = json.load(open("k.json"))
+ok = d["exit_status"] == 130 and d["interrupted"] == {"signal": "SIGINT", "not_run": ["oom_race"]} \
+	and [r["verdict"] for r in d["runs"]] == ["INTERRUPTED"] and d["runs"][0]["interrupted"]
+sys.exit(0 if ok else 1)'
+result $? interrupted_json_says_so "$(cat schema.out) $(head -c 300 k.json)"
+start_and_signal TERM t.out --scenario counter_storm --cpus 4 --duration 0 --stat-interval 0
+[ $rc = 143 ] && grep -q '^stress: INTERRUPTED counter_storm cpus=4 ' t.out &&
+	! grep -q '^stress: PASS' t.out
+result $? interrupted_text_verdict_and_exit_143 "exit $rc; $(grep '^stress: [A-Z]' t.out)"
+replay_file steps 1000000000000 stutter off >long.txt
+start_and_signal INT r.out --replay long.txt --replay-out long-out.txt --report ktap
+[ $rc = 130 ] && grep -q '^# stress: replay outcome: INTERRUPTED ' r.out &&
+	grep -qx 'ok 1 counter_storm # SKIP interrupted (SIGINT)' r.out && [ ! -e long-out.txt ] &&
+	grep -q 'replay interrupted: long-out.txt not written' r.out.err
+result $? interrupted_replay_says_so "exit $rc; $(grep -E 'outcome|^ok|^not ok' r.out)"
+
+echo "1..$n"
+[ $failed = 0 ]
