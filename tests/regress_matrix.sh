@@ -12,7 +12,13 @@
 # the baseline. KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
-export BUILD=$(realpath "${BUILD:-build/cc}")
+# scripts/regress runs $BUILD/stress: make check's STRESS (the tool built
+# from lib/hpcc when KERNEL_SRC is set) wins.
+if [ -n "${STRESS:-}" ]; then
+	export BUILD=$(realpath "$(dirname "$STRESS")")
+else
+	export BUILD=$(realpath "${BUILD:-build/cc}")
+fi
 REGRESS="$root/scripts/regress"
 n=0 failed=0
 tmp=$(mktemp -d)
