@@ -1,5 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Scenarios register themselves from constructors; kept sorted by name. */
+/*
+ * Scenarios register themselves from constructors; kept sorted by name.
+ *
+ * STRESS_SELFTEST_SLOWDOWN=N (2..8, with STRESS_SELFTEST set) makes every
+ * vCPU step of every scenario but selftest do the work of N steps: the
+ * seeded "Nx slowdown" with which scripts/regress-eval measures whether
+ * scripts/regress catches one (its calibration run, the selftest scenario,
+ * stays as fast). Read once here, so a normal run pays nothing.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +15,36 @@
 
 static const struct scenario *registry[STRESS_MAX_SCENARIOS];
 static unsigned int nr_registered;
+
+static struct scenario slowed[STRESS_MAX_SCENARIOS];
+static const struct scenario *slowed_orig[STRESS_MAX_SCENARIOS];
+static unsigned int nr_slowed, slowdown;
+
+static void slow_cpu_step(struct stress *s, unsigned int cpu, struct stress_rng *rng)
+{
+	const struct scenario *orig = NULL;
+	unsigned int i;
+
+	for (i = 0; i < nr_slowed && !orig; i++)
+		if (&slowed[i] == s->sc)
+			orig = slowed_orig[i];
+	for (i = 0; orig && i < slowdown; i++)
+		orig->cpu_step(s, cpu, rng);
+}
+
+static const struct scenario *maybe_slowed(const struct scenario *sc)
+{
+	const char *v = getenv("STRESS_SELFTEST_SLOWDOWN");
+
+	if (!v || !getenv("STRESS_SELFTEST") || !strcmp(sc->name, "selftest") ||
+	    atoi(v) < 2 || atoi(v) > 8 || !sc->cpu_step)
+		return sc;
+	slowdown = atoi(v);
+	slowed[nr_slowed] = *sc;
+	slowed[nr_slowed].cpu_step = slow_cpu_step;
+	slowed_orig[nr_slowed] = sc;
+	return &slowed[nr_slowed++];
+}
 
 void scenario_register(const struct scenario *sc)
 {
@@ -16,6 +54,7 @@ void scenario_register(const struct scenario *sc)
 		fprintf(stderr, "stress: too many scenarios (max %d)\n", STRESS_MAX_SCENARIOS);
 		exit(STRESS_EXIT_INTERNAL);
 	}
+	sc = maybe_slowed(sc);
 	for (i = nr_registered; i > 0 && strcmp(registry[i - 1]->name, sc->name) > 0; i--)
 		registry[i] = registry[i - 1];
 	registry[i] = sc;

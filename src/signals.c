@@ -4,7 +4,11 @@
  * records which signal came and when (the watchdog holds the process to
  * that), and the loops that poll stress_signalled wind down and report.
  * A second one means "now": one line on stderr and _exit(128 + signo),
- * from the handler itself, whatever the other threads are doing.
+ * from the handler itself, whatever the other threads are doing, unless
+ * it comes within 0.5 s of the first: that is the same interrupt twice
+ * (coreutils timeout forwards a SIGINT/SIGTERM to its child AND to the
+ * child's process group; a Ctrl-C on "timeout 60 ./stress" reaches
+ * ./stress from the terminal and from timeout).
  *
  * No handler uses SA_RESTART: a blocking wait (waitpid on a replay
  * child, nanosleep) returns EINTR so that its caller sees the flag.
@@ -20,20 +24,27 @@ volatile sig_atomic_t stress_signalled;
 static atomic_long signalled_ns;	/* CLOCK_MONOTONIC of the first signal */
 static atomic_int signalled_sig;	/* stress_signalled for other threads */
 
+#define SAME_INTERRUPT_NS	500000000L
+
 static void on_signal(int sig)
 {
 	static const char again[] = "stress: second interrupt: exiting now, no report\n";
 	struct timespec ts;
+	long now;
 
+	clock_gettime(CLOCK_MONOTONIC, &ts);	/* async-signal-safe */
+	now = ts.tv_sec * 1000000000L + ts.tv_nsec;
 	if (stress_signalled) {
-		ssize_t r = write(STDERR_FILENO, again, sizeof(again) - 1);
+		ssize_t r;
 
+		if (now - atomic_load(&signalled_ns) < SAME_INTERRUPT_NS)
+			return;
+		r = write(STDERR_FILENO, again, sizeof(again) - 1);
 		(void)r;
 		stress_kill_child();
 		_exit(128 + sig);
 	}
-	clock_gettime(CLOCK_MONOTONIC, &ts);	/* async-signal-safe */
-	atomic_store(&signalled_ns, ts.tv_sec * 1000000000L + ts.tv_nsec);
+	atomic_store(&signalled_ns, now);
 	atomic_store(&signalled_sig, sig);
 	stress_signalled = sig;
 }

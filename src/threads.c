@@ -386,12 +386,18 @@ bool stress_threads_stop(struct stress *s)
 		}
 	}
 	pthread_mutex_unlock(&s->lock);
-	if (!ok)
-		return false;
-	for (i = 0; i < s->nr_threads; i++)
-		if (s->threads[i].started)
-			pthread_join(s->threads[i].tid, NULL);
-	return true;
+	for (i = 0; i < s->nr_threads; i++) {
+		struct stress_thread *th = &s->threads[i];
+
+		if (!th->started)
+			continue;
+		/* Given up: the stuck threads are let go (detached), the others joined. */
+		if (ok || atomic_load(&th->state) == TS_EXITED)
+			pthread_join(th->tid, NULL);
+		else
+			pthread_detach(th->tid);
+	}
+	return ok;
 }
 
 unsigned long stress_threads_ops(struct stress *s)

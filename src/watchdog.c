@@ -29,6 +29,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include <kcompat/kcompat.h>
 #include "stress.h"
 
 static const char *const state_names[] = {
@@ -175,6 +176,69 @@ static unsigned int stalled_threads(struct stress *s, double now, double limit, 
 }
 
 /*
+ * What the report needs of @s, copied without reading anything the
+ * controller may be writing: fields set before the run was published
+ * (watch_lock orders them), atomics, and what the key and failure locks
+ * guard, if they can be taken (the controller may hold one forever).
+ * Timing results (elapsed, ops) are the watchdog's own.
+ */
+static struct stress *snapshot(struct stress *s, double now, bool interrupted)
+{
+	struct stress *c = calloc(1, sizeof(*c));
+	unsigned int i;
+
+	if (!c)
+		return NULL;
+	c->cfg = s->cfg;
+	c->sc = s->sc;
+	c->seed = s->seed;
+	c->duration = s->duration;
+	c->index = s->index;
+	c->summary = s->summary;
+	memcpy(c->reproducer, s->reproducer, sizeof(c->reproducer));
+	c->skipped = s->cfg->no_check;
+	c->interrupted = interrupted;
+	atomic_store(&c->failed, stress_failed(s));
+	atomic_store(&c->checks, atomic_load(&s->checks));
+	atomic_store(&c->quiescent, atomic_load(&s->quiescent));
+	if (atomic_load(&s->t0) > 0) {
+		c->elapsed = now - atomic_load(&s->t0);
+		c->ops = threads_visible(s) ? stress_threads_ops(s) : 0;
+	}
+	if (!pthread_mutex_trylock(&s->key_lock)) {
+		unsigned int n = atomic_load(&s->nr_margins);
+
+		for (i = 0; i < n; i++) {
+			c->margins[i].name = s->margins[i].name;
+			c->margins[i].worst = s->margins[i].worst;
+			c->margins[i].used = s->margins[i].used;
+			c->margins[i].bound = s->margins[i].bound;
+			atomic_store(&c->margins[i].worst_fast, s->margins[i].worst);
+			atomic_store(&c->margins[i].count, atomic_load(&s->margins[i].count));
+		}
+		atomic_store(&c->nr_margins, n);
+		n = atomic_load(&s->nr_softs);
+		for (i = 0; i < n; i++) {
+			c->softs[i].name = s->softs[i].name;
+			atomic_store(&c->softs[i].count, atomic_load(&s->softs[i].count));
+		}
+		atomic_store(&c->nr_softs, n);
+		pthread_mutex_unlock(&s->key_lock);
+	}
+	if (!pthread_mutex_trylock(&s->fail_lock)) {
+		c->nr_failures = s->nr_failures;
+		c->nr_fail_events = s->nr_fail_events;
+		for (i = 0; i < s->nr_failures; i++) {
+			c->failures[i] = s->failures[i];
+			c->failures[i].excerpt = s->failures[i].excerpt ?
+						 strdup(s->failures[i].excerpt) : NULL;
+		}
+		pthread_mutex_unlock(&s->fail_lock);
+	}
+	return c;
+}
+
+/*
  * The last resort: the report, written by this thread on a stdout of its
  * own (the controller may hold stdout's lock forever), then exit.
  */
@@ -183,6 +247,7 @@ static void __attribute__((noreturn)) hard_exit(struct stress *s, int status, co
 	const struct stress_config *cfg = s ? s->cfg : wd_cfg;
 	int ph = s ? atomic_load(&s->phase) : PH_IDLE;
 	bool fresh = s && !stress_failed(s);
+	struct stress *c = NULL;
 	/* A signal not honoured: the scenarios after this one never start. */
 	int signo = stress_signal_number();
 	unsigned int not_run = s && signo && !cfg->until_fail ? cfg->nr_scenarios - s->index : 0;
@@ -196,10 +261,8 @@ static void __attribute__((noreturn)) hard_exit(struct stress *s, int status, co
 	alarm(10);
 	stress_kill_child();
 	/* The failure first: its excerpt is every thread's state, now. */
-	if (s && status == STRESS_EXIT_FAIL && !stress_failed(s))
+	if (s && status == STRESS_EXIT_FAIL && fresh)
 		stress_fail_watchdog(s, -1, "%s", reason);
-	else if (s && status != STRESS_EXIT_FAIL)
-		s->interrupted = true;
 	fd = dup(STDERR_FILENO);
 	err = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!err)
@@ -210,35 +273,30 @@ static void __attribute__((noreturn)) hard_exit(struct stress *s, int status, co
 		fprintf(err, "# watchdog: controller phase: %s\n", phase_names[ph]);
 		if (threads_visible(s) && (status != STRESS_EXIT_FAIL || !fresh))
 			stress_dump_threads(s, err);
+		c = snapshot(s, stress_now(), status != STRESS_EXIT_FAIL);
 	}
 	fflush(err);
-	if (s && cfg) {
-		double now = stress_now();
-
-		if (s->t0 > 0) {
-			s->elapsed = now - s->t0;
-			s->ops = stress_threads_ops(s);
-		}
+	if (c) {
 		fd = dup(STDOUT_FILENO);
 		out = fd >= 0 ? fdopen(fd, "w") : NULL;
 		if (out) {
 			struct stress_summary sum = { 0 };
 			struct stress_config text = *cfg;
 
-			if (s->summary)
-				sum = *s->summary;
-			report_summary_add(&sum, s);
-			sum.elapsed = now - wd_t0;
+			if (c->summary)
+				sum = *c->summary;
+			report_summary_add(&sum, c);
+			sum.elapsed = stress_now() - wd_t0;
 			if (cfg->report == REPORT_JSON) {
 				report_json_begin(cfg, out);
-				report_json_run(s, true, out);
-				report_json_end(status, signo, cfg->scenarios + s->index, not_run, out);
+				report_json_run(c, true, out);
+				report_json_end(status, signo, cfg->scenarios + c->index, not_run, out);
 				/* The closing line, to our stderr (report_end's is the global one). */
 				text.report = REPORT_TEXT;
 				report_end(&text, &sum, status, err);
 			} else {
 				/* KTAP: report_end() fills the plan with skipped runs. */
-				report_run(s, s->index, out);
+				report_run(c, c->index, out);
 				report_end(cfg, &sum, status, out);
 			}
 			fclose(out);
@@ -247,11 +305,20 @@ static void __attribute__((noreturn)) hard_exit(struct stress *s, int status, co
 		if (cfg->json_file && cfg->report != REPORT_JSON &&
 		    (out = fopen(cfg->json_file, "w"))) {
 			report_json_begin(cfg, out);
-			report_json_run(s, true, out);
-			report_json_end(status, signo, cfg->scenarios + s->index, not_run, out);
+			report_json_run(c, true, out);
+			report_json_end(status, signo, cfg->scenarios + c->index, not_run, out);
 			fclose(out);
 		}
 	}
+#ifdef KC_TSAN
+	/*
+	 * TSan's _exit() reports every finished thread nobody joined as a
+	 * leak: here the controller is stuck or late by definition, so its
+	 * workers are abandoned on purpose. Races were reported as they
+	 * happened (halt_on_error), so nothing else is lost by this exit.
+	 */
+	syscall(SYS_exit_group, status);
+#endif
 	_exit(status);
 }
 
