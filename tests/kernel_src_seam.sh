@@ -220,11 +220,11 @@ fi
 # 9. the same swap at the worst reachable residuals (issue 14): wrong answers,
 #    the case classed by its worst check and named after the function.
 swapped_edges_ok() {
-	grep -q '^ok 1 residual_constructor' "$out" &&
-	grep -q '^not ok 2 compare_value_extremes$' "$out" &&
-	grep -q '^not ok 3 compare_pair_extremes$' "$out" &&
-	grep -q '^    # class=wrong-answer fn=percpu_counter_tree_approximate_compare_value$' "$out" &&
-	grep -q '^    # class=wrong-answer fn=percpu_counter_tree_precise_compare$' "$out" &&
+	grep -q '^  ok 1 residual_constructor' "$out" &&
+	grep -q '^  not ok 2 compare_value_extremes$' "$out" &&
+	grep -q '^  not ok 3 compare_pair_extremes$' "$out" &&
+	grep -q '^  # class=wrong-answer fn=percpu_counter_tree_approximate_compare_value$' "$out" &&
+	grep -q '^  # class=wrong-answer fn=percpu_counter_tree_precise_compare$' "$out" &&
 	grep -q 'class=wrong-answer fn=percpu_counter_tree_precise_compare .*cpus=9 call=f(x,y) x=\[batch [0-9]* R [0-9]* approx -\?[0-9]* precise -\?[0-9]*\] y=\[batch [0-9]* R [0-9]*' "$out" &&
 	grep -q 'failed by class: contract=0 wrong-answer=2 crash=0' "$out"
 }
