@@ -23,6 +23,43 @@
 enum { W_HOG, W_CROWDED, W_NR };
 static const char *const workload_name[W_NR] = { "one_hog", "crowded" };
 
+/*
+ * Timed columns: the three algorithms through the interface (a KERNEL_SRC
+ * tree's code where it serves one), and the model's own version of the
+ * tree's algorithm (MODEL_TWIN) so that the two compare within one run.
+ */
+#define MODEL_TWIN	OOM_NR_ALGOS
+#define NR_COLS		(OOM_NR_ALGOS + 1)
+
+/* One table row per point, printed by the table mode (make bench-oom). */
+struct oom_row {
+	int w;
+	unsigned long tasks;
+	double med[NR_COLS];
+	double kernel_vs_model;		/* median of the per-rep ratios */
+	double precise_vs_v16;
+	long shortfall[NR_COLS];
+};
+static struct oom_row rows[2 * 16];
+static unsigned int nr_rows;
+
+static bool have_twin(void)
+{
+	return oom_kernel_algo() != OOM_NR_ALGOS;
+}
+
+static long select_col(int col, struct oom_select_stats *st)
+{
+	if (col == MODEL_TWIN)
+		return oom_select_run(oom_kernel_algo(), true, OOM_TOTALPAGES, st);
+	return oom_select_run(col, false, OOM_TOTALPAGES, st);
+}
+
+static const char *col_name(int col)
+{
+	return col == MODEL_TWIN ? "model_twin" : oom_algo_names[col];
+}
+
 struct oom_truth {
 	long pid;
 	long pages;	/* exact badness: RSS, adj 0, no page tables */
@@ -88,10 +125,12 @@ static long truth_of(const struct oom_truth *truth, unsigned long n, long pid)
 static int oom_point(const struct bench_cfg *cfg, struct json *j, int w,
 		     unsigned long tasks, unsigned long window)
 {
-	double lat[3][BENCH_MAX_REPS], r[BENCH_MAX_REPS];
+	double lat[NR_COLS][BENCH_MAX_REPS], r[BENCH_MAX_REPS];
 	struct oom_truth *truth = calloc(tasks, sizeof(*truth));
-	struct oom_select_stats st[3];
-	long victim[3], best = 0;
+	struct oom_select_stats st[NR_COLS];
+	int ncols = have_twin() ? NR_COLS : OOM_NR_ALGOS;
+	struct oom_row *row = nr_rows < ARRAY_SIZE(rows) ? &rows[nr_rows++] : NULL;
+	long victim[NR_COLS], best = 0;
 	unsigned long i, rep, k;
 	int a, ret = 0;
 
@@ -104,14 +143,14 @@ static int oom_point(const struct bench_cfg *cfg, struct json *j, int w,
 	for (i = 0; i < tasks; i++)
 		best = truth[i].pages > best ? truth[i].pages : best;
 	for (rep = 0; rep < cfg->reps; rep++) {
-		for (k = 0; k < 3; k++) {
+		for (k = 0; k < (unsigned long)ncols; k++) {
 			unsigned long long t0;
 
-			a = (rep + k) % 3;
+			a = (rep + k) % ncols;
 			/* Untimed first: every timed run finds the caches warm. */
-			oom_select_once(a, OOM_TOTALPAGES, &st[a]);
+			select_col(a, &st[a]);
 			t0 = bench_thread_cpu_ns();
-			victim[a] = oom_select_once(a, OOM_TOTALPAGES, &st[a]);
+			victim[a] = select_col(a, &st[a]);
 			lat[a][rep] = (bench_thread_cpu_ns() - t0) / 1e3;
 		}
 	}
@@ -122,8 +161,8 @@ static int oom_point(const struct bench_cfg *cfg, struct json *j, int w,
 	json_kulong(j, "true_max_pages", best);
 	json_key(j, "latency_us");
 	json_obj_open(j);
-	for (a = 0; a < 3; a++)
-		json_kstats(j, oom_algo_names[a], lat[a], cfg->reps);
+	for (a = 0; a < ncols; a++)
+		json_kstats(j, col_name(a), lat[a], cfg->reps);
 	json_obj_close(j);
 	json_key(j, "ratios");
 	json_obj_open(j);
@@ -133,13 +172,31 @@ static int oom_point(const struct bench_cfg *cfg, struct json *j, int w,
 	for (i = 0; i < cfg->reps; i++)
 		r[i] = lat[OOM_ALGO_PRECISE][i] / lat[OOM_ALGO_BOUNDED][i];
 	json_kstats(j, "precise_vs_bounded", r, cfg->reps);
+	if (have_twin()) {
+		for (i = 0; i < cfg->reps; i++)
+			r[i] = lat[oom_kernel_algo()][i] / lat[MODEL_TWIN][i];
+		json_kstats(j, "kernel_vs_model", r, cfg->reps);
+		if (row)
+			row->kernel_vs_model = bench_median(r, cfg->reps);
+	}
 	json_obj_close(j);
+	if (row) {
+		for (i = 0; i < cfg->reps; i++)
+			r[i] = lat[OOM_ALGO_PRECISE][i] / lat[OOM_ALGO_V16][i];
+		row->precise_vs_v16 = bench_median(r, cfg->reps);
+		row->w = w;
+		row->tasks = tasks;
+		for (a = 0; a < ncols; a++)
+			row->med[a] = bench_median(lat[a], cfg->reps);
+	}
 	json_key(j, "per_selection");
 	json_obj_open(j);
-	for (a = 0; a < 3; a++) {
+	for (a = 0; a < ncols; a++) {
 		long got = truth_of(truth, tasks, victim[a]);
 
-		json_key(j, oom_algo_names[a]);
+		if (row)
+			row->shortfall[a] = got < 0 ? -1 : best - got;
+		json_key(j, col_name(a));
 		json_obj_open(j);
 		json_kulong(j, "precise_counter_sums", st[a].precise_counter_sums);
 		json_kulong(j, "precise_evals", st[a].precise_evals);
@@ -149,7 +206,8 @@ static int oom_point(const struct bench_cfg *cfg, struct json *j, int w,
 		json_knum(j, "victim_shortfall_pages", got < 0 ? -1 : best - got);
 		json_obj_close(j);
 		/* The exact selection must find the exact maximum. */
-		if (a == OOM_ALGO_PRECISE && got != best) {
+		if ((a == OOM_ALGO_PRECISE ||
+		     (a == MODEL_TWIN && oom_kernel_algo() == OOM_ALGO_PRECISE)) && got != best) {
 			fprintf(stderr, "hpcc-bench: precise OOM selection chose %ld pages,"
 				" max is %ld\n", got, best);
 			ret = -1;
@@ -167,14 +225,46 @@ static int oom_point(const struct bench_cfg *cfg, struct json *j, int w,
 	return ret;
 }
 
+/* The table of make bench-oom: medians in microseconds, ratios within one run. */
+static void print_table(const struct bench_cfg *cfg)
+{
+	int a, ka = oom_kernel_algo();
+	unsigned int i;
+
+	printf("OOM victim selection latency: %u CPUs, batch %lu, medians of %u repetitions "
+	       "(thread CPU time, us); ratios are medians of per-repetition ratios\n",
+	       OOM_BENCH_CPUS, cfg->batch, cfg->reps);
+	for (a = 0; a < OOM_NR_ALGOS; a++)
+		printf("  %-8s %s\n", oom_algo_names[a], oom_impl_describe(oom_impl_of(a)));
+	if (have_twin())
+		printf("  %-8s the model's %s, for kernel/model\n", "model", oom_algo_names[ka]);
+	printf("\n%-8s %8s %12s %12s %12s", "workload", "tasks", "precise", "v16", "bounded");
+	if (have_twin())
+		printf(" %12s %13s", "model", "kernel/model");
+	printf(" %13s %s\n", "precise/v16", "shortfall precise/v16/bounded (pages)");
+	for (i = 0; i < nr_rows; i++) {
+		const struct oom_row *r = &rows[i];
+
+		printf("%-8s %8lu %12.1f %12.1f %12.1f", workload_name[r->w], r->tasks,
+		       r->med[OOM_ALGO_PRECISE], r->med[OOM_ALGO_V16], r->med[OOM_ALGO_BOUNDED]);
+		if (have_twin())
+			printf(" %12.1f %13.3f", r->med[MODEL_TWIN], r->kernel_vs_model);
+		printf(" %13.2f %ld/%ld/%ld\n", r->precise_vs_v16, r->shortfall[OOM_ALGO_PRECISE],
+		       r->shortfall[OOM_ALGO_V16], r->shortfall[OOM_ALGO_BOUNDED]);
+	}
+}
+
 int bench_oom(const struct bench_cfg *cfg, struct json *j)
 {
 	static const unsigned long full[] = { 40, 100, 300, 1000, 3000, 5000, 7000, 10000 };
 	static const unsigned long quick[] = { 40, 400 };
-	const unsigned long *n = cfg->quick ? quick : full;
-	unsigned int nn = cfg->quick ? ARRAY_SIZE(quick) : ARRAY_SIZE(full), i;
+	/* The v16 measurements' sizes, and one beyond (spec/oom-two-pass.md §4). */
+	static const unsigned long table[] = { 40, 1000, 10000, 100000 };
+	const unsigned long *n = cfg->oom_table ? table : cfg->quick ? quick : full;
+	unsigned int nn = cfg->oom_table ? ARRAY_SIZE(table) :
+			  cfg->quick ? ARRAY_SIZE(quick) : ARRAY_SIZE(full), i;
 	unsigned long under = 0, over = 0;
-	int w, ret = 0;
+	int w, a, ret = 0;
 
 	if (bench_set_cpus(OOM_BENCH_CPUS) || oom_model_init(cfg->batch))
 		return -1;
@@ -184,6 +274,11 @@ int bench_oom(const struct bench_cfg *cfg, struct json *j)
 	json_obj_open(j);
 	json_kulong(j, "badness_under", under);
 	json_kulong(j, "badness_over", over);
+	json_key(j, "implementation");
+	json_obj_open(j);
+	for (a = 0; a < OOM_NR_ALGOS; a++)
+		json_kstr(j, oom_algo_names[a], oom_impl_describe(oom_impl_of(a)));
+	json_obj_close(j);
 	json_key(j, "points");
 	json_arr_open(j);
 	for (w = 0; w < W_NR && !ret; w++)
@@ -192,6 +287,8 @@ int bench_oom(const struct bench_cfg *cfg, struct json *j)
 	json_arr_close(j);
 	json_obj_close(j);
 	kc_rcu_unregister_thread();
+	if (cfg->oom_table && !ret)
+		print_table(cfg);
 	return ret;
 }
 

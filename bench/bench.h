@@ -21,6 +21,7 @@ struct bench_cfg {
 	double target_ms;	/* wanted duration of one timed loop */
 	unsigned int host_cpus;	/* cores the threads are pinned to (i % n) */
 	unsigned long oom_tasks_max;	/* OOM table upper end */
+	bool oom_table;		/* make bench-oom: 40..100000 tasks, a printed table */
 };
 
 /* timing.c */

@@ -43,6 +43,8 @@ static void usage(FILE *f)
 "  --max-add-cpus N   upper end of the add sweeps, 2..1024 (256)\n"
 "  --target-ms X      length of one timed loop in ms (default 20; quick 1)\n"
 "  --oom-tasks N      largest task count of the OOM table (10000)\n"
+"  --oom-table        the OOM sizes of make bench-oom (40, 1000, 10000,\n"
+"                     100000 up to --oom-tasks) and a printed table\n"
 "  --sections LIST    comma list of add,oversub,read,shape,oom (all)\n"
 "  --out FILE         write the JSON results there (default stdout)\n"
 "  --add-once V       no benchmark: do --ops adds of variant V (atomic,\n"
@@ -151,6 +153,7 @@ int main(int argc, char **argv)
 		{ "max-add-cpus", required_argument, NULL, 'M' },
 		{ "target-ms", required_argument, NULL, 't' },
 		{ "oom-tasks", required_argument, NULL, 'T' },
+		{ "oom-table", no_argument, NULL, 'O' },
 		{ "sections", required_argument, NULL, 's' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "add-once", required_argument, NULL, 'a' },
@@ -194,6 +197,9 @@ int main(int argc, char **argv)
 			break;
 		case 'T':
 			cfg.oom_tasks_max = parse_ulong("--oom-tasks", optarg, 10, 1000000);
+			break;
+		case 'O':
+			cfg.oom_table = true;
 			break;
 		case 's':
 			sections = parse_sections(optarg);

@@ -33,3 +33,21 @@ $(BUILD)/lib/mm/oom_kernel.o: lib/mm/oom_kernel.c $(KOOM_STAMP) $(BUILD)/.flags 
 $(BUILD)/lib/mm/oom_select.o: $(KOOM_STAMP)
 $(LIBSUITE): $(BUILD)/lib/mm/oom_kernel.o
 endif
+
+# make bench-oom: the OOM selection latency table (40, 1000, 10000, 100000
+# tasks at 256 CPUs) for every algorithm, each named with its
+# implementation; with KERNEL_SRC, the tree's code beside the model's
+# version of the same algorithm, ratios taken within one repetition.
+# 100000 mms need 4.8 MB of per-CPU space per CPU: a build of its own
+# with an 8 MiB unit. BENCH_OOM_ARGS passes hpcc-bench options
+# (e.g. --reps 15, --oom-tasks 10000).
+BENCH_OOM_BUILD	?= $(BUILD)-bench-oom
+BENCH_OOM_ARGS	?=
+
+.PHONY: bench-oom
+bench-oom:
+	@$(MAKE) --no-print-directory BUILD='$(BENCH_OOM_BUILD)' \
+		EXTRA_CFLAGS='$(EXTRA_CFLAGS) -DKC_PERCPU_UNIT=8388608' \
+		$(BENCH_OOM_BUILD)/bench/hpcc-bench
+	@$(BENCH_OOM_BUILD)/bench/hpcc-bench --sections oom --oom-table --oom-tasks 100000 \
+		--out $(BENCH_OOM_BUILD)/bench-oom.json $(BENCH_OOM_ARGS)

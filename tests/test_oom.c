@@ -579,6 +579,182 @@ static void oom_v16_exactness_needs_small_t(struct kt *t)
 	oom_model_reset();
 }
 
+/* Every candidate decision of a selection, from oom_candidate_hook. */
+struct cand_log {
+	unsigned int n;
+	bool overflow;
+	struct oom_candidate c[4 * MAX_TASKS];
+};
+static struct cand_log *cand_log;
+
+static void log_candidate(const struct oom_candidate *c, struct oom_control *oc)
+{
+	if (!cand_log)
+		return;
+	if (cand_log->n == ARRAY_SIZE(cand_log->c)) {
+		cand_log->overflow = true;
+		return;
+	}
+	cand_log->c[cand_log->n++] = *c;
+}
+
+static void run_logged(struct kt *t, enum oom_algo algo, bool model, bool sysrq,
+		       struct oom_control *oc, struct cand_log *log)
+{
+	log->n = 0;
+	log->overflow = false;
+	cand_log = log;
+	oom_candidate_hook = log_candidate;
+	*oc = (struct oom_control){ .totalpages = TOTALPAGES, .algo = algo,
+				    .force_model = model, .sysrq = sysrq };
+	oom_select_bad_process(oc);
+	oom_candidate_hook = NULL;
+	cand_log = NULL;
+	KT_EXPECT(t, !log->overflow, "candidate log overflow");
+}
+
+/*
+ * Which implementation ran is what the candidates say: the algorithm a
+ * kernel tree serves is the tree's code, unless forced to the model.
+ */
+static void oom_impl_report(struct kt *t)
+{
+	static struct cand_log log;
+	struct oom_control oc;
+	unsigned int a, i;
+	struct set s;
+
+	if (!setup(t, &s, 8))
+		return;
+	for (i = 0; i < 5; i++)
+		mk(t, &s, 1000 * (i + 1), 0, 0);
+	for (a = 0; a < OOM_NR_ALGOS; a++) {
+		enum oom_impl want = oom_impl_of(a);
+
+		printf("# impl %s: %s\n", oom_algo_names[a], oom_impl_describe(want));
+		KT_EXPECT(t, want == (a == oom_kernel_algo() ? OOM_IMPL_KERNEL : OOM_IMPL_MODEL),
+			  "%s served by the kernel only if the tree has it", oom_algo_names[a]);
+		run_logged(t, a, false, false, &oc, &log);
+		KT_EXPECT(t, log.n >= 5 && log.c[0].impl == want && log.c[log.n - 1].impl == want,
+			  "%s: %u candidates, implementation %d", oom_algo_names[a], log.n,
+			  log.n ? (int)log.c[0].impl : -1);
+		KT_EXPECT(t, oc.chosen == s.p[4], "%s: the largest", oom_algo_names[a]);
+		oom_select_put(&oc);
+		run_logged(t, a, true, false, &oc, &log);
+		KT_EXPECT(t, log.n && log.c[0].impl == OOM_IMPL_MODEL, "%s forced to the model",
+			  oom_algo_names[a]);
+		oom_select_put(&oc);
+	}
+	oom_model_reset();
+}
+
+#define CAND_SAME(f) do {						\
+	if (k->f != m->f) {						\
+		kt_fail(t, __FILE__, __LINE__,				\
+			"seed %lu, candidate %u (pid %d, pass %d): " #f	\
+			" kernel %ld, model %ld", seed, i, k->task->pid,	\
+			k->pass2 + 1, (long)k->f, (long)m->f);		\
+		return false;						\
+	}								\
+} while (0)
+
+static bool same_candidates(struct kt *t, unsigned long seed,
+			    const struct cand_log *kl, const struct cand_log *ml)
+{
+	unsigned int i;
+
+	t->checks++;
+	if (kl->n != ml->n) {
+		kt_fail(t, __FILE__, __LINE__, "seed %lu: %u candidates from the kernel, %u from the model",
+			seed, kl->n, ml->n);
+		return false;
+	}
+	for (i = 0; i < kl->n; i++) {
+		const struct oom_candidate *k = &kl->c[i], *m = &ml->c[i];
+
+		CAND_SAME(task);
+		CAND_SAME(pass2);
+		CAND_SAME(chosen_before);
+		CAND_SAME(points_before);
+		CAND_SAME(accuracy_under_before);
+		CAND_SAME(nr_precise_before);
+		CAND_SAME(approx_reads);
+		CAND_SAME(precise_reads);
+		CAND_SAME(result);
+		CAND_SAME(points);
+		CAND_SAME(accuracy_under);
+	}
+	return true;
+}
+
+/*
+ * Same oracle, real code: the tree's selection and the model's version of
+ * the same algorithm, run over the same seeded task sets, must make the
+ * same decision on every candidate (not only pick the same victim). Any
+ * difference is a finding; the first one is reported with its seed.
+ */
+static void oom_kernel_matches_model(struct kt *t)
+{
+	static struct cand_log kl, ml;
+	static const short adjs[] = { 0, 0, 0, 0, 10, -10, 0, -500, OOM_SCORE_ADJ_MIN, 1000 };
+	enum oom_algo algo = oom_kernel_algo();
+	unsigned long seed, cands = 0, budget = 0, aborts = 0;
+	struct oom_control ko, mo;
+	struct kt_rng rng;
+	struct set s;
+
+	if (algo == OOM_NR_ALGOS) {
+		kt_skip(t, "no kernel tree: build with KERNEL_SRC=DIR holding mm/oom_kill.c");
+		return;
+	}
+	for (seed = 1; seed <= 48; seed++) {
+		unsigned int n, i;
+		long w, spread;
+		bool sysrq;
+
+		if (!setup(t, &s, 256))
+			return;
+		kt_rng_seed(&rng, seed);
+		w = (long)(s.under + s.over);
+		n = 2 + kt_rng_below(&rng, MAX_TASKS - 2);
+		spread = 1 + w * (long)(1UL << (seed % 6)) / 8;	/* w/8 .. 4w */
+		for (i = 0; i < n; i++) {
+			short adj = adjs[kt_rng_below(&rng, ARRAY_SIZE(adjs))];
+			struct task_struct *p;
+
+			p = mk(t, &s, 20 * w - (long)kt_rng_below(&rng, spread),
+			       kt_rng_below(&rng, s.slack + 1), adj % 1000 ? adj : 0);
+			if (p && adj == OOM_SCORE_ADJ_MIN)
+				oom_set_score_adj(p, adj);
+			else if (p && adj == 1000 && seed % 4 == 0)
+				oom_mark_victim(p);	/* a kill in progress: abort */
+			else if (p && adj == 1000 && seed % 4 == 1)
+				oom_set_mm_skip(p);
+		}
+		sysrq = seed % 8 == 5;
+		run_logged(t, algo, false, sysrq, &ko, &kl);
+		run_logged(t, algo, true, sysrq, &mo, &ml);
+		KT_EXPECT(t, ko.chosen == mo.chosen, "seed %lu: victim", seed);
+		KT_EXPECT_EQ(t, ko.chosen_points, mo.chosen_points);
+		KT_EXPECT_EQU(t, ko.stats.precise_counter_sums, mo.stats.precise_counter_sums);
+		KT_EXPECT_EQU(t, ko.stats.approx_counter_reads, mo.stats.approx_counter_reads);
+		KT_EXPECT_EQU(t, ko.stats.budget_hits, mo.stats.budget_hits);
+		KT_EXPECT_EQU(t, ko.stats.fallback_selects, mo.stats.fallback_selects);
+		KT_EXPECT_EQU(t, ko.stats.filtered, mo.stats.filtered);
+		same_candidates(t, seed, &kl, &ml);
+		cands += kl.n;
+		budget += ko.stats.budget_hits != 0;
+		aborts += ko.chosen == OOM_ABORT;
+		oom_select_put(&ko);
+		oom_select_put(&mo);
+	}
+	KT_EXPECT(t, aborts >= 2 && (algo == OOM_ALGO_PRECISE || budget >= 4),
+		  "the layouts reach aborts (%lu) and the budget (%lu)", aborts, budget);
+	printf("# %s: kernel and model agree on %lu candidates in 48 selections (%lu aborted, %lu ran out of budget)\n",
+	       oom_algo_names[algo], cands, aborts, budget);
+	oom_model_reset();
+}
+
 /* Move @p's badness by @delta pages (adj, then page tables); false if it cannot. */
 static bool nudge(struct task_struct *p, long delta)
 {
@@ -674,6 +850,8 @@ static void oom_pass2_candidates(struct kt *t)
 }
 
 static const struct kt_case cases[] = {
+	KT_CASE(oom_impl_report),
+	KT_CASE(oom_kernel_matches_model),
 	KT_CASE(oom_accuracy_constants),
 	KT_CASE(oom_badness_edges),
 	KT_CASE(oom_badness_approx_never_negative),

@@ -370,7 +370,7 @@ static void koom_select(struct oom_control *oc);
 
 void oom_select_bad_process(struct oom_control *oc)
 {
-	if (oom_impl_of(oc->algo) == OOM_IMPL_KERNEL) {
+	if (!oc->force_model && oom_impl_of(oc->algo) == OOM_IMPL_KERNEL) {
 		koom_select(oc);
 		return;
 	}
@@ -407,7 +407,14 @@ void oom_select_put(struct oom_control *oc)
 long oom_select_once(enum oom_algo algo, unsigned long totalpages,
 		     struct oom_select_stats *stats)
 {
-	struct oom_control oc = { .totalpages = totalpages, .algo = algo };
+	return oom_select_run(algo, false, totalpages, stats);
+}
+
+long oom_select_run(enum oom_algo algo, bool force_model, unsigned long totalpages,
+		    struct oom_select_stats *stats)
+{
+	struct oom_control oc = { .totalpages = totalpages, .algo = algo,
+				  .force_model = force_model };
 	long pid;
 
 	oom_select_bad_process(&oc);
@@ -481,6 +488,8 @@ void koom_after_eval(const struct koom_eval *e)
 	oc->accuracy_under = e->acc_after;
 	oc->nr_precise = e->nr_precise_after;
 	oc->approximate = !e->pass2 && oc->algo != OOM_ALGO_PRECISE;
+	if (!oom_candidate_hook)
+		return;
 	if (e->ret) {
 		c.result = OOM_CAND_ABORT;
 	} else if (selected) {

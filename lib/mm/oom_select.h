@@ -57,6 +57,7 @@ struct oom_control {
 	unsigned long totalpages;
 	bool sysrq;			/* is_sysrq_oom() */
 	enum oom_algo algo;
+	bool force_model;		/* the model even where a kernel tree serves algo */
 	/* Result: chosen holds a task reference (or is NULL / OOM_ABORT). */
 	struct task_struct *chosen;
 	long chosen_points;
@@ -97,6 +98,9 @@ void oom_badness_accuracy(unsigned long *under, unsigned long *over);
  */
 long oom_select_once(enum oom_algo algo, unsigned long totalpages,
 		     struct oom_select_stats *stats);
+/* The same, with @force_model: the model even where a kernel tree serves @algo. */
+long oom_select_run(enum oom_algo algo, bool force_model, unsigned long totalpages,
+		    struct oom_select_stats *stats);
 
 /*
  * One candidate's evaluation, as either implementation made it, reported
