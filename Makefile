@@ -152,7 +152,8 @@ check: deps
 	@$(MAKE) --no-print-directory hpcc-api-line
 	@$(MAKE) --no-print-directory all
 ifneq ($(KERNEL_SRC),)
-	@$(MAKE) --no-print-directory KERNEL_SRC= BUILD='$(TOOL_BUILD)' '$(TOOL_BUILD)/stress'
+	@$(MAKE) --no-print-directory KERNEL_SRC= BUILD='$(TOOL_BUILD)' '$(TOOL_BUILD)/stress' \
+		$(FUZZ_TARGETS:%='$(TOOL_BUILD)/fuzz/%-standalone')
 	@echo "hpcc-stress: unit tests judge $(KSRC); tests/*.sh test the tool with $(TOOL_BUILD)/stress (lib/hpcc); the tree's ./stress is $(BUILD)/stress"
 endif
 	@rm -rf $(BUILD)/ktap; \
