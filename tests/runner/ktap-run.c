@@ -682,7 +682,8 @@ static ssize_t tee_write(void *cookie, const char *buf, size_t size)
 	(void)cookie;
 	if (fwrite(buf, 1, size, stdout) != size || fflush(stdout))
 		return -1;
-	if (log_file && fwrite(buf, 1, size, log_file) != size)
+	/* Flushed at once: a forked test must not inherit a buffered copy. */
+	if (log_file && (fwrite(buf, 1, size, log_file) != size || fflush(log_file)))
 		return -1;
 	return size;
 }
@@ -714,7 +715,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--timeout"))
 			timeout_s = strtol(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "--log"))
-			log_file = fopen(argv[++i], "w");
+			log_file = fopen(argv[++i], "we");
 		else if (!strcmp(argv[i], "--keep"))
 			keep = argv[++i];
 		else
