@@ -7,6 +7,7 @@
 # Bounded by steps and by the signal, never by time. KTAP on stdout.
 set -u
 STRESS=$(realpath "${STRESS:-${BUILD:-build/cc}/stress}")
+unit_rcu=$(realpath "${BUILD:-build/cc}")/tests/test_rcu
 here=$(cd "$(dirname "$0")" && pwd)
 n=0 failed=0
 tmp=$(mktemp -d)
@@ -183,6 +184,19 @@ start_and_signal INT r.out --replay long.txt --replay-out long-out.txt --report 
 	grep -qx 'ok 1 counter_storm # SKIP interrupted (SIGINT)' r.out && [ ! -e long-out.txt ] &&
 	grep -q 'replay interrupted: long-out.txt not written' r.out.err
 result $? interrupted_replay_says_so "exit $rc; $(grep -E 'outcome|^ok|^not ok' r.out)"
+
+# Environment models are bad input too: refused once, before anything runs.
+# A unit binary runs each case in its own process: still one line, not one per case.
+unit=$unit_rcu
+for env in KC_RCU_FLAVOR=bogus KC_PCPU_OPS=bogus; do
+	for prog in "$STRESS" "$unit"; do
+		env "$env" "$prog" >o 2>e
+		rc=$?
+		[ $rc = 2 ] && [ "$(wc -l <e)" = 1 ] && [ ! -s o ]
+		result $? "env_${env%%=*}_bogus_$(basename "$prog")_one_line_exit_2" \
+			"exit $rc; $(head -c 300 e)"
+	done
+done
 
 # No plan at the end: KTAP puts it after the version line or leaves it out
 # (tests/ktap_validate.py, run by make check, rejects a trailing one).

@@ -59,6 +59,21 @@ bool kc_rcu_flavor_valid(const char *name)
 	return name && find(name);
 }
 
+/*
+ * A bad KC_RCU_FLAVOR is refused once, before main() (as KC_PCPU_OPS is),
+ * not by every forked test case when it first takes a read lock.
+ */
+static void __attribute__((constructor)) kc_rcu_flavor_from_env(void)
+{
+	const char *env = getenv(KC_RCU_FLAVOR_ENV);
+
+	if (env && *env && !find(env)) {
+		fprintf(stderr, "kcompat: %s='%s' is not an RCU flavor (%s)\n",
+			KC_RCU_FLAVOR_ENV, env, KC_RCU_FLAVORS);
+		exit(2);
+	}
+}
+
 static void thread_exit(void *arg)
 {
 	if (rcu_registered)
