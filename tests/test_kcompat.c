@@ -265,8 +265,8 @@ static void kcompat_vcpu_handoff(struct kt *t)
 		  kc_pcpu_ops_name(kc_pcpu_ops), h[0].seen_holder);
 	KT_EXPECT(t, !kc_cpu_holder(2) && !kc_cpu_holder(3), "vCPUs given back: %u %u",
 		  kc_cpu_holder(2), kc_cpu_holder(3));
-	printf("    # %s model: %lu + %lu adds by the holders, %lu migrations\n",
-	       kc_pcpu_ops_name(kc_pcpu_ops), h[0].adds, h[1].adds, h[1].hops);
+	kt_diag(t, "%s model: %lu + %lu adds by the holders, %lu migrations",
+		kc_pcpu_ops_name(kc_pcpu_ops), h[0].adds, h[1].adds, h[1].hops);
 	free_percpu(p);
 }
 

@@ -750,8 +750,8 @@ static void oom_kernel_matches_model(struct kt *t)
 	}
 	KT_EXPECT(t, aborts >= 2 && (algo == OOM_ALGO_PRECISE || budget >= 4),
 		  "the layouts reach aborts (%lu) and the budget (%lu)", aborts, budget);
-	printf("# %s: kernel and model agree on %lu candidates in 48 selections (%lu aborted, %lu ran out of budget)\n",
-	       oom_algo_names[algo], cands, aborts, budget);
+	kt_diag(t, "%s: kernel and model agree on %lu candidates in 48 selections (%lu aborted, %lu ran out of budget)",
+		oom_algo_names[algo], cands, aborts, budget);
 	oom_model_reset();
 }
 
