@@ -14,34 +14,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 
-result() {	# result RC NAME [DIAG]
-	n=$((n + 1))
-	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
-}
+. "$here/sh/common.sh"
 
-# replay_file [KEY VALUE]...: a complete version 2 file, those keys replaced
-# (a value may not hold spaces; 'args' and 'ops' are set with sed below).
-replay_file() {
-	awk -v kv="$*" 'BEGIN { n = split(kv, w, " "); for (i = 1; i < n; i += 2) v[w[i]] = w[i + 1] }
-		$1 in v { print $1 " " v[$1]; next } { print }' <<'END'
-hpcc-stress-replay 2
-scenario counter_storm
-args
-seed 7
-cpus 8
-batch 32
-selectors 2
-sched-seed 1
-preempt 0.05
-hop 0.01
-selector-share 0.25
-stutter 256-4096
-steps 2000
-ops none
-end
-END
-}
 
 # usage_error NAME WANT CMD...: exit 2, nothing on stdout, exactly one line on
 # stderr containing WANT (fixed string), no raw control byte in it.

@@ -19,11 +19,7 @@ cd "$tmp" || exit 1	# files a run may write (e.g. replay files) stay in $tmp
 # The number of results is known at the end only: no plan (KTAP allows it).
 echo "KTAP version 1"
 
-result() {
-	n=$((n + 1))
-	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
-}
+. "$here/sh/common.sh"
 
 valid() {	# valid FILE NAME
 	python3 "$check" "$schema" "$1" >"$tmp/why"

@@ -12,6 +12,7 @@
 set -u
 STRESS=$(realpath "${STRESS:-${BUILD:-build/cc}/stress}")
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/sh/common.sh"	# replay_file (result is this script's own, below)
 export STRESS_SELFTEST=1
 HANG_BOUND=120
 n=0 failed=0
@@ -185,23 +186,7 @@ result $? same_interrupt_twice_is_one "exit $rc"
 
 # 10. SIGINT during --shrink: the replay child (hung in a serial step) is
 #    killed, no orphan, exit 130.
-cat >hang.txt <<'EOF'
-hpcc-stress-replay 2
-scenario selftest
-args --selftest-hang=replay-step
-seed 1
-cpus 2
-batch 32
-selectors 2
-sched-seed 1
-preempt 0.05
-hop 0.01
-selector-share 0.25
-stutter 256-4096
-steps 1000
-ops none
-end
-EOF
+replay_file scenario selftest args --selftest-hang=replay-step seed 1 cpus 2 steps 1000 >hang.txt
 if [ $serial = 0 ]; then
 	for name in sigint_stops_shrink_no_orphan sigint_stops_replay_search_no_orphan \
 		    replay_hang_ends_the_run; do

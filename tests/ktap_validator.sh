@@ -11,11 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
 echo "KTAP version 1"
 
-result() {	# result RC NAME [DIAG]
-	n=$((n + 1))
-	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
-}
+. "$here/sh/common.sh"
 
 # A good document (a KUnit run of one suite) to break in one place at a time.
 good='KTAP version 1

@@ -25,11 +25,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 
-result() {	# result RC NAME [DIAG]
-	n=$((n + 1))
-	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
-}
+. "$root/tests/sh/common.sh"
 
 echo "KTAP version 1"
 if ! command -v parallel >/dev/null; then

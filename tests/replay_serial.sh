@@ -7,39 +7,16 @@
 # Every run is bounded by steps, never by time. KTAP on stdout.
 set -u
 STRESS=$(realpath "${STRESS:-${BUILD:-build/cc}/stress}")
+here=$(cd "$(dirname "$0")" && pwd)
+replay_steps=30000
 n=0 failed=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 export STRESS_SELFTEST=1
 
-result() {	# result RC NAME [DIAG]
-	n=$((n + 1))
-	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
-}
+. "$here/sh/common.sh"
 
-# replay_file [KEY VALUE]...: a complete version 2 file, those keys replaced.
-replay_file() {
-	awk -v kv="$*" 'BEGIN { n = split(kv, w, " "); for (i = 1; i < n; i += 2) v[w[i]] = w[i + 1] }
-		$1 in v { print $1 " " v[$1]; next } { print }' <<'END'
-hpcc-stress-replay 2
-scenario counter_storm
-args
-seed 7
-cpus 8
-batch 32
-selectors 2
-sched-seed 1
-preempt 0.05
-hop 0.01
-selector-share 0.25
-stutter 256-4096
-steps 30000
-ops none
-end
-END
-}
 
 echo "KTAP version 1"
 replay_file >pass.txt

@@ -1,0 +1,32 @@
+# Helpers shared by the tests/*.sh scripts (sourced, not run: make check
+# runs only tests/*.sh). Each script keeps its own n/failed counters.
+
+# result RC NAME [DIAG]: one KTAP line; DIAG is printed only on failure.
+result() {
+	n=$((n + 1))
+	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
+	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
+}
+
+# replay_file [KEY VALUE]...: a complete version 2 replay file with those
+# keys replaced (a value may not hold spaces). Steps: $replay_steps or 2000.
+replay_file() {
+	awk -v kv="$*" 'BEGIN { n = split(kv, w, " "); for (i = 1; i < n; i += 2) v[w[i]] = w[i + 1] }
+		$1 in v { print $1 " " v[$1]; next } { print }' <<END
+hpcc-stress-replay 2
+scenario counter_storm
+args
+seed 7
+cpus 8
+batch 32
+selectors 2
+sched-seed 1
+preempt 0.05
+hop 0.01
+selector-share 0.25
+stutter 256-4096
+steps ${replay_steps:-2000}
+ops none
+end
+END
+}
