@@ -83,8 +83,10 @@ void zone_desc_replace(struct zone *z, struct zone_desc *nd)
 {
 	struct zone_desc *old;
 
-	old = rcu_replace_pointer(z->desc, nd, 1);
+	/* Whole before it is published: readers never see it change. */
+	old = rcu_dereference_protected(z->desc, 1);
 	nd->generation = old->generation + 1;
+	rcu_assign_pointer(z->desc, nd);
 	call_rcu(&old->rcu, zone_desc_free_rcu);
 }
 

@@ -2,6 +2,7 @@
 #ifndef _KC_LINUX_SLAB_H
 #define _KC_LINUX_SLAB_H
 
+#include <malloc.h>
 #include <stdlib.h>
 #include <linux/gfp.h>
 #include <linux/string.h>
@@ -43,8 +44,18 @@ static inline void *kmalloc_array(size_t n, size_t size, gfp_t gfp)
 	return kmalloc(n * size, gfp);
 }
 
+/* The byte freed memory is filled with, as slub_debug=P does. */
+#define POISON_FREE	0x6b
+
+/*
+ * Freed memory is poisoned first: a reader that outlives the free (an
+ * object freed before its grace period) then reads 0x6b6b..., not a
+ * plausible stale value, and the scenario's checks see it without ASan.
+ */
 static inline void kfree(const void *p)
 {
+	if (p)
+		memset((void *)p, POISON_FREE, malloc_usable_size((void *)p));
 	free((void *)p);
 }
 
