@@ -79,15 +79,30 @@ static void zone_desc_free_rcu(struct rcu_head *head)
 	kfree(container_of(head, struct zone_desc, rcu));
 }
 
-void zone_desc_replace(struct zone *z, struct zone_desc *nd)
+/* Publish @nd, filled before readers can see it; the old one is returned. */
+static struct zone_desc *zone_desc_publish(struct zone *z, struct zone_desc *nd)
 {
-	struct zone_desc *old;
+	struct zone_desc *old = rcu_dereference_protected(z->desc, 1);
 
-	/* Whole before it is published: readers never see it change. */
-	old = rcu_dereference_protected(z->desc, 1);
 	nd->generation = old->generation + 1;
 	rcu_assign_pointer(z->desc, nd);
+	return old;
+}
+
+void zone_desc_replace(struct zone *z, struct zone_desc *nd)
+{
+	struct zone_desc *old = zone_desc_publish(z, nd);
+
 	call_rcu(&old->rcu, zone_desc_free_rcu);
+}
+
+/* The same from a context that may sleep (memory hotplug): wait, then free. */
+void zone_desc_replace_sync(struct zone *z, struct zone_desc *nd)
+{
+	struct zone_desc *old = zone_desc_publish(z, nd);
+
+	synchronize_rcu();
+	kfree(old);
 }
 
 unsigned long compaction_threshold(enum compact_policy policy,

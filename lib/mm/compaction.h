@@ -222,8 +222,12 @@ int zone_init(struct zone *z, const struct compact_params *par,
 void zone_destroy(struct zone *z);
 struct zone_desc *zone_desc_alloc(unsigned long start, unsigned long spanned,
 				  unsigned long managed, unsigned long pageblock);
-/* Publish @nd, free the old descriptor after a grace period. */
+/*
+ * Publish @nd, free the old descriptor after a grace period: through
+ * call_rcu(), or (_sync, a caller that may sleep) after synchronize_rcu().
+ */
 void zone_desc_replace(struct zone *z, struct zone_desc *nd);
+void zone_desc_replace_sync(struct zone *z, struct zone_desc *nd);
 
 /* §3: the depletion threshold for a zone of @managed pages at failed order @cof. */
 unsigned long compaction_threshold(enum compact_policy policy,

@@ -501,7 +501,11 @@ static void select_step(struct stress *s, unsigned int id, struct stress_rng *rn
 
 		d = zone_desc_alloc(start, m, m - stress_rng_below(rng, CC_PB), CC_PB);
 		if (d) {
-			zone_desc_replace(z, d);
+			/* Half of them wait for the readers themselves (synchronize_rcu()). */
+			if (stress_rng_below(rng, 2))
+				zone_desc_replace_sync(z, d);
+			else
+				zone_desc_replace(z, d);
 			atomic_fetch_add_explicit(&C->resizes, 1, memory_order_relaxed);
 		}
 	}
