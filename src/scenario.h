@@ -91,7 +91,10 @@ struct scenario {
 	 * One operation by the thread of virtual CPU @cpu. The thread runs as
 	 * kc_get_cpu(): @cpu, unless the scenario itself migrated it in an
 	 * earlier step (kc_set_cpu(); the engine brings it back only after an
-	 * injected hop).
+	 * injected hop) or, in the owned per-CPU model, another thread's
+	 * migration moved it to the CPU that thread left (a swap, at any
+	 * preemption point: kcompat.h); it stays there until a migration
+	 * moves it again.
 	 */
 	void (*cpu_step)(struct stress *s, unsigned int cpu, struct stress_rng *rng);
 	/* One round of continuous checking by selector/checker thread @id. */

@@ -192,17 +192,29 @@ static void kcompat_this_cpu_shared(struct kt *t)
 /*
  * Virtual CPU ownership (kcompat.h): a holder keeps its vCPU and lends it
  * at its preemption points; a thread that holds none takes the vCPU
- * around each operation; a holder that changes CPU migrates. Nothing is
- * lost and every thread finishes (the counts bound the test).
+ * around each operation; a holder that changes CPU migrates, and the
+ * holder of its target may swap to the CPU it left. Nothing is lost
+ * (each add is counted as the CPU the thread ran as when it made it) and
+ * every thread finishes (the counts bound the test).
  */
 struct vholder {
 	unsigned long *p;
 	unsigned int cpu, other;
 	unsigned long max, adds, hops;	/* hop every 1024 adds when other != cpu */
-	unsigned int seen_holder;
+	unsigned long as[8];		/* adds made as each CPU */
+	unsigned int seen_holder, last_cpu;
+	struct vholder *holder;		/* vswap_migrate(): the target's holder */
 	_Atomic bool started;
 	_Atomic bool *stop;
 };
+
+static void vholder_add(struct vholder *h)
+{
+	unsigned int cpu = kc_get_cpu();	/* a swap happens after the add */
+
+	this_cpu_add_return(*h->p, 1);
+	h->as[cpu]++;
+}
 
 static void *vholder_fn(void *arg)
 {
@@ -215,18 +227,19 @@ static void *vholder_fn(void *arg)
 	atomic_store(&h->started, true);
 	/* Until the main thread is done (bounded: at most max adds). */
 	for (i = 0; i < h->max && !atomic_load_explicit(h->stop, memory_order_relaxed); i++) {
-		this_cpu_add_return(*h->p, 1);
+		vholder_add(h);
 		h->adds++;
 		if (h->other != h->cpu && !(i & 1023)) {
 			/* A migration there and back: one add as the other CPU. */
 			kc_set_cpu(h->other);
-			this_cpu_add_return(*h->p, 1);
+			vholder_add(h);
 			kc_set_cpu(h->cpu);
 			h->hops++;
 		}
 		if (!(i & 63))
 			kc_cpu_preempt();
 	}
+	h->last_cpu = kc_get_cpu();
 	kc_cpu_unhold();
 	return NULL;
 }
@@ -259,14 +272,74 @@ static void kcompat_vcpu_handoff(struct kt *t)
 	atomic_store(&stop, true);
 	for (i = 0; i < 2; i++)
 		pthread_join(tid[i], NULL);
-	KT_EXPECT_EQ(t, *per_cpu_ptr(p, 2), h[0].adds + h[1].hops + mine);
-	KT_EXPECT_EQ(t, *per_cpu_ptr(p, 3), h[1].adds);
+	KT_EXPECT_EQ(t, *per_cpu_ptr(p, 2), h[0].as[2] + h[1].as[2] + mine);
+	KT_EXPECT_EQ(t, *per_cpu_ptr(p, 3), h[0].as[3] + h[1].as[3]);
+	KT_EXPECT_EQ(t, h[0].as[2] + h[0].as[3] + h[1].as[2] + h[1].as[3],
+		     h[0].adds + h[1].adds + h[1].hops);
 	KT_EXPECT(t, (h[0].seen_holder != 0) == owned, "%s model: holder of CPU 2 was %u",
 		  kc_pcpu_ops_name(kc_pcpu_ops), h[0].seen_holder);
 	KT_EXPECT(t, !kc_cpu_holder(2) && !kc_cpu_holder(3), "vCPUs given back: %u %u",
 		  kc_cpu_holder(2), kc_cpu_holder(3));
 	kt_diag(t, "%s model: %lu + %lu adds by the holders, %lu migrations",
 		kc_pcpu_ops_name(kc_pcpu_ops), h[0].adds, h[1].adds, h[1].hops);
+	free_percpu(p);
+}
+
+/*
+ * A swap (owned model): a holder that migrates offers the vCPU it left,
+ * and the target's holder moves there at its next preemption point
+ * instead of waiting for its vCPU back. Atomic model: the migration only
+ * changes the migrating thread's CPU number.
+ */
+static void *vswap_migrate(void *arg)
+{
+	struct vholder *h = arg;
+
+	kc_set_cpu(h->cpu);
+	kc_cpu_hold();
+	while (!atomic_load(&h->holder->started))
+		sched_yield();
+	kc_set_cpu(h->other);		/* waits for the holder's next add */
+	vholder_add(h);
+	h->last_cpu = kc_get_cpu();
+	atomic_store(h->stop, true);
+	kc_cpu_unhold();
+	return NULL;
+}
+
+static void kcompat_vcpu_swap(struct kt *t)
+{
+	_Atomic bool stop = false;
+	struct vholder h[2] = {
+		{ .cpu = 4, .other = 4, .max = 100000000, .stop = &stop },
+		{ .cpu = 5, .other = 4, .stop = &stop },
+	};
+	bool owned = kc_pcpu_ops == KC_PCPU_OWNED;
+	pthread_t tid[2];
+	unsigned long *p;
+	unsigned int i;
+
+	KT_ASSERT(t, kc_set_nr_cpu_ids(8) == 0, "");
+	p = alloc_percpu(unsigned long);
+	KT_ASSERT(t, p != NULL, "alloc");
+	h[0].p = h[1].p = p;
+	h[1].holder = &h[0];
+	KT_ASSERT(t, pthread_create(&tid[0], NULL, vholder_fn, &h[0]) == 0, "create");
+	KT_ASSERT(t, pthread_create(&tid[1], NULL, vswap_migrate, &h[1]) == 0, "create");
+	for (i = 0; i < 2; i++)
+		pthread_join(tid[i], NULL);
+	KT_EXPECT_EQ(t, h[1].last_cpu, 4);
+	KT_EXPECT_EQ(t, h[1].as[4], 1);
+	/* Owned: CPU 4's holder was moved to 5 and made its later adds there. */
+	KT_EXPECT_EQ(t, h[0].last_cpu, owned ? 5 : 4);
+	KT_EXPECT(t, h[0].adds < h[0].max, "the holder stopped when the migration was done");
+	KT_EXPECT_EQ(t, *per_cpu_ptr(p, 4), h[0].as[4] + 1);
+	KT_EXPECT_EQ(t, *per_cpu_ptr(p, 5), h[0].as[5]);
+	KT_EXPECT_EQ(t, h[0].as[4] + h[0].as[5], h[0].adds);
+	KT_EXPECT(t, !kc_cpu_holder(4) && !kc_cpu_holder(5), "vCPUs given back: %u %u",
+		  kc_cpu_holder(4), kc_cpu_holder(5));
+	kt_diag(t, "%s model: the holder made %lu adds as CPU 4, %lu as CPU 5",
+		kc_pcpu_ops_name(kc_pcpu_ops), h[0].as[4], h[0].as[5]);
 	free_percpu(p);
 }
 
@@ -587,6 +660,7 @@ static const struct kt_case cases[] = {
 	KT_CASE(kcompat_this_cpu_add_return),
 	KT_CASE(kcompat_this_cpu_shared),
 	KT_CASE(kcompat_vcpu_handoff),
+	KT_CASE(kcompat_vcpu_swap),
 	KT_CASE(kcompat_vcpu_signal_atomic),
 	KT_CASE(kcompat_warn_recording),
 	KT_CASE(kcompat_rcu_ordering),

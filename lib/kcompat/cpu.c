@@ -170,7 +170,7 @@ static void vcpu_sleep(struct kc_vcpu *v, unsigned int seen, long long ns)
 static void vcpu_take(unsigned int cpu)
 {
 	struct kc_vcpu *v;
-	unsigned int me = kc_self(), o, n = 0;
+	unsigned int me = kc_self(), o, n = 0, offer = 0;
 	long long t0, now, spin_until, left;
 	bool warned = false, slept_quantum = false;
 
@@ -179,6 +179,11 @@ static void vcpu_take(unsigned int cpu)
 	v = &kc_vcpus[cpu];
 	if (vcpu_try(v, me))
 		return;
+	/* A migrating holder offers the vCPU it left to the one it waits for. */
+	if (kc_cpu_held && kc_held_cpu != cpu)
+		offer = kc_held_cpu + 1;
+	if (offer)
+		atomic_store_explicit(&v->swap_to, offer, memory_order_relaxed);
 	/* seq_cst: either the giver sees us counted, or we see its release. */
 	atomic_fetch_add_explicit(&v->waiters, 1, memory_order_seq_cst);
 	atomic_fetch_or_explicit(&v->attn, KC_ATTN_WANT, memory_order_relaxed);
@@ -206,6 +211,10 @@ static void vcpu_take(unsigned int cpu)
 			warned = true;
 		}
 	}
+	if (offer)	/* not taken up: no holder may move there later */
+		atomic_compare_exchange_strong_explicit(&v->swap_to, &offer, 0,
+							memory_order_relaxed,
+							memory_order_relaxed);
 	if (atomic_fetch_sub_explicit(&v->waiters, 1, memory_order_relaxed) == 1) {
 		atomic_fetch_and_explicit(&v->attn, ~KC_ATTN_WANT, memory_order_relaxed);
 		/* A waiter that came in between raised the flag before we cleared it. */
@@ -270,10 +279,44 @@ void kc_cpu_unhold(void)
 	vcpu_give(kc_held_cpu);
 }
 
-/* A preemption point with a waiter: lend the vCPU once our quantum is over. */
+/*
+ * A migrating thread waits for our vCPU and left its own free: move there
+ * and hand ours over (we wait for nothing, so no quantum). False when there
+ * is no such offer or someone else took that vCPU first.
+ */
+static bool vcpu_swap(void)
+{
+	struct kc_vcpu *v = &kc_vcpus[kc_held_cpu];
+	unsigned int to = atomic_exchange_explicit(&v->swap_to, 0, memory_order_relaxed) - 1;
+	unsigned int free_owner = 0;
+
+	if (to >= NR_CPUS || to == kc_held_cpu ||
+	    !atomic_compare_exchange_strong_explicit(&kc_vcpus[to].owner, &free_owner,
+						     kc_self(), memory_order_acquire,
+						     memory_order_relaxed))
+		return false;
+	kc_pcpu_fast = KC_PCPU_NOT_HELD;
+	vcpu_give(kc_held_cpu);
+	__atomic_store_n(&kc_cpu, to, __ATOMIC_RELAXED);
+	vcpu_quantum(to);
+	kc_held_cpu = to;
+	kc_pcpu_fast = to;
+	return true;
+}
+
+/*
+ * A preemption point with a waiter: swap with a migrating waiter at once
+ * (neither waits), else lend the vCPU once our quantum is over and wait
+ * for it.
+ */
 void kc_cpu_lend(void)
 {
-	if (!kc_cpu_held || (++kc_lend_polls & 15))
+	if (!kc_cpu_held)
+		return;
+	if (atomic_load_explicit(&kc_vcpus[kc_held_cpu].swap_to, memory_order_relaxed) &&
+	    vcpu_swap())
+		return;
+	if (++kc_lend_polls & 15)
 		return;
 	if (kc_now_ns() < atomic_load_explicit(&kc_vcpus[kc_held_cpu].lend_at,
 					       memory_order_relaxed))

@@ -154,10 +154,9 @@ void storm_add(struct stress *s, struct storm *st, unsigned int cpu, unsigned in
 					"add-as-other-cpu key|cpu<<8 inc",
 					key | ((long)ident << 8), inc);
 	}
-	if (ident == cpu)
-		c->home[key] += inc;
-	else
+	if (ident != cpu)
 		c->other_adds++;
+	c->home[key] += inc;
 	c->adds++;
 }
 
@@ -189,8 +188,20 @@ static void one_op(struct stress *s, struct storm *st, unsigned int cpu,
 
 	if (!c->left--) {
 		new_run(st, c, r);
-		if (kc_get_cpu() != cpu)
-			kc_set_cpu(cpu);	/* a hop run ended */
+		/*
+		 * A hop run migrates once, at its start (owned model: a holder
+		 * moved away by a swap stays where it is, see below), and goes
+		 * back when it ends, unless the next run hops too.
+		 */
+		if (c->pattern == P_HOP) {
+			if (kc_get_cpu() != c->hop_target)
+				kc_set_cpu(c->hop_target);
+			c->hopped = true;
+		} else if (c->hopped) {
+			c->hopped = false;
+			if (kc_get_cpu() != cpu)
+				kc_set_cpu(cpu);
+		}
 	}
 	switch (c->pattern) {
 	case P_SMALL:
@@ -213,13 +224,16 @@ static void one_op(struct stress *s, struct storm *st, unsigned int cpu,
 		break;
 	case P_HOP:
 		/*
-		 * The whole run as another CPU (a migration): the updates land on
-		 * its word and carry along its path. Owned per-CPU model: that
-		 * CPU's thread takes turns with us; atomic model: it keeps
-		 * running on the same word. Back home when the run ends.
+		 * The run as another CPU (migrated when it started): the updates
+		 * land on its word and carry along its path. Owned per-CPU
+		 * model: that CPU's thread moves to the CPU we left (a swap at
+		 * its next preemption point, after its level-0 add: its carry
+		 * may still be in flight) and stays there until a migration
+		 * moves it again; the engine does not bring it back, so any
+		 * run may be made as another CPU (storm_add() accounts each
+		 * add to the CPU it ran as). Atomic model: that CPU's thread
+		 * keeps running on the same word.
 		 */
-		if (kc_get_cpu() != c->hop_target)
-			kc_set_cpu(c->hop_target);
 		storm_add(s, st, cpu, key, below(4) ? small_delta(c, r) : big_delta(st, c, r));
 		break;
 	}

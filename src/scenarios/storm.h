@@ -29,9 +29,15 @@ struct cs_cpu {
 	unsigned long left;
 	unsigned int osc_key;
 	unsigned int hop_target;	/* the CPU a hop run migrates to */
+	bool hopped;			/* this run migrated: go back when it ends */
 	long osc_unit;
 	bool hot;
-	unsigned long home[NR_KEYS];	/* our adds as our own CPU */
+	/*
+	 * Our adds, as any CPU: the osc pattern parks our word by it. Not
+	 * the word itself (hops, swaps), but a function of our own sequence
+	 * only, so that a seed replays the same adds in either per-CPU model.
+	 */
+	unsigned long home[NR_KEYS];
 	unsigned long adds, other_adds;
 	unsigned int edge_pos;		/* next edge-plan add of this CPU */
 	unsigned int edge_end;		/* past its last one (a cheap test per step) */

@@ -196,8 +196,17 @@ void storm_edge_step(struct stress *s, struct storm *st, unsigned int cpu)
 	unsigned int pos = st->cpus[cpu].edge_pos;
 	struct edge_op *op;
 
-	/* Until the plan is done or a migration makes this thread another CPU. */
-	while (pos < E->start[cpu + 1] && kc_get_cpu() == cpu) {
+	/*
+	 * Until the plan is done, every add as this CPU: back here after an
+	 * injected hop or a swap (kcompat.h), but not during a hop run of
+	 * our own (the plan waits for its end).
+	 */
+	while (pos < E->start[cpu + 1]) {
+		if (kc_get_cpu() != cpu) {
+			if (st->cpus[cpu].hopped)
+				break;
+			kc_set_cpu(cpu);
+		}
 		op = &E->ops[pos];
 		storm_add(s, st, cpu, K_EDGE0 + op->e, op->inc);
 		/* An injected migration after the level-0 add moved the carry. */

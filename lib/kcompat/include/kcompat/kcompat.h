@@ -54,6 +54,10 @@
  *          holding thread is a migration: it gives its vCPU back and waits
  *          for the new one, which its holder lends at its next preemption
  *          point (after a per-CPU add, kc_cpu_preempt(), kc_cpu_unhold()).
+ *          When the migrating thread left its vCPU free, the holder moves
+ *          there at that point instead (a swap, as the kernel's load
+ *          balancer would move the preempted task to the idle CPU): a
+ *          holder's CPU may change at any of its preemption points.
  *  atomic  every operation is a LOCK-prefixed atomic read-modify-write and
  *          any number of threads may act as one vCPU at once.
  */
@@ -75,6 +79,7 @@ struct kc_vcpu {
 	_Atomic unsigned int waiters;	/* threads waiting to run it */
 	_Atomic unsigned int sleepers;	/* those of them asleep on owner */
 	_Atomic long long lend_at;	/* the holder's quantum ends (ns) */
+	_Atomic unsigned int swap_to;	/* 0, or 1 + the vCPU a migrating waiter left */
 	unsigned int tsan_shadow;	/* TSan: a plain access by each user */
 } __attribute__((aligned(64)));
 #define KC_ATTN_HOOK	1U		/* the after-add hook is installed */
