@@ -47,6 +47,15 @@ static inline void *kmalloc_array(size_t n, size_t size, gfp_t gfp)
 /* The byte freed memory is filled with, as slub_debug=P does. */
 #define POISON_FREE	0x6b
 
+/* A sanitizer sees a use after free itself and names the free: no poison then. */
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#define KC_SANITIZED_FREE 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+#define KC_SANITIZED_FREE 1
+#endif
+#endif
+
 /*
  * Freed memory is poisoned first: a reader that outlives the free (an
  * object freed before its grace period) then reads 0x6b6b..., not a
@@ -54,8 +63,10 @@ static inline void *kmalloc_array(size_t n, size_t size, gfp_t gfp)
  */
 static inline void kfree(const void *p)
 {
+#ifndef KC_SANITIZED_FREE
 	if (p)
 		memset((void *)p, POISON_FREE, malloc_usable_size((void *)p));
+#endif
 	free((void *)p);
 }
 
