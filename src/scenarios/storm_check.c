@@ -309,7 +309,7 @@ void storm_select_step(struct stress *s, unsigned int id, struct stress_rng *r)
 static void quiescent_counter(struct stress *s, struct storm *st, unsigned int key)
 {
 	struct percpu_counter_tree *c = st->ctr[key];
-	unsigned long under = 0, over = 0, T = st->kshape[key].settled_max;
+	unsigned long under, over, pre_u, pre_o, T = st->kshape[key].settled_max;
 	struct truth_window w;
 	unsigned long exact, word;
 	long precise, approx, a, mn, mx, d, v;
@@ -357,17 +357,17 @@ static void quiescent_counter(struct stress *s, struct storm *st, unsigned int k
 	 * such a sum would. A kernel tree of the assigning API (probed) is
 	 * judged by its own contract; our lib/hpcc must add.
 	 */
-	under = 7 + key;
-	over = 11 + key;
+	pre_u = under = 7 + key;
+	pre_o = over = 11 + key;
 	percpu_counter_tree_approximate_accuracy_range(c, &under, &over);
 	if (HPCC_API_ACCURACY_ACCUMULATES || !HPCC_API_KERNEL) {
-		under -= 7 + key;
-		over -= 11 + key;
+		under -= pre_u;
+		over -= pre_o;
 	}
 	if (under != st->kshape[key].under || over != st->kshape[key].over)
 		stress_fail(s, "contract", -1, "counter %s: accuracy range under %lu over %lu "
-			    "(added to preset %u and %u), the model says %lu and %lu",
-			    key_names[key], under, over, 7 + key, 11 + key,
+			    "(added to preset %lu and %lu), the model says %lu and %lu",
+			    key_names[key], under, over, pre_u, pre_o,
 			    st->kshape[key].under, st->kshape[key].over);
 	if (d > 0 && (unsigned long)d > under)
 		stress_fail(s, "contract", -1, "counter %s: approximate %ld below precise %ld - "
