@@ -284,6 +284,7 @@ struct stress_sched {
 	unsigned long long cpu_ns;	/* on a CPU */
 	unsigned long long wait_ns;	/* runnable, waiting for a CPU */
 	unsigned long long slices;	/* times it was given a CPU */
+	bool runnable;			/* waiting for or on a CPU now */
 };
 bool stress_sched_read(int tid, struct stress_sched *out);
 bool stress_sched_starved(const struct stress_sched *a, const struct stress_sched *b,
