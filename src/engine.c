@@ -344,9 +344,6 @@ int stress_run_prepare(struct stress *s)
 {
 	const struct stress_config *cfg = s->cfg;
 
-	pthread_mutex_init(&s->lock, NULL);
-	pthread_cond_init(&s->cond, NULL);
-	pthread_cond_init(&s->ctl_cond, NULL);
 	pthread_mutex_init(&s->key_lock, NULL);
 	pthread_mutex_init(&s->fail_lock, NULL);
 	if (hpcc_shape_compute(&s->shape, cfg->nr_cpus, cfg->batch)) {

@@ -213,11 +213,12 @@ static inline void stress_rng_seed(struct stress_rng *r, unsigned long long seed
 
 /*
  * Engine test hooks: the selftest scenario sets stress_hook (stress.h) to
- * stall the controller at one of these points, deterministically.
+ * stall the controller or a worker at one of these points, deterministically.
  */
 enum stress_hook {
 	STRESS_HOOK_THREAD_START,	/* before creating worker @arg */
 	STRESS_HOOK_QUIESCENT,		/* every worker parked, before quiescent() */
+	STRESS_HOOK_RESUMED,		/* worker @arg woke from a park, holds nothing yet */
 };
 extern void (*stress_hook)(struct stress *s, enum stress_hook where, unsigned int arg);
 

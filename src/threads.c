@@ -4,12 +4,20 @@
  * to host core i % ncores, and holds that vCPU between its steps (owned
  * model of kcompat.h: an injected hop migrates it for the rest of the
  * step); the selector threads follow, unpinned, and hold none. Every
- * wait is on a pthread condition variable: 256 or 8192 threads on two
- * cores never spin. A stutter parks every worker (vCPUs and selectors)
+ * wait sleeps (256 or 8192 threads on two cores never spin) on a futex
+ * word of its own, never on a lock the workers share: a start or a
+ * resume wakes every worker at once and none waits for another to be
+ * scheduled first. (With a mutex and a condition variable they took the
+ * mutex one after the other; on a loaded host every hand-off waited for
+ * a time slice and a stutter of 258 threads took tens of seconds.) The
+ * words are C11 atomics: TSan sees their acquire and release, the futex
+ * only sleeps. A stutter parks every worker (vCPUs and selectors)
  * between two steps, so the scenario's quiescent() sees no update and no
  * selector in flight.
  */
 #include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -83,35 +91,69 @@ int stress_vcpu_nice(const struct stress_config *cfg, unsigned int nr_selectors)
 	return nice;
 }
 
+/* Sleep while *@w is @val, at most @ns (0: no limit); may return early. */
+static void word_wait(atomic_uint *w, unsigned int val, long ns)
+{
+	struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
+
+	syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, val, ns ? &ts : NULL, NULL, 0);
+}
+
+static void word_wake(atomic_uint *w)
+{
+	syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/*
+ * A worker parked (@always false: only the last one) or exited: wake the
+ * controller. seq_cst counts: of two workers counting themselves at once,
+ * at least one sees the other's count.
+ */
+static void ctl_wake(struct stress *s, bool always)
+{
+	if (!always && atomic_load(&s->nr_parked) + atomic_load(&s->nr_exited) <
+	    atomic_load_explicit(&s->nr_started, memory_order_relaxed))
+		return;
+	atomic_fetch_add(&s->ctl_seq, 1);
+	word_wake(&s->ctl_seq);
+}
+
+/*
+ * The controller sleeps until a worker wakes it or @secs passed (it beats
+ * the watchdog and checks stop and the deadline in between); @seq was
+ * read before the caller tested its condition, so no wake-up is lost.
+ */
+static void ctl_wait(struct stress *s, unsigned int seq, double secs)
+{
+	word_wait(&s->ctl_seq, seq, (long)(secs * 1e9));
+}
+
 /*
  * A parked vCPU thread gives its vCPU back first (kcompat.h, owned
  * model): a thread waiting for that vCPU in the middle of its step can
- * then finish the step and park too. Taking it back happens outside the
- * engine's lock.
+ * then finish the step and park too. It counts itself parked, reads the
+ * generation, then re-checks the request (seq_cst, as the resume's
+ * clear-then-increment): a resume it does not see cleared has not yet
+ * moved the generation it waits on. A thread counted during a resume
+ * runs no step before it looks at park_req again (worker()). Woken, it
+ * takes its vCPU back.
  */
 static void park(struct stress *s, struct stress_thread *th)
 {
-	unsigned long gen;
+	unsigned int gen;
 
 	kc_cpu_unhold();
 	kc_rcu_thread_offline();	/* qsbr: no grace period waits for a parked CPU */
-	pthread_mutex_lock(&s->lock);
-	/* The controller may have resumed already: re-check under the lock. */
-	if (!atomic_load(&s->park_req)) {
-		pthread_mutex_unlock(&s->lock);
-		if (!th->selector)
-			kc_cpu_hold();
-		kc_rcu_thread_online();
-		return;
-	}
-	gen = s->park_gen;
-	s->nr_parked++;
 	atomic_store_explicit(&th->state, TS_PARKED, memory_order_relaxed);
-	pthread_cond_signal(&s->ctl_cond);
-	while (s->park_gen == gen)
-		pthread_cond_wait(&s->cond, &s->lock);
-	s->nr_parked--;
-	pthread_mutex_unlock(&s->lock);
+	atomic_fetch_add(&s->nr_parked, 1);
+	gen = atomic_load(&s->park_gen);
+	if (atomic_load(&s->park_req)) {
+		ctl_wake(s, false);
+		while (atomic_load(&s->park_gen) == gen)
+			word_wait(&s->park_gen, gen, 0);
+	}
+	atomic_fetch_sub(&s->nr_parked, 1);
+	stress_test_hook(s, STRESS_HOOK_RESUMED, th - s->threads);
 	if (!th->selector)
 		kc_cpu_hold();
 	kc_rcu_thread_online();
@@ -155,6 +197,7 @@ static void *worker(void *arg)
 	double busy_since;
 	unsigned long n = 0;
 
+	atomic_store_explicit(&th->os_tid, (int)syscall(SYS_gettid), memory_order_relaxed);
 	kc_set_cpu(th->selector ? th->id % s->cfg->nr_cpus : th->id);
 	kc_rcu_register_thread();
 	/* One stream per scenario and thread: same seed, same sequence. */
@@ -166,10 +209,9 @@ static void *worker(void *arg)
 			setpriority(PRIO_PROCESS, syscall(SYS_gettid), s->vcpu_nice);
 	}
 
-	pthread_mutex_lock(&s->lock);
-	while (!s->go && !atomic_load(&s->stop))
-		pthread_cond_wait(&s->cond, &s->lock);
-	pthread_mutex_unlock(&s->lock);
+	/* A stop before the start sets go too. */
+	while (!atomic_load(&s->go))
+		word_wait(&s->go, 0, 0);
 	/* A vCPU thread runs its vCPU, as a task pinned to a CPU would. */
 	if (!th->selector)
 		kc_cpu_hold();
@@ -189,9 +231,7 @@ static void *worker(void *arg)
 		atomic_store_explicit(&th->state, TS_STEP, memory_order_relaxed);
 		if (!th->selector && s->cfg->steps && n >= s->cfg->steps) {
 			kc_rcu_thread_offline();
-			pthread_mutex_lock(&s->lock);
-			s->nr_vcpus_done++;
-			pthread_mutex_unlock(&s->lock);
+			atomic_fetch_add(&s->nr_vcpus_done, 1);
 			break;
 		}
 		if (th->selector) {
@@ -232,10 +272,8 @@ static void *worker(void *arg)
 	}
 	kc_rcu_unregister_thread();
 	atomic_store_explicit(&th->state, TS_EXITED, memory_order_relaxed);
-	pthread_mutex_lock(&s->lock);
-	s->nr_exited++;
-	pthread_cond_signal(&s->ctl_cond);
-	pthread_mutex_unlock(&s->lock);
+	atomic_fetch_add(&s->nr_exited, 1);
+	ctl_wake(s, true);
 	return NULL;
 }
 
@@ -283,6 +321,7 @@ int stress_threads_start(struct stress *s)
 		if (err)
 			break;
 		atomic_store_explicit(&th->started, true, memory_order_release);
+		atomic_fetch_add_explicit(&s->nr_started, 1, memory_order_relaxed);
 		stress_watch_beat();
 	}
 	if (err) {
@@ -290,32 +329,14 @@ int stress_threads_start(struct stress *s)
 				      s->nr_threads, strerror(err));
 		return -1;
 	}
-	pthread_mutex_lock(&s->lock);
-	s->go = true;
-	pthread_cond_broadcast(&s->cond);
-	pthread_mutex_unlock(&s->lock);
+	atomic_store(&s->go, 1);
+	word_wake(&s->go);
 	return 0;
-}
-
-static void wait_ctl(struct stress *s, double secs)
-{
-	struct timespec ts;
-	long ns;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ns = ts.tv_nsec + (long)(secs * 1e9);
-	ts.tv_sec += ns / 1000000000L;
-	ts.tv_nsec = ns % 1000000000L;
-	pthread_cond_timedwait(&s->ctl_cond, &s->lock, &ts);
 }
 
 static unsigned int nr_started(struct stress *s)
 {
-	unsigned int i, n = 0;
-
-	for (i = 0; i < s->nr_threads; i++)
-		n += s->threads[i].started;
-	return n;
+	return atomic_load_explicit(&s->nr_started, memory_order_relaxed);
 }
 
 /*
@@ -331,10 +352,13 @@ bool stress_threads_quiesce(struct stress *s)
 	double t0 = stress_now(), t1;
 	bool ok = true;
 
-	pthread_mutex_lock(&s->lock);
 	atomic_store(&s->park_req, true);
-	while (s->nr_parked + s->nr_exited < total) {
-		wait_ctl(s, 0.05);
+	for (;;) {
+		unsigned int seq = atomic_load(&s->ctl_seq);
+
+		if (atomic_load(&s->nr_parked) + atomic_load(&s->nr_exited) >= total)
+			break;
+		ctl_wait(s, seq, 0.05);
 		stress_watch_beat();
 		if (atomic_load(&s->stop) || stress_signalled ||
 		    (s->deadline && stress_now() >= s->deadline)) {
@@ -342,7 +366,6 @@ bool stress_threads_quiesce(struct stress *s)
 			break;
 		}
 	}
-	pthread_mutex_unlock(&s->lock);
 	s->park_time += stress_now() - t0;
 	t1 = stress_now();
 	if (ok && !atomic_load(&s->stop)) {
@@ -352,11 +375,9 @@ bool stress_threads_quiesce(struct stress *s)
 			s->sc->quiescent(s);
 	}
 	t0 = stress_now();
-	pthread_mutex_lock(&s->lock);
 	atomic_store(&s->park_req, false);
-	s->park_gen++;
-	pthread_cond_broadcast(&s->cond);
-	pthread_mutex_unlock(&s->lock);
+	atomic_fetch_add(&s->park_gen, 1);
+	word_wake(&s->park_gen);
 	s->quiescent_time += t0 - t1;
 	return ok;
 }
@@ -374,10 +395,14 @@ bool stress_threads_stop(struct stress *s)
 	bool ok = true;
 
 	atomic_store(&s->stop, true);
-	pthread_mutex_lock(&s->lock);
-	pthread_cond_broadcast(&s->cond);
-	while (s->nr_exited < total) {
-		wait_ctl(s, 0.05);
+	atomic_store(&s->go, 1);	/* workers not started yet see the stop */
+	word_wake(&s->go);
+	for (;;) {
+		unsigned int seq = atomic_load(&s->ctl_seq);
+
+		if (atomic_load(&s->nr_exited) >= total)
+			break;
+		ctl_wait(s, seq, 0.05);
 		stress_watch_beat();
 		fired = atomic_load(&s->wd_fired_at);
 		if (fired && stress_now() - fired > 1.0) {
@@ -385,7 +410,6 @@ bool stress_threads_stop(struct stress *s)
 			break;
 		}
 	}
-	pthread_mutex_unlock(&s->lock);
 	for (i = 0; i < s->nr_threads; i++) {
 		struct stress_thread *th = &s->threads[i];
 
@@ -413,12 +437,5 @@ unsigned long stress_threads_ops(struct stress *s)
 /* Every vCPU did its --steps. */
 bool stress_threads_done(struct stress *s)
 {
-	bool done;
-
-	if (!s->cfg->steps)
-		return false;
-	pthread_mutex_lock(&s->lock);
-	done = s->nr_vcpus_done >= s->cfg->nr_cpus;
-	pthread_mutex_unlock(&s->lock);
-	return done;
+	return s->cfg->steps && atomic_load(&s->nr_vcpus_done) >= s->cfg->nr_cpus;
 }

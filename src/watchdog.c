@@ -20,6 +20,16 @@
  *
  * So a run never outlives its deadline by more than W, and a signal is
  * never ignored for more than S.
+ *
+ * Progress, not scheduling luck: before it fails a run for a stall (a
+ * thread, the controller, or the deadline passed), the watchdog asks the
+ * scheduler (sched.c) whether a thread of the run was starved of CPU over
+ * the last W/2 to W: waiting for a CPU and given almost nothing. If so the
+ * host is overloaded, nothing is hung: it judges again a second later,
+ * and at the latest after STARVED_MAX x W it fails the run whatever the
+ * cause. A hung thread is not starved unless the host is (blocked, it
+ * waits for no CPU; spinning, it gets its share), so a real hang is
+ * still reported after W.
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -53,6 +63,28 @@ static atomic_flag exiting = ATOMIC_FLAG_INIT;
 static struct stress *seen_run;		/* watchdog thread only: */
 static unsigned long seen_beat;
 static double beat_at;
+
+/* At most this many stall timeouts of starvation before a stall is failed anyway. */
+#define STARVED_MAX	10
+
+/*
+ * Scheduler samples of the watched run's threads (the controller, then
+ * the workers), taken every W/2 from the moment a stall becomes possible
+ * (something without progress for W/2) for as long as it is: a stall is
+ * judged over the time since the older of the last two, W/2 to W.
+ * Watchdog thread only.
+ */
+static struct {
+	struct stress *run;
+	struct stress_sched *smp[2];	/* [0] the older samples, [1] the newer */
+	bool *ok[2];
+	double at[2];			/* when; 0: none */
+	unsigned int n[2];		/* how many: 1 + workers, or 1 */
+	unsigned int cap;
+	double judged_at;		/* a verdict holds for a second */
+	bool starved;
+	unsigned int deferrals;		/* stalls put off in this run */
+} probe;
 
 static double threads_per_core(const struct stress_config *cfg)
 {
@@ -91,6 +123,7 @@ void stress_watch_phase(struct stress *s, enum stress_phase ph)
 void stress_watch_run(struct stress *s, double deadline)
 {
 	s->deadline = deadline;
+	s->ctl_tid = (int)syscall(SYS_gettid);
 	atomic_store(&s->phase, PH_SETUP);
 	stress_watch_beat();
 	pthread_mutex_lock(&watch_lock);
@@ -151,9 +184,11 @@ void stress_dump_threads(struct stress *s, FILE *out)
  * started thread, except one waiting for "go" while the controller still
  * creates threads, one parked during a stutter, and one that exited. (A
  * thread still parked after the stutter, or still waiting once the run is
- * stopping, is a lost wake-up: it counts.) How many, and the first.
+ * stopping, is a lost wake-up: it counts.) How many, the first, and the
+ * longest time without a step of any of them (@idle).
  */
-static unsigned int stalled_threads(struct stress *s, double now, double limit, int *first)
+static unsigned int stalled_threads(struct stress *s, double now, double limit, int *first,
+				    double *idle)
 {
 	int ph = atomic_load(&s->phase);
 	unsigned int i, n = 0;
@@ -169,10 +204,113 @@ static unsigned int stalled_threads(struct stress *s, double now, double limit, 
 			th->seen_at = now;
 			continue;
 		}
+		if (now - th->seen_at > *idle)
+			*idle = now - th->seen_at;
 		if (now - th->seen_at > limit && !n++)
 			*first = i;
 	}
 	return n;
+}
+
+/* Sample @i: the controller (0), then worker i - 1. */
+static int probe_tid(struct stress *s, unsigned int i)
+{
+	return i ? atomic_load_explicit(&s->threads[i - 1].os_tid, memory_order_relaxed) :
+		   s->ctl_tid;
+}
+
+static bool probe_alloc(unsigned int n)
+{
+	unsigned int k;
+
+	if (probe.cap >= n)
+		return true;
+	for (k = 0; k < 2; k++) {
+		free(probe.smp[k]);
+		free(probe.ok[k]);
+		probe.smp[k] = calloc(n, sizeof(*probe.smp[k]));
+		probe.ok[k] = calloc(n, sizeof(*probe.ok[k]));
+		if (!probe.smp[k] || !probe.ok[k]) {
+			probe.cap = 0;
+			return false;
+		}
+	}
+	probe.cap = n;
+	return true;
+}
+
+/*
+ * Samples every @w/2 while a stall is possible (@suspect); none otherwise.
+ * The workers only once they are visible (before, the controller may still
+ * be setting up their array).
+ */
+static void probe_track(struct stress *s, double now, double w, bool suspect)
+{
+	unsigned int i, n;
+	struct stress_sched *smp;
+	bool *ok;
+
+	if (probe.run != s || !suspect) {
+		memset(probe.at, 0, sizeof(probe.at));
+		probe.judged_at = 0;
+		probe.run = s;
+		probe.deferrals = 0;
+	}
+	if (!suspect || (probe.at[1] && now - probe.at[1] < w / 2))
+		return;
+	n = threads_visible(s) ? s->nr_threads + 1 : 1;
+	if (!probe_alloc(n))
+		return;
+	smp = probe.smp[0];
+	ok = probe.ok[0];
+	probe.smp[0] = probe.smp[1];
+	probe.ok[0] = probe.ok[1];
+	probe.at[0] = probe.at[1];
+	probe.n[0] = probe.n[1];
+	probe.smp[1] = smp;
+	probe.ok[1] = ok;
+	for (i = 0; i < n; i++)
+		ok[i] = stress_sched_read(probe_tid(s, i), &smp[i]);
+	probe.at[1] = now;
+	probe.n[1] = n;
+}
+
+/*
+ * Put off a stall @age past the stall timeout @w? Yes while any thread of
+ * the run or the controller was starved since the older samples: what
+ * waits may wait for it (a vCPU, a park), and a hang is not told from a
+ * starved host then. A note on stderr the first time; never past
+ * STARVED_MAX x @w, nor without samples W/4 old.
+ */
+static bool probe_defer(struct stress *s, double now, double w, double age)
+{
+	unsigned int i, b = probe.at[0] ? 0 : 1;
+	struct stress_sched cur;
+	char who[32];
+
+	if (age > (STARVED_MAX - 1) * w || !probe.at[b] || now - probe.at[b] < w / 4)
+		return false;
+	if (probe.judged_at && now - probe.judged_at < 1.0)
+		return probe.starved;
+	/* The first starved one will do. */
+	for (i = 0; i < probe.n[b]; i++)
+		if (probe.ok[b][i] && stress_sched_read(probe_tid(s, i), &cur) &&
+		    stress_sched_starved(&probe.smp[b][i], &cur, now - probe.at[b]))
+			break;
+	probe.judged_at = now;
+	probe.starved = i < probe.n[b];
+	if (probe.starved && !probe.deferrals++ && !ftrylockfile(stderr)) {
+		if (!i)
+			snprintf(who, sizeof(who), "the controller");
+		else
+			snprintf(who, sizeof(who), "%s %u", s->threads[i - 1].selector ?
+				 "selector" : "cpu", s->threads[i - 1].id);
+		fprintf(stderr, "stress: watchdog: a stall of %.1fs, but %s was starved of CPU "
+			"over the last %.1fs (an overloaded host, not a hang): judging again\n",
+			w + age, who, now - probe.at[b]);
+		funlockfile(stderr);
+	}
+	return probe.starved;
 }
 
 /*
@@ -328,7 +466,8 @@ static void check_run(struct stress *s, double now)
 	double w = stall_limit(cfg), stop = stress_stop_limit(cfg), fired;
 	unsigned long b = atomic_load_explicit(&beat, memory_order_relaxed);
 	int ph = atomic_load(&s->phase), first = -1;
-	unsigned int n;
+	double idle = 0;
+	unsigned int n = 0;
 	char why[256];
 
 	if (s != seen_run || b != seen_beat) {
@@ -337,31 +476,34 @@ static void check_run(struct stress *s, double now)
 		beat_at = now;
 	}
 	fired = atomic_load(&s->wd_fired_at);
+	if (!fired && threads_visible(s))
+		n = stalled_threads(s, now, w, &first, &idle);
+	probe_track(s, now, w, idle > w / 2 || now - beat_at > w / 2 ||
+		    (s->deadline && now > s->deadline + w / 2));
 	if (fired && now - fired > stop) {
 		snprintf(why, sizeof(why), "the run did not end within %.1fs of the watchdog "
 			 "failing it", stop);
 		hard_exit(s, STRESS_EXIT_FAIL, why);
 	}
-	if (s->deadline && now > s->deadline + w) {
+	if (s->deadline && now > s->deadline + w &&
+	    !probe_defer(s, now, w, now - s->deadline - w)) {
 		snprintf(why, sizeof(why), "the deadline passed by more than %.1fs (phase: %s)",
 			 w, phase_names[ph]);
 		hard_exit(s, STRESS_EXIT_FAIL, why);
 	}
-	if (now - beat_at > w) {
+	if (now - beat_at > w && !probe_defer(s, now, w, now - beat_at - w)) {
 		snprintf(why, sizeof(why), "the controller made no progress for %.1fs (phase: %s)",
 			 w, phase_names[ph]);
 		hard_exit(s, STRESS_EXIT_FAIL, why);
 	}
-	if (fired || !threads_visible(s))
-		return;
-	n = stalled_threads(s, now, w, &first);
-	if (!n)
+	if (!n || probe_defer(s, now, w, idle - w))
 		return;
 	atomic_store(&s->wd_fired_at, now);
 	stress_fail_watchdog(s, s->threads[first].selector ? -1 : first,
-			     "%u thread(s) made no progress for %.1fs (first: %s %u; phase: %s)", n,
-			     w, s->threads[first].selector ? "selector" : "cpu",
-			     s->threads[first].id, phase_names[ph]);
+			     "%u thread(s) made no progress for %.1fs (first: %s %u; phase: %s)%s", n,
+			     probe.deferrals ? idle : w, s->threads[first].selector ? "selector" : "cpu",
+			     s->threads[first].id, phase_names[ph],
+			     probe.deferrals ? ", starved of CPU for part of it" : "");
 }
 
 static void *watchdog(void *arg)

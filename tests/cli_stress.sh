@@ -209,6 +209,17 @@ rc=$?
 	grep -q '^#   cpu 2 core ' "$tmp/out" && grep -q '^#   selector 1 ' "$tmp/out"
 result $? watchdog_reports_stall "exit $rc: $(grep -m1 failure "$tmp/out")"
 
+# A resume wakes every worker at once: one held back after its own wake-up (a
+# worker a loaded host does not schedule) delays no other. vCPU 0 waits until
+# the other four woke, then fails on purpose; with a mutex re-taken on wake-up
+# (the engine before) the others wait for vCPU 0 and the watchdog ends the run.
+STRESS_SELFTEST=1 "$STRESS" --scenario selftest --cpus 3 --selftest-late-resume --stutter 20ms \
+	--duration 0 --stall-timeout 10s --stat-interval 0 --replay-search 0 >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q '^# failure 1: invariant=selftest .*late resume: the 4 other workers woke' \
+	"$tmp/out" && ! grep -q 'invariant=watchdog' "$tmp/out"
+result $? resume_wakes_every_worker_at_once "exit $rc: $(grep -m1 failure "$tmp/out")"
+
 # --until-fail: fresh seeds per round, bounded by --rounds (and rounds by --steps: no
 # dependence on wall time); stops at the first failure.
 "$STRESS" --scenario counter_storm --cpus 2 --until-fail --rounds 3 --round 60s --steps 200 \

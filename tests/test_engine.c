@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of engine parts that need no threads: the option-value
- * parsers and the ground-truth bookkeeping behind counter_storm's exact
- * windows (src/truth.h). The sources are compiled in directly: src/ is
- * not part of libsuite.a.
+ * parsers, the ground-truth bookkeeping behind counter_storm's exact
+ * windows (src/truth.h) and the watchdog's starvation test (src/sched.c).
+ * The sources are compiled in directly: src/ is not part of libsuite.a.
  */
 #include <limits.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include "ktap.h"
 #include "../src/parse.c"
 #include "../src/truth.c"
+#include "../src/sched.c"
 
 static void parse_durations(struct kt *t)
 {
@@ -146,12 +149,80 @@ static void truth_wraps(struct kt *t)
 	truth_free(tr);
 }
 
+/*
+ * Starved or hung, over a 10 s window: a thread that ran less than a tenth
+ * of it and was rarely given a CPU while it waited for one (its wait is
+ * counted only once it runs: still runnable counts), or that was busy each
+ * time it ran but waited half the time, is starved; a blocked one, a
+ * spinning one (its share of a CPU) or a polling one (a CPU at every
+ * wake-up, microseconds each) is judged as a hang.
+ */
+static void sched_starvation(struct kt *t)
+{
+	static const struct {
+		const char *what;
+		double wait, cpu;
+		unsigned long long slices;
+		bool runnable, starved;
+	} c[] = {
+		{ "runnable, never run yet (a stutter straggler)", 0, 0, 0, true, true },
+		{ "runnable, ran once at the start, waits since", 0.001, 0.0001, 1, true, true },
+		{ "waited 30%, a few slices", 3, 0.005, 5, false, true },
+		{ "busy at a 5% share on an overloaded host (3 ms slices)", 9.5, 0.5, 160, true, true },
+		{ "blocked on a futex (deadlock)", 0, 0, 0, false, false },
+		{ "blocked, woken once", 0.001, 0.0001, 1, false, false },
+		{ "spinning, preempted often", 8, 2, 900, true, false },
+		{ "spinning alone", 0.01, 9.99, 40, true, false },
+		{ "polling every 10 ms (a hung step's nap)", 0.5, 0.01, 1000, false, false },
+		{ "polling every 10 ms, caught waiting", 0.5, 0.01, 1000, true, false },
+		{ "polling every 50 ms, each wake-up waiting 40 ms", 4.4, 0.002, 111, true, false },
+		{ "a quarter waiting, exactly, 9 slices", 2.5, 0, 9, false, true },
+		{ "just below a quarter", 2.49, 0, 0, false, false },
+		{ "10 slices: had its chances", 9, 0.001, 10, false, false },
+		{ "polling, each wake-up waiting 0.5 s", 9.7, 0.001, 19, true, false },
+		{ "a tenth on a CPU: its share", 9, 1.0, 3, true, false },
+		{ "just below a tenth", 9, 0.99, 3, false, true },
+		{ "busy 0.19 ms a slice, waiting 90%", 9, 0.19, 1000, true, false },
+		{ "busy 0.2 ms a slice, waiting 90%", 9, 0.2, 1000, true, true },
+		{ "busy 1 ms a slice, waiting just under half", 4.99, 0.5, 500, true, false },
+	};
+	struct stress_sched a = { 1000000000ULL, 5000000000ULL, 77, false }, b, self, later;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		b.wait_ns = a.wait_ns + (unsigned long long)(c[i].wait * 1e9);
+		b.cpu_ns = a.cpu_ns + (unsigned long long)(c[i].cpu * 1e9);
+		b.slices = a.slices + c[i].slices;
+		b.runnable = c[i].runnable;
+		KT_EXPECT(t, stress_sched_starved(&a, &b, 10.0) == c[i].starved, "%s: %s",
+			  c[i].what, c[i].starved ? "not starved" : "starved");
+	}
+	/* Counters never go back; a window of no length says nothing. */
+	b = a;
+	b.wait_ns -= 1;
+	KT_EXPECT(t, !stress_sched_starved(&a, &b, 10.0), "wait went back");
+	KT_EXPECT(t, !stress_sched_starved(&a, &a, 0), "empty window");
+	KT_EXPECT(t, !stress_sched_read(0, &b) && !stress_sched_read(-1, &b), "no such thread");
+	/* The kernel's own numbers for this thread, where it keeps them: monotonic. */
+	if (!stress_sched_read((int)syscall(SYS_gettid), &self)) {
+		kt_skip(t, "no /proc/self/task/TID/schedstat (CONFIG_SCHED_INFO)");
+		return;
+	}
+	for (i = 0; i < 1000000; i++)
+		__asm__ __volatile__("" ::: "memory");
+	KT_ASSERT(t, stress_sched_read((int)syscall(SYS_gettid), &later), "read twice");
+	KT_EXPECT(t, later.cpu_ns >= self.cpu_ns && later.wait_ns >= self.wait_ns &&
+		  later.slices >= self.slices && later.slices > 0, "schedstat went back or is empty");
+	KT_EXPECT(t, later.runnable, "this thread, running, not seen runnable");
+}
+
 static const struct kt_case cases[] = {
 	KT_CASE(parse_durations),
 	KT_CASE(parse_integers),
 	KT_CASE(parse_inject_stutter),
 	KT_CASE(truth_windows),
 	KT_CASE(truth_wraps),
+	KT_CASE(sched_starvation),
 };
 
 KT_MAIN("engine", cases)

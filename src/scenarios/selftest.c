@@ -5,6 +5,7 @@
  * only when STRESS_SELFTEST is set in the environment, so it never shows
  * in --list or "all" otherwise.
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -12,6 +13,8 @@
 
 static unsigned long fail_after;	/* a vCPU fails after this many steps; 0: never */
 static bool stall;			/* vCPU 0 stops making progress */
+static bool late_resume;		/* vCPU 0 resumes from its first park last */
+static atomic_uint nr_resumed;		/* the other workers through their first resume */
 
 /*
  * --selftest-hang WHERE: a deterministic hang for the watchdog tests
@@ -43,6 +46,12 @@ static int parse_stall(const char *val, char *err, size_t errlen)
 	return 0;
 }
 
+static int parse_late_resume(const char *val, char *err, size_t errlen)
+{
+	late_resume = true;
+	return 0;
+}
+
 static int parse_hang(const char *val, char *err, size_t errlen)
 {
 	int i = stress_opt_choice(val, hang_names, sizeof(hang_names) / sizeof(hang_names[0]),
@@ -67,9 +76,38 @@ static void say(const char *what)
 	fflush(stderr);
 }
 
-/* The controller's hooks (scenario.h). */
+/*
+ * --selftest-late-resume: woken from its first park, vCPU 0 waits (holding
+ * no vCPU) until every other worker has woken from that park too, then
+ * ends the run with a deliberate failure. The engine's resume must not
+ * need a woken worker to run before the others can wake: with a shared
+ * mutex re-taken on wake-up this waits until the watchdog ends the run.
+ */
+static void resumed(struct stress *s, unsigned int worker)
+{
+	static __thread bool counted;
+	unsigned int others = stress_nr_cpus(s) + stress_nr_selectors(s) - 1;
+
+	if (counted)
+		return;
+	counted = true;
+	if (worker) {
+		atomic_fetch_add(&nr_resumed, 1);
+		return;
+	}
+	say("vCPU 0 woke from its first park and waits for every other worker to wake");
+	while (atomic_load(&nr_resumed) < others && !stress_stopping(s))
+		nap();
+	if (!stress_stopping(s))
+		stress_fail(s, "selftest", 0, "late resume: the %u other workers woke while vCPU 0 "
+			    "held back after its own wake-up", others);
+}
+
+/* The controller's hooks, and the workers' (scenario.h). */
 static void selftest_hook(struct stress *s, enum stress_hook where, unsigned int arg)
 {
+	if (where == STRESS_HOOK_RESUMED && late_resume)
+		resumed(s, arg);
 	if (where == STRESS_HOOK_THREAD_START && arg == 1 && hang == HANG_START) {
 		say("controller hangs before creating thread 1");
 		for (;;)
@@ -94,6 +132,8 @@ static const struct scenario_opt selftest_opts[] = {
 	{ "selftest-fail-after", "N", "selftest: vCPU 0 fails an invariant after N steps",
 	  parse_fail_after },
 	{ "selftest-stall", NULL, "selftest: vCPU 0 stops making progress", parse_stall },
+	{ "selftest-late-resume", NULL, "selftest: vCPU 0 wakes from its first park last, "
+	  "then fails deliberately", parse_late_resume },
 	{ "selftest-hang", "WHERE",
 	  "selftest: hang forever: step (vCPU 0, deaf to stop), replay-step (the same in a serial "
 	  "replay only), start (the controller, before thread 1), start-until-signal, start-slow "
@@ -112,7 +152,8 @@ static int selftest_setup(struct stress *s)
 	if (!st)
 		return -1;
 	stress_set_priv(s, st);
-	stress_hook = hang >= HANG_START ? selftest_hook : NULL;
+	atomic_store(&nr_resumed, 0);
+	stress_hook = hang >= HANG_START || late_resume ? selftest_hook : NULL;
 	return 0;
 }
 
