@@ -108,6 +108,7 @@ int stress_replay_main(const struct stress_config *cli)
 	FILE *body = NULL, *human, *json = NULL;
 	char *body_buf = NULL, err[512];
 	size_t body_len = 0;
+	double t0 = stress_now();
 	int rc, signo;
 
 	if (tsan_build()) {
@@ -167,6 +168,13 @@ int stress_replay_main(const struct stress_config *cli)
 		 cli->replay_file);
 	outcome_line(human, s, &rp, &out);
 	report_run(s, 1, stdout);
+	if (cfg.report == REPORT_KTAP) {
+		/* The document closes as a run's does: # Totals, then the verdict. */
+		struct stress_summary sum = { .elapsed = stress_now() - t0 };
+
+		report_summary_add(&sum, s);
+		report_end(&cfg, &sum, rc, stdout);
+	}
 	if (!stress_out_check(stdout, "stdout"))
 		rc = STRESS_EXIT_INTERNAL;
 	if (body) {

@@ -158,6 +158,10 @@ start_and_signal INT r.out --replay long.txt --replay-out long-out.txt --report 
 	grep -qx 'ok 1 counter_storm # SKIP interrupted (SIGINT)' r.out && [ ! -e long-out.txt ] &&
 	grep -q 'replay interrupted: long-out.txt not written' r.out.err
 result $? interrupted_replay_says_so "exit $rc; $(grep -E 'outcome|^ok|^not ok' r.out)"
+# A replay's KTAP document closes as a run's does: the totals line, counted.
+python3 "$here/ktap_validate.py" --totals --expect 0,0,1 r.out >why 2>&1 &&
+	grep -q '^# stress: INTERRUPTED (1 run: ' r.out
+result $? replay_ktap_has_totals "$(cat why) $(tail -2 r.out)"
 
 # Environment models are bad input too: refused once, before anything runs.
 # A unit binary runs each case in its own process: still one line, not one per case.

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <kcompat/kcompat.h>
+#include <linux/rculist.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include "ktap.h"
@@ -292,6 +293,49 @@ static void rcu_quiescent_state_in_section_warns(struct kt *t)
 }
 
 /*
+ * The PROVE_RCU_LIST check: a walk of an RCU list outside a read-side
+ * section warns (once per site), inside one or under the caller's lock
+ * condition it does not. oom-pass2-outside-rcu is caught by it at run time.
+ */
+struct walk_node {
+	struct list_head node;
+};
+
+static unsigned int walk_list(struct list_head *head, bool locked, bool cond)
+{
+	struct walk_node *w;
+	unsigned int n = 0;
+
+	if (locked)
+		rcu_read_lock();
+	if (cond)
+		list_for_each_entry_rcu(w, head, node, true)
+			n++;
+	else
+		list_for_each_entry_rcu(w, head, node)
+			n++;
+	if (locked)
+		rcu_read_unlock();
+	return n;
+}
+
+static void rcu_list_walk_outside_reader_warns(struct kt *t)
+{
+	struct walk_node a, b;
+	unsigned long w0 = kc_warn_count();
+	LIST_HEAD(head);
+
+	list_add_tail_rcu(&a.node, &head);
+	list_add_tail_rcu(&b.node, &head);
+	kt_expect_warns(t);
+	KT_EXPECT_EQU(t, walk_list(&head, true, false), 2);
+	KT_EXPECT_EQU(t, walk_list(&head, false, true), 2);
+	KT_EXPECT_EQU(t, kc_warn_count(), w0);
+	KT_EXPECT_EQU(t, walk_list(&head, false, false), 2);
+	KT_EXPECT_EQU(t, kc_warn_count(), w0 + 1);
+}
+
+/*
  * Torture: readers (half reporting their own quiescent states) hold the
  * published object across a yield; the writer replaces it and retires the
  * old one after synchronize_rcu() (in batches) or from a call_rcu()
@@ -419,6 +463,7 @@ static const struct kt_case cases[] = {
 	KT_CASE(rcu_unregistered_threads),
 	KT_CASE(rcu_self_reporting_reader),
 	KT_CASE(rcu_quiescent_state_in_section_warns),
+	KT_CASE(rcu_list_walk_outside_reader_warns),
 	KT_CASE(rcu_torture),
 };
 

@@ -39,6 +39,7 @@ static const struct kc_rcu_flavor *const flavors[] = {
 static pthread_once_t chosen_once = PTHREAD_ONCE_INIT;
 static const struct kc_rcu_flavor *requested, *fl;
 static void (*read_lock_fn)(void), (*read_unlock_fn)(void), (*qs_fn)(void);
+static int (*watching_fn)(void);
 static pthread_key_t exit_key;
 
 static __thread int rcu_depth;
@@ -103,6 +104,7 @@ static void choose(void)
 	}
 	read_lock_fn = f->read_lock;
 	read_unlock_fn = f->read_unlock;
+	watching_fn = f->watching;
 	qs_fn = f->quiescent_state;
 	fl = f;
 }
@@ -149,6 +151,15 @@ void kc_rcu_unregister_thread(void)
 	pthread_setspecific(exit_key, NULL);
 }
 
+/*
+ * As the kernel's "rcu_read_lock() used illegally while idle": a section
+ * the flavor does not see (qsbr: an offline thread) is not waited for.
+ */
+static bool rcu_is_watching(void)
+{
+	return !watching_fn || watching_fn();
+}
+
 void kc_rcu_read_lock(void)
 {
 	if (rcu_depth++)
@@ -156,6 +167,7 @@ void kc_rcu_read_lock(void)
 	if (unlikely(!rcu_registered))
 		kc_rcu_register_thread();
 	read_lock_fn();
+	WARN_ON_ONCE(!rcu_is_watching());
 }
 
 void kc_rcu_read_unlock(void)

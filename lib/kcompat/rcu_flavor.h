@@ -31,6 +31,8 @@ struct kc_rcu_flavor {
 	/* Outermost read-side section only: nesting is counted above. */
 	void (*read_lock)(void);
 	void (*read_unlock)(void);
+	/* Does the flavor see this thread's section (NULL: no way to ask)? */
+	int (*watching)(void);
 	void (*synchronize)(void);
 	/* After a grace period, kc_rcu_invoke(@head) on some thread. */
 	void (*call)(struct kc_rcu_head *head);

@@ -63,6 +63,9 @@ struct oom_race {
 	struct task_struct **killing;	/* per CPU: the task being OOM-killed */
 	unsigned int *kill_left;	/* its CPU's steps until it is reaped */
 	unsigned long *kill_sel;	/* ... or until selections_done() passes this */
+	struct task_struct **reaped;	/* per CPU: a reaped victim not yet exited */
+	unsigned int *reap_left;	/* its CPU's steps until it exits */
+	unsigned long *reap_sel;	/* ... or until selections_done() passes this */
 	atomic_ulong kills;
 	unsigned long under, over, window, slack4;
 	unsigned long totalpages;	/* adj unit = totalpages / 1000 = window / 256 */
@@ -393,7 +396,9 @@ static unsigned long selections_done(void)
 /*
  * An OOM kill spans several steps of its CPU: the victim is marked, the
  * CPU goes on with its work for a while (selections meanwhile must
- * abort), then the reaper sets MMF_OOM_SKIP and the task exits.
+ * abort), then the reaper sets MMF_OOM_SKIP; the reaped task lingers on
+ * the task list for a while more (selections meanwhile must skip it, not
+ * abort: §1) before it exits.
  */
 static void oom_kill_start(struct stress *s, unsigned int cpu,
 			   struct task_struct *p)
@@ -430,6 +435,17 @@ static void oom_kill_finish(struct stress *s, unsigned int cpu)
 	 */
 	__atomic_store_n(&R->killing[cpu], NULL, __ATOMIC_RELEASE);
 	stress_trace(s, cpu, "reaped", p->pid, 0);
+	R->reap_left[cpu] = 100000;
+	R->reap_sel[cpu] = selections_done() + 2;
+	R->reaped[cpu] = p;
+}
+
+static void oom_reaped_exit(struct stress *s, unsigned int cpu)
+{
+	struct task_struct *p = R->reaped[cpu];
+
+	R->reaped[cpu] = NULL;
+	stress_trace(s, cpu, "reaped_exit", p->pid, 0);
 	task_exit(p);
 }
 
@@ -440,8 +456,11 @@ static void cpu_step(struct stress *s, unsigned int cpu, struct stress_rng *rng)
 	unsigned long long r = stress_rng_below(rng, 100000);
 	struct task_struct *p;
 
-	if (R->killing[cpu] && (!--R->kill_left[cpu] ||
-				 selections_done() > R->kill_sel[cpu]))
+	if (R->reaped[cpu] && (!--R->reap_left[cpu] ||
+				selections_done() > R->reap_sel[cpu]))
+		oom_reaped_exit(s, cpu);
+	if (R->killing[cpu] && !R->reaped[cpu] &&
+	    (!--R->kill_left[cpu] || selections_done() > R->kill_sel[cpu]))
 		oom_kill_finish(s, cpu);
 	if (churn_allowed() && r < 100) {
 		/* Fork into an empty slot, or exit (sometimes by OOM kill). */
@@ -624,7 +643,8 @@ static long truth_badness(struct task_struct *p, bool *eligible)
 {
 	struct oom_gt *gt = p->owner;
 
-	*eligible = !gt->unkillable && p->mm && gt->adj != OOM_SCORE_ADJ_MIN;
+	*eligible = !gt->unkillable && p->mm && gt->adj != OOM_SCORE_ADJ_MIN &&
+		    !atomic_load(&gt->skip_seq);
 	return gt_badness_pages(gt) + gt->adj * (long)(R->totalpages / 1000);
 }
 
@@ -812,7 +832,11 @@ static int setup(struct stress *s)
 	R->killing = calloc(stress_nr_cpus(s), sizeof(*R->killing));
 	R->kill_left = calloc(stress_nr_cpus(s), sizeof(*R->kill_left));
 	R->kill_sel = calloc(stress_nr_cpus(s), sizeof(*R->kill_sel));
-	if (!R->slots || !R->killing || !R->kill_left || !R->kill_sel)
+	R->reaped = calloc(stress_nr_cpus(s), sizeof(*R->reaped));
+	R->reap_left = calloc(stress_nr_cpus(s), sizeof(*R->reap_left));
+	R->reap_sel = calloc(stress_nr_cpus(s), sizeof(*R->reap_sel));
+	if (!R->slots || !R->killing || !R->kill_left || !R->kill_sel ||
+	    !R->reaped || !R->reap_left || !R->reap_sel)
 		return -1;
 	/* init (unkillable, would be the biggest) and a kernel thread. */
 	R->init = task_new(true, false);
@@ -835,9 +859,14 @@ static void teardown(struct stress *s)
 {
 	unsigned int i;
 
-	for (i = 0; i < stress_nr_cpus(s); i++)
+	for (i = 0; i < stress_nr_cpus(s); i++) {
+		if (R->reaped[i])
+			oom_reaped_exit(s, i);
 		if (R->killing[i])
 			oom_kill_finish(s, i);
+		if (R->reaped[i])
+			oom_reaped_exit(s, i);
+	}
 	for (i = 0; i < R->nr_slots; i++) {
 		struct task_struct *p = R->slots[i].task;
 
@@ -856,6 +885,9 @@ static void teardown(struct stress *s)
 	free(R->killing);
 	free(R->kill_left);
 	free(R->kill_sel);
+	free(R->reaped);
+	free(R->reap_left);
+	free(R->reap_sel);
 }
 
 static void report_text(struct stress *s, FILE *out)

@@ -52,8 +52,24 @@ static inline void list_del_rcu(struct list_head *entry)
 	__ptr != __next ? list_entry(__next, type, member) : NULL;	\
 })
 
+/*
+ * As the kernel with CONFIG_PROVE_RCU_LIST: a walk outside a read-side
+ * section (and without the caller's lock condition, the optional last
+ * argument) warns. Only a grace period that happens to end during the
+ * walk would show it otherwise.
+ */
+#define __kc_rcu_list_ok(dummy, cond, extra...)	((cond) || rcu_read_lock_held())
+#define __kc_rcu_list_check(ok) ({					\
+	static bool __warned;						\
+	if (unlikely(!(ok)) &&						\
+	    !__atomic_exchange_n(&__warned, true, __ATOMIC_RELAXED))	\
+		kc_warn(__FILE__, __LINE__,				\
+			"RCU-list traversed in non-reader section", true); \
+})
+
 #define list_for_each_entry_rcu(pos, head, member, cond...)		\
-	for (pos = list_entry_rcu((head)->next, typeof(*pos), member);	\
+	for (__kc_rcu_list_check(__kc_rcu_list_ok(dummy, ## cond, 0)),	\
+	     pos = list_entry_rcu((head)->next, typeof(*pos), member);	\
 	     &pos->member != (head);					\
 	     pos = list_entry_rcu(pos->member.next, typeof(*pos), member))
 
