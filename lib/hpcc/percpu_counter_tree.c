@@ -84,6 +84,9 @@ static inline unsigned long percpu_counter_tree_carry(unsigned long orig,
 {
 	unsigned long carry, abs_inc;
 
+	/* The common case, in a few instructions: those bits did not change. */
+	if (likely(!((orig ^ res) & ~(bit_mask - 1))))
+		return 0;
 	if ((long)inc < 0) {
 		abs_inc = -inc;
 		carry = -(abs_inc & ~(bit_mask - 1));
@@ -100,8 +103,9 @@ static inline unsigned long percpu_counter_tree_carry(unsigned long orig,
 /*
  * Propagate a level-0 carry up the tree along the current CPU's path. The
  * CPU may have changed since the level-0 add: only locality depends on it.
+ * Out of line, so that the fast path saves no registers for it.
  */
-static void percpu_counter_tree_add_slowpath(struct percpu_counter_tree *counter,
+static noinline void percpu_counter_tree_add_slowpath(struct percpu_counter_tree *counter,
 					     long inc)
 {
 	struct percpu_counter_tree_level_item *item = counter->items;

@@ -118,3 +118,46 @@ void free_percpu(void __percpu *ptr)
 	/* Larger blocks are not reused: the suite allocates them once. */
 	pthread_mutex_unlock(&pcpu_lock);
 }
+
+#if defined(__x86_64__)
+/*
+ * kc_pcpu_thunk: call *%rax with the arguments in %rdi, %rsi, %rdx and
+ * return its %rax, keeping every other general register (the callers,
+ * __kc_pcpu_thunk_call(), declare only %rax, the flags, memory and the
+ * SSE registers clobbered). The stack is re-aligned for the C callee.
+ */
+asm(".text\n"
+    ".globl kc_pcpu_thunk\n"
+    ".type kc_pcpu_thunk, @function\n"
+    "kc_pcpu_thunk:\n"
+    ".cfi_startproc\n"
+    "push %rbp\n"
+    ".cfi_adjust_cfa_offset 8\n"
+    ".cfi_rel_offset %rbp, 0\n"
+    "mov %rsp, %rbp\n"
+    ".cfi_def_cfa_register %rbp\n"
+    "and $-16, %rsp\n"
+    "push %rcx\n"
+    "push %rdx\n"
+    "push %rsi\n"
+    "push %rdi\n"
+    "push %r8\n"
+    "push %r9\n"
+    "push %r10\n"
+    "push %r11\n"
+    "call *%rax\n"
+    "pop %r11\n"
+    "pop %r10\n"
+    "pop %r9\n"
+    "pop %r8\n"
+    "pop %rdi\n"
+    "pop %rsi\n"
+    "pop %rdx\n"
+    "pop %rcx\n"
+    "mov %rbp, %rsp\n"
+    "pop %rbp\n"
+    ".cfi_def_cfa %rsp, 8\n"
+    "ret\n"
+    ".cfi_endproc\n"
+    ".size kc_pcpu_thunk, .-kc_pcpu_thunk\n");
+#endif

@@ -110,27 +110,78 @@ void free_percpu(void __percpu *ptr);
 })
 
 /*
+ * A call from a per-CPU fast path to its out-of-line part that clobbers
+ * no general register but %rax (the result), as the kernel's
+ * preempt_schedule thunk: the fast path then saves no registers for its
+ * cold paths. The thunk (percpu.c) keeps the red zone, aligns the stack
+ * and saves the other caller-saved registers; the SSE registers are
+ * declared clobbered (per-CPU users are integer code, the callee may not
+ * be). Other architectures make a plain call.
+ */
+#if defined(__x86_64__)
+#define KC_SSE_CLOBBERS	"xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5",	\
+	"xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12",	\
+	"xmm13", "xmm14", "xmm15"
+#define __kc_pcpu_thunk_call(fn, a0, a1, a2) ({				\
+	unsigned long __tr = (unsigned long)(fn);			\
+	asm volatile("lea -128(%%rsp), %%rsp\n\t"			\
+		     "call kc_pcpu_thunk\n\t"				\
+		     "lea 128(%%rsp), %%rsp"				\
+		     : "+a" (__tr)					\
+		     : "D" ((unsigned long)(a0)), "S" ((unsigned long)(a1)),	\
+		       "d" ((unsigned long)(a2))				\
+		     : "memory", "cc", KC_SSE_CLOBBERS);		\
+	__tr;								\
+})
+#define __kc_pcpu_cold_call(fn, ret_type, a0, a1, a2)			\
+	((ret_type)__kc_pcpu_thunk_call(fn, a0, a1, a2))
+/* The same for a function without arguments or result. */
+#define __kc_pcpu_thunk_call0(fn) do {					\
+	unsigned long __tr = (unsigned long)(fn);			\
+	asm volatile("lea -128(%%rsp), %%rsp\n\t"			\
+		     "call kc_pcpu_thunk\n\t"				\
+		     "lea 128(%%rsp), %%rsp"				\
+		     : "+a" (__tr) : : "memory", "cc", KC_SSE_CLOBBERS);	\
+} while (0)
+#else
+#define __kc_pcpu_cold_call(fn, ret_type, a0, a1, a2)	((ret_type)(fn)(a0, a1, a2))
+#endif
+
+/*
  * this_cpu_add_return(), the hot one (hpcc's level-0 add): everything but
  * the holder's CPU-local add is out of line (kc_pcpu_xadd_slow*()).
  */
 #define __kc_pcpu_xadd_slow(p, v, cpu)					\
 	__builtin_choose_expr(sizeof(*(p)) == 8,			\
-		(typeof(*(p)))kc_pcpu_xadd_slow64((u64 *)(p), (u64)(v), cpu),	\
+		(typeof(*(p)))__kc_pcpu_cold_call(kc_pcpu_xadd_slow64, u64, (u64 *)(p), (u64)(v), cpu), \
 	__builtin_choose_expr(sizeof(*(p)) == 4,			\
-		(typeof(*(p)))kc_pcpu_xadd_slow32((u32 *)(p), (u32)(v), cpu),	\
+		(typeof(*(p)))__kc_pcpu_cold_call(kc_pcpu_xadd_slow32, u32, (u32 *)(p), (u32)(v), cpu), \
 	__builtin_choose_expr(sizeof(*(p)) == 2,			\
-		(typeof(*(p)))kc_pcpu_xadd_slow16((u16 *)(p), (u16)(v), cpu),	\
-		(typeof(*(p)))kc_pcpu_xadd_slow8((u8 *)(p), (u8)(v), cpu))))
+		(typeof(*(p)))__kc_pcpu_cold_call(kc_pcpu_xadd_slow16, u16, (u16 *)(p), (u16)(v), cpu), \
+		(typeof(*(p)))__kc_pcpu_cold_call(kc_pcpu_xadd_slow8, u8, (u8 *)(p), (u8)(v), cpu))))
 u64 kc_pcpu_xadd_slow64(u64 *p, u64 v, unsigned int cpu);
 u32 kc_pcpu_xadd_slow32(u32 *p, u32 v, unsigned int cpu);
 u16 kc_pcpu_xadd_slow16(u16 *p, u16 v, unsigned int cpu);
 u8 kc_pcpu_xadd_slow8(u8 *p, u8 v, unsigned int cpu);
 
-/* The after-add point: the injection hook, and a preemption point. */
+/*
+ * The after-add point: the injection hook, and a preemption point. One
+ * test of the vCPU's attention word, almost never taken but while a hook
+ * is installed; the rest is out of line.
+ */
+static inline void kc_pcpu_attention_call(void)
+{
+#if defined(__x86_64__)
+	__kc_pcpu_thunk_call0(kc_pcpu_attention);
+#else
+	kc_pcpu_attention();
+#endif
+}
+
 static inline void kc_after_pcpu_add(unsigned int cpu)
 {
 	if (unlikely(atomic_load_explicit(&kc_vcpus[cpu].attn, memory_order_relaxed)))
-		kc_pcpu_attention();
+		kc_pcpu_attention_call();
 }
 
 /*
