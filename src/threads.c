@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Worker threads and phases. Thread i < nr_cpus is virtual CPU i, pinned
- * to host core i % ncores, and holds that vCPU between its steps (owned
- * model of kcompat.h: an injected hop migrates it for the rest of the
- * step); the selector threads follow, unpinned, and hold none. Every
+ * to host core i % ncores, and holds a vCPU between its steps (owned
+ * model of kcompat.h: an injected hop migrates it, and a migrating thread
+ * may swap vCPUs with it at a preemption point, so it may stay on another
+ * vCPU); the selector threads follow, unpinned, and hold none. Every
  * wait sleeps (256 or 8192 threads on two cores never spin) on a futex
  * word of its own, never on a lock the workers share: a start or a
  * resume wakes every worker at once and none waits for another to be
