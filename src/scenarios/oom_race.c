@@ -55,17 +55,20 @@ struct oom_slot {
 	atomic_long target;		/* badness pages the CPUs steer to */
 };
 
+/* A CPU's OOM kill, one stage at a time: marked, then reaped, then exited. */
+struct oom_cpu_kill {
+	struct task_struct *killing;	/* marked, not reaped (checkers read it) */
+	struct task_struct *reaped;	/* reaped, still on the task list */
+	unsigned int left;		/* the CPU's steps until the next stage */
+	unsigned long sel;		/* ... or until selections_done() passes this */
+};
+
 struct oom_race {
 	struct stress *s;
 	struct oom_slot *slots;
 	unsigned int nr_slots;
 	struct task_struct *init, *kthread;
-	struct task_struct **killing;	/* per CPU: the task being OOM-killed */
-	unsigned int *kill_left;	/* its CPU's steps until it is reaped */
-	unsigned long *kill_sel;	/* ... or until selections_done() passes this */
-	struct task_struct **reaped;	/* per CPU: a reaped victim not yet exited */
-	unsigned int *reap_left;	/* its CPU's steps until it exits */
-	unsigned long *reap_sel;	/* ... or until selections_done() passes this */
+	struct oom_cpu_kill *kill;	/* per CPU */
 	atomic_ulong kills;
 	unsigned long under, over, window, slack4;
 	unsigned long totalpages;	/* adj unit = totalpages / 1000 = window / 256 */
@@ -393,6 +396,18 @@ static unsigned long selections_done(void)
 	       atomic_load_explicit(&R->selections[OOM_ALGO_BOUNDED], memory_order_relaxed);
 }
 
+/* A stage lasts until two selections overlapped it (bounded if none run). */
+static void kill_stage_start(struct oom_cpu_kill *k)
+{
+	k->left = 100000;
+	k->sel = selections_done() + 2;
+}
+
+static bool kill_stage_done(struct oom_cpu_kill *k)
+{
+	return !--k->left || selections_done() > k->sel;
+}
+
 /*
  * An OOM kill spans several steps of its CPU: the victim is marked, the
  * CPU goes on with its work for a while (selections meanwhile must
@@ -403,22 +418,22 @@ static unsigned long selections_done(void)
 static void oom_kill_start(struct stress *s, unsigned int cpu,
 			   struct task_struct *p)
 {
+	struct oom_cpu_kill *k = &R->kill[cpu];
 	struct oom_gt *gt = p->owner;
 
 	atomic_fetch_add(&R->active_victims, 1);
-	/* Until two selections overlapped it (bounded if none run). */
-	R->kill_left[cpu] = 100000;
-	R->kill_sel[cpu] = selections_done() + 2;
-	__atomic_store_n(&R->killing[cpu], p, __ATOMIC_RELEASE);
+	kill_stage_start(k);
+	__atomic_store_n(&k->killing, p, __ATOMIC_RELEASE);
 	oom_mark_victim(p);
 	atomic_store(&gt->victim_seq, stamp());
 	atomic_fetch_add(&R->kills, 1);
-	stress_trace(s, cpu, "oom_kill", p->pid, R->kill_left[cpu]);
+	stress_trace(s, cpu, "oom_kill", p->pid, k->left);
 }
 
 static void oom_kill_finish(struct stress *s, unsigned int cpu)
 {
-	struct task_struct *p = R->killing[cpu];
+	struct oom_cpu_kill *k = &R->kill[cpu];
+	struct task_struct *p = k->killing;
 	struct oom_gt *gt = p->owner;
 	unsigned long done, old;
 
@@ -433,18 +448,17 @@ static void oom_kill_finish(struct stress *s, unsigned int cpu)
 	 * Cleared before the exit: a checker that still sees it is in a
 	 * read-side section the exit's grace period waits for.
 	 */
-	__atomic_store_n(&R->killing[cpu], NULL, __ATOMIC_RELEASE);
+	__atomic_store_n(&k->killing, NULL, __ATOMIC_RELEASE);
 	stress_trace(s, cpu, "reaped", p->pid, 0);
-	R->reap_left[cpu] = 100000;
-	R->reap_sel[cpu] = selections_done() + 2;
-	R->reaped[cpu] = p;
+	kill_stage_start(k);
+	k->reaped = p;
 }
 
 static void oom_reaped_exit(struct stress *s, unsigned int cpu)
 {
-	struct task_struct *p = R->reaped[cpu];
+	struct task_struct *p = R->kill[cpu].reaped;
 
-	R->reaped[cpu] = NULL;
+	R->kill[cpu].reaped = NULL;
 	stress_trace(s, cpu, "reaped_exit", p->pid, 0);
 	task_exit(p);
 }
@@ -454,13 +468,12 @@ static void cpu_step(struct stress *s, unsigned int cpu, struct stress_rng *rng)
 	unsigned int i = stress_rng_below(rng, R->nr_slots);
 	struct oom_slot *sl = &R->slots[i];
 	unsigned long long r = stress_rng_below(rng, 100000);
+	struct oom_cpu_kill *k = &R->kill[cpu];
 	struct task_struct *p;
 
-	if (R->reaped[cpu] && (!--R->reap_left[cpu] ||
-				selections_done() > R->reap_sel[cpu]))
+	if (k->reaped && kill_stage_done(k))
 		oom_reaped_exit(s, cpu);
-	if (R->killing[cpu] && !R->reaped[cpu] &&
-	    (!--R->kill_left[cpu] || selections_done() > R->kill_sel[cpu]))
+	else if (k->killing && kill_stage_done(k))
 		oom_kill_finish(s, cpu);
 	if (churn_allowed() && r < 100) {
 		/* Fork into an empty slot, or exit (sometimes by OOM kill). */
@@ -480,7 +493,7 @@ static void cpu_step(struct stress *s, unsigned int cpu, struct stress_rng *rng)
 			return;
 		stress_trace(s, cpu, "exit", p->pid, i);
 		/* One exit in 1000 is an OOM kill, one at a time per CPU. */
-		if (!R->killing[cpu] && stress_rng_below(rng, 1000) == 0)
+		if (!k->killing && !k->reaped && stress_rng_below(rng, 1000) == 0)
 			oom_kill_start(s, cpu, p);
 		else
 			task_exit(p);
@@ -549,7 +562,7 @@ static void check_must_abort(struct stress *s, unsigned int id, struct oom_contr
 		return;
 	rcu_read_lock();
 	for (i = 0; i < stress_nr_cpus(s); i++) {
-		struct task_struct *p = __atomic_load_n(&R->killing[i], __ATOMIC_ACQUIRE);
+		struct task_struct *p = __atomic_load_n(&R->kill[i].killing, __ATOMIC_ACQUIRE);
 		struct oom_gt *gt;
 		unsigned long v, sk;
 
@@ -718,7 +731,7 @@ static void quiescent(struct stress *s)
 	for (i = 0; i < n; i++)
 		inwin += q[i].eligible && q[i].approx + (long)R->window >= amax;
 	for (i = 0; i < stress_nr_cpus(s); i++)
-		pending += R->killing[i] != NULL;
+		pending += R->kill[i].killing != NULL;
 	R->q_checks++;
 	if (pending)
 		R->q_pending++;
@@ -829,14 +842,8 @@ static int setup(struct stress *s)
 	rng_init(&R->lrng, stress_seed(s) ^ 0x6f6f6d5f72616365ULL);
 	atomic_store(&R->seq, 1);
 	R->slots = calloc(R->nr_slots, sizeof(*R->slots));
-	R->killing = calloc(stress_nr_cpus(s), sizeof(*R->killing));
-	R->kill_left = calloc(stress_nr_cpus(s), sizeof(*R->kill_left));
-	R->kill_sel = calloc(stress_nr_cpus(s), sizeof(*R->kill_sel));
-	R->reaped = calloc(stress_nr_cpus(s), sizeof(*R->reaped));
-	R->reap_left = calloc(stress_nr_cpus(s), sizeof(*R->reap_left));
-	R->reap_sel = calloc(stress_nr_cpus(s), sizeof(*R->reap_sel));
-	if (!R->slots || !R->killing || !R->kill_left || !R->kill_sel ||
-	    !R->reaped || !R->reap_left || !R->reap_sel)
+	R->kill = calloc(stress_nr_cpus(s), sizeof(*R->kill));
+	if (!R->slots || !R->kill)
 		return -1;
 	/* init (unkillable, would be the biggest) and a kernel thread. */
 	R->init = task_new(true, false);
@@ -860,11 +867,9 @@ static void teardown(struct stress *s)
 	unsigned int i;
 
 	for (i = 0; i < stress_nr_cpus(s); i++) {
-		if (R->reaped[i])
-			oom_reaped_exit(s, i);
-		if (R->killing[i])
+		if (R->kill[i].killing)
 			oom_kill_finish(s, i);
-		if (R->reaped[i])
+		if (R->kill[i].reaped)
 			oom_reaped_exit(s, i);
 	}
 	for (i = 0; i < R->nr_slots; i++) {
@@ -882,12 +887,7 @@ static void teardown(struct stress *s)
 	oom_poison_hook = NULL;
 	oom_task_free_hook = NULL;
 	free(R->slots);
-	free(R->killing);
-	free(R->kill_left);
-	free(R->kill_sel);
-	free(R->reaped);
-	free(R->reap_left);
-	free(R->reap_sel);
+	free(R->kill);
 }
 
 static void report_text(struct stress *s, FILE *out)
