@@ -8,7 +8,7 @@
  *           thread lends it at its next preemption point (kcompat.h); in
  *           the atomic model it only changes its CPU number while that
  *           CPU's thread keeps running. The engine moves the thread back
- *           to its own CPU before its next step (stress_inject_hopped()),
+ *           to its own CPU before its next step (stress_step_home()),
  *           as a task returning to its CPU would be; within the step it
  *           stays on the new one.
  *   delay - sleep 1..100 us (preemption between fast and slow path),
@@ -22,9 +22,10 @@
 #include <kcompat/kcompat.h>
 #include "stress.h"
 
+__thread bool stress_hop_pending;	/* scenario.h: stress_step_home() */
+
 struct inject_tls {
 	bool active;
-	bool hopped;		/* since the last stress_inject_hopped() */
 	struct stress_rng rng;
 	unsigned int nr_cpus;
 	unsigned long hops, delays, yields;
@@ -39,7 +40,7 @@ static void inject_hook(void)
 		return;
 	if (spec.hop && stress_rng_chance(&inj.rng, spec.hop)) {
 		kc_set_cpu(stress_rng_below(&inj.rng, inj.nr_cpus));
-		inj.hopped = true;
+		stress_hop_pending = true;
 		inj.hops++;
 	}
 	if (spec.yield && stress_rng_chance(&inj.rng, spec.yield)) {
@@ -67,19 +68,10 @@ void stress_inject_install(const struct stress_config *cfg)
 void stress_inject_attach(struct stress *s, unsigned int cpu)
 {
 	inj.active = true;
-	inj.hopped = false;
+	stress_hop_pending = false;
 	inj.nr_cpus = s->cfg->nr_cpus;
 	inj.hops = inj.delays = inj.yields = 0;
 	stress_rng_seed(&inj.rng, s->seed, "inject", cpu);
-}
-
-/* Did an injected hop move the calling thread since the last call? */
-bool stress_inject_hopped(void)
-{
-	bool h = inj.hopped;
-
-	inj.hopped = false;
-	return h;
 }
 
 /* Called by the thread itself on exit: fold its counts into the run. */

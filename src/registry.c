@@ -42,6 +42,7 @@ static const struct scenario *maybe_slowed(const struct scenario *sc)
 	slowdown = atoi(v);
 	slowed[nr_slowed] = *sc;
 	slowed[nr_slowed].cpu_step = slow_cpu_step;
+	slowed[nr_slowed].cpu_steps = NULL;	/* each step through the slow one */
 	slowed_orig[nr_slowed] = sc;
 	return &slowed[nr_slowed++];
 }

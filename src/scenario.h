@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <kcompat/kcompat.h>
 #include "util/rng.h"
 
 struct stress;		/* one run of one scenario (engine-owned) */
@@ -46,30 +47,17 @@ static inline bool stress_rng_chance(struct stress_rng *r, double p)
 }
 
 /*
- * Batched draws for hot loops: the same sequence as stress_rng_next() on
- * @r, generated STRESS_RNG_BATCH at a time (a load per draw, one call per
- * batch). Start with .i = STRESS_RNG_BATCH (empty); draw from @r only
- * through the batch once it is in use.
+ * Set by an injected hop (src/inject.c): the thread acts as another CPU
+ * until its step ends. Before each step the engine (or a cpu_steps()
+ * loop) brings it home: a TLS load and a well-predicted branch.
  */
-#define STRESS_RNG_BATCH	32
-struct stress_rng_batch {
-	unsigned int i;
-	unsigned long long v[STRESS_RNG_BATCH];
-};
-void stress_rng_refill(struct stress_rng_batch *b, struct stress_rng *r);
-static inline unsigned long long stress_rng_batch_next(struct stress_rng_batch *b,
-						       struct stress_rng *r)
+extern __thread bool stress_hop_pending;
+static inline void stress_step_home(unsigned int cpu)
 {
-	if (__builtin_expect(b->i >= STRESS_RNG_BATCH, 0))
-		stress_rng_refill(b, r);
-	return b->v[b->i++];
-}
-/* Uniform in [0, n), as stress_rng_below(). */
-static inline unsigned long long stress_rng_batch_below(struct stress_rng_batch *b,
-							struct stress_rng *r,
-							unsigned long long n)
-{
-	return (unsigned long long)(((unsigned __int128)stress_rng_batch_next(b, r) * n) >> 64);
+	if (__builtin_expect(stress_hop_pending, 0)) {
+		stress_hop_pending = false;
+		kc_set_cpu(cpu);
+	}
 }
 
 /* A scenario-specific long option (e.g. --oom-algo v16). */
@@ -97,6 +85,14 @@ struct scenario {
 	 * moves it again.
 	 */
 	void (*cpu_step)(struct stress *s, unsigned int cpu, struct stress_rng *rng);
+	/*
+	 * Optional: @n cpu_step()s in one call, the same operations in the
+	 * same order, each preceded by stress_step_home(@cpu): one indirect
+	 * call per burst, and the scenario's loop keeps its state in
+	 * registers across steps (issue 17).
+	 */
+	void (*cpu_steps)(struct stress *s, unsigned int cpu, struct stress_rng *rng,
+			  unsigned long n);
 	/* One round of continuous checking by selector/checker thread @id. */
 	void (*select_step)(struct stress *s, unsigned int id, struct stress_rng *rng);
 	/* Every virtual CPU is parked (stutter): verify the quiescent state. */

@@ -277,7 +277,6 @@ void stress_inject_attach(struct stress *s, unsigned int cpu);
 void stress_inject_detach(void);
 void stress_inject_install(const struct stress_config *cfg);
 void stress_inject_counts(unsigned long *hops, unsigned long *delays, unsigned long *yields);
-bool stress_inject_hopped(void);
 
 /* sched.c: what the scheduler did with a thread (the watchdog's starvation test). */
 struct stress_sched {

@@ -244,10 +244,13 @@ static void *worker(void *arg)
 
 			if (s->cfg->steps && s->cfg->steps - n < burst)
 				burst = s->cfg->steps - n;
-			for (k = 0; k < burst; k++) {
-				if (stress_inject_hopped())
-					kc_set_cpu(th->id);	/* back home after an injected hop */
-				sc->cpu_step(s, th->id, &rng);
+			if (sc->cpu_steps) {
+				sc->cpu_steps(s, th->id, &rng, burst);
+			} else {
+				for (k = 0; k < burst; k++) {
+					stress_step_home(th->id);
+					sc->cpu_step(s, th->id, &rng);
+				}
 			}
 			kc_cpu_preempt();	/* lend the vCPU to a thread waiting for it */
 			n += burst - 1;

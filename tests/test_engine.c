@@ -88,41 +88,57 @@ static void parse_inject_stutter(struct kt *t)
 /* The window of truth.h, replayed by hand: before/after reads around updates in flight. */
 static void truth_windows(struct kt *t)
 {
-	struct truth *tr = truth_new(3, 2);
+	struct truth *tr = truth_new(3, 2, 1);
 	struct truth_window w;
+	struct truth_op a, b, c;
 	unsigned int who;
 
 	KT_ASSERT(t, tr != NULL, "alloc");
-	truth_begin(tr, 0, 1, 100, 128);
-	truth_end(tr, 0, 1, 100, 128, 0);
-	truth_begin(tr, 1, 1, -30, 32);
-	truth_end(tr, 1, 1, -30, 32, 2);		/* made as CPU 2 */
+	a = truth_begin(tr, 0, 1, 100);
+	truth_end(tr, &a, 0, 1, 100, 0);
+	b = truth_begin(tr, 1, 1, -30);
+	truth_end(tr, &b, 1, 1, -30, 2);		/* made as CPU 2 */
 	KT_EXPECT(t, truth_settled(tr, 1, &who), "settled");
-	truth_read_done(tr, 1, &w);
-	/* In flight from here: +7 on thread 2, -5 on thread 0. */
-	truth_begin(tr, 2, 1, 7, 32);
-	truth_begin(tr, 0, 1, -5, 32);
+	truth_read_done_bounded(tr, 1, &w, 0, 32);
+	/*
+	 * In flight from here: +7 on thread 2, -5 on thread 0; thread 1
+	 * makes +40, then +3 is in flight. One update per thread can be
+	 * mid-carry: roundup(7) + roundup(5) + roundup(max(43, 0)), by 32.
+	 */
+	b = truth_begin(tr, 2, 1, 7);
+	a = truth_begin(tr, 0, 1, -5);
+	c = truth_begin(tr, 1, 1, 40);
+	truth_end(tr, &c, 1, 1, 40, 1);
+	c = truth_begin(tr, 1, 1, 3);
 	truth_read_started(tr, 1, &w);
 	KT_EXPECT_EQ(t, truth_exact(&w), 70);
-	KT_EXPECT_EQU(t, truth_dpos(&w), 7);
+	KT_EXPECT_EQU(t, truth_dpos(&w), 50);
 	KT_EXPECT_EQU(t, truth_dneg(&w), 5);
-	KT_EXPECT_EQU(t, truth_dbound(&w), 64);
+	KT_EXPECT_EQU(t, truth_dbound(&w), 32 + 32 + 64);
+	/* An unbounded read has none. */
+	truth_read_done(tr, 1, &w);
+	truth_read_started(tr, 1, &w);
+	KT_EXPECT_EQU(t, truth_dbound(&w), 0);
+	truth_end(tr, &c, 1, 1, 3, 1);
 	KT_EXPECT(t, !truth_quiet(&w), "updates in flight");
 	KT_EXPECT(t, !truth_settled(tr, 1, &who) && who == 0, "thread 0 in flight first");
-	truth_end(tr, 2, 1, 7, 32, 2);
-	truth_end(tr, 0, 1, -5, 32, 0);
+	truth_end(tr, &b, 2, 1, 7, 2);
+	truth_end(tr, &a, 0, 1, -5, 0);
 	KT_EXPECT(t, truth_settled(tr, 1, &who), "settled again");
 	truth_read_done(tr, 1, &w);
 	truth_read_started(tr, 1, &w);
 	KT_EXPECT(t, truth_quiet(&w), "quiet");
-	KT_EXPECT_EQ(t, truth_exact(&w), 72);
-	/* Per-CPU words: CPU 0 got 100 - 5, CPU 2 got -30 (made by thread 1) + 7. */
+	KT_EXPECT_EQ(t, truth_exact(&w), 115);
+	/*
+	 * Per-CPU words: CPU 0 got 100 - 5, CPU 1 got 40 + 3, CPU 2 got -30
+	 * (made by thread 1) + 7.
+	 */
 	KT_EXPECT_EQ(t, truth_cpu_word(tr, 1, 0), 95);
-	KT_EXPECT_EQ(t, truth_cpu_word(tr, 1, 1), 0);
+	KT_EXPECT_EQ(t, truth_cpu_word(tr, 1, 1), 43);
 	KT_EXPECT_EQ(t, truth_cpu_word(tr, 1, 2), -23);
 	KT_EXPECT_EQ(t, truth_cpu_word(tr, 0, 0), 0);	/* the other counter untouched */
 	/* A set() at a quiescent point moves the base, not the sums. */
-	tr->base[1] = (unsigned long)1000 - 72;
+	tr->base[1] = (unsigned long)1000 - 115;
 	truth_read_done(tr, 1, &w);
 	KT_EXPECT_EQ(t, truth_exact(&w), 1000);
 	truth_free(tr);
@@ -131,15 +147,16 @@ static void truth_windows(struct kt *t)
 /* Sums wrap: only differences matter, also across LONG_MAX. */
 static void truth_wraps(struct kt *t)
 {
-	struct truth *tr = truth_new(1, 1);
+	struct truth *tr = truth_new(1, 1, 1);
 	struct truth_window w;
+	struct truth_op a;
 	int i;
 
 	KT_ASSERT(t, tr != NULL, "alloc");
 	tr->base[0] = LONG_MAX - 10;
 	for (i = 0; i < 4; i++) {
-		truth_begin(tr, 0, 0, LONG_MAX / 2, 0);
-		truth_end(tr, 0, 0, LONG_MAX / 2, 0, 0);
+		a = truth_begin(tr, 0, 0, LONG_MAX / 2);
+		truth_end(tr, &a, 0, 0, LONG_MAX / 2, 0);
 	}
 	truth_read_done(tr, 0, &w);
 	truth_read_started(tr, 0, &w);

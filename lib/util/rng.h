@@ -4,8 +4,8 @@
  * and lib/mm: splitmix64 (Steele, Lea and Flood, OOPSLA 2014). The state
  * is one 64-bit word advanced by the golden-ratio increment; every output
  * goes through the finaliser. Per-thread state, no locks, all inline:
- * the stress engine draws in its hot loop. Batched generation builds on
- * rng_next().
+ * the stress engine draws in its hot loop, with the state in a register
+ * (counter_storm's step keeps a local copy).
  */
 #ifndef _UTIL_RNG_H
 #define _UTIL_RNG_H

@@ -89,10 +89,14 @@ static unsigned long top_threshold(const struct storm *st)
 	return st->shape->m_top ? st->shape->m_top : st->shape->batch;
 }
 
-/* The update side draws through its CPU's batch (same sequence, issue 17). */
-#define below(n)	stress_rng_batch_below(&c->rb, r, (n))
+/*
+ * The update side draws from the vCPU thread's stream, which the step
+ * loop keeps in a local (a register): no load and store per draw
+ * (issue 17).
+ */
+#define below(n)	stress_rng_below(r, (n))
 
-static long big_delta(struct storm *st, struct cs_cpu *c, struct stress_rng *r)
+static __always_inline long big_delta(struct storm *st, struct cs_cpu *c, struct stress_rng *r)
 {
 	unsigned int top_bits = 3, bits;
 	unsigned long top = top_threshold(st), mag;
@@ -133,22 +137,18 @@ static unsigned int pick_key(struct storm *st, struct cs_cpu *c, unsigned int cp
 	return key_of_tenth[x / 100];
 }
 
-void storm_add(struct stress *s, struct storm *st, unsigned int cpu, unsigned int key, long inc)
+/* Inline in one_op(), the hot loop; storm_add() for the edge plans. */
+static __always_inline void add_one(struct storm *st, struct cs_cpu *c, unsigned int cpu,
+				    unsigned int key, long inc)
 {
-	struct cs_cpu *c = &st->cpus[cpu];
 	unsigned int ident = kc_get_cpu();	/* the level-0 word the add lands on */
-	unsigned long bound = 0;
+	struct truth_op op = { 0 };
 
-	if (st->checking) {
-		/* hpcc_shape_pending_bound(), inline: roundup(|inc|, M_top). */
-		unsigned long m = st->kshape[key].m_top, a = inc < 0 ? -(unsigned long)inc : (unsigned long)inc;
-
-		bound = m ? (a + m - 1) & ~(m - 1) : 0;
-		truth_begin_at(&c->truth[key], inc, bound);
-	}
+	if (st->checking)
+		op = truth_begin_at(&c->truth[key], inc);
 	percpu_counter_tree_add(st->ctr[key], inc);
 	if (st->checking) {
-		truth_end_at(st->truth, &c->truth[key], cpu, key, inc, bound, ident);
+		truth_end_at(st->truth, &c->truth[key], &op, cpu, key, inc, ident);
 		if (c->ring)
 			stress_trace_to(c->ring, ident == cpu ? "add key|cpu<<8 inc" :
 					"add-as-other-cpu key|cpu<<8 inc",
@@ -160,7 +160,12 @@ void storm_add(struct stress *s, struct storm *st, unsigned int cpu, unsigned in
 	c->adds++;
 }
 
-static void new_run(struct storm *st, struct cs_cpu *c, struct stress_rng *r)
+void storm_add(struct stress *s, struct storm *st, unsigned int cpu, unsigned int key, long inc)
+{
+	add_one(st, &st->cpus[cpu], cpu, key, inc);
+}
+
+static __always_inline void new_run(struct storm *st, struct cs_cpu *c, struct stress_rng *r)
 {
 	const struct hpcc_shape *sh = st->shape;
 	unsigned int l;
@@ -179,12 +184,13 @@ static void new_run(struct storm *st, struct cs_cpu *c, struct stress_rng *r)
 		c->osc_unit = sh->threshold[l - 1];
 }
 
-static void one_op(struct stress *s, struct storm *st, unsigned int cpu,
-		   struct stress_rng *r)
+static __always_inline void one_op(struct stress *s, struct storm *st, unsigned int cpu,
+				   struct stress_rng *r)
 {
 	struct cs_cpu *c = &st->cpus[cpu];
 	unsigned int key = pick_key(st, c, cpu, r);
 	unsigned long m;
+	long inc;
 
 	if (!c->left--) {
 		new_run(st, c, r);
@@ -205,24 +211,24 @@ static void one_op(struct stress *s, struct storm *st, unsigned int cpu,
 	}
 	switch (c->pattern) {
 	case P_SMALL:
-		storm_add(s, st, cpu, key, small_delta(c, r));
+		inc = small_delta(c, r);
 		break;
 	case P_LARGE:
-		storm_add(s, st, cpu, key, big_delta(st, c, r));
+		inc = big_delta(st, c, r);
 		break;
 	case P_OSC:
 		/* Park our word just below a multiple of the unit's threshold, then +-unit. */
+		key = c->osc_key;
 		m = c->osc_unit > 1 ? (unsigned long)c->osc_unit * 2 : st->shape->batch;
-		if ((c->home[c->osc_key] & (m - 1)) != m - 1 && (c->left & 7) == 0)
-			storm_add(s, st, cpu, c->osc_key,
-			       (long)((m - 1) - (c->home[c->osc_key] & (m - 1))));
+		if ((c->home[key] & (m - 1)) != m - 1 && (c->left & 7) == 0)
+			inc = (long)((m - 1) - (c->home[key] & (m - 1)));
 		else
-			storm_add(s, st, cpu, c->osc_key, (c->left & 1) ? c->osc_unit : -c->osc_unit);
+			inc = (c->left & 1) ? c->osc_unit : -c->osc_unit;
 		break;
 	case P_NEGRUN:
-		storm_add(s, st, cpu, key, -(long)(1 + below(2 * st->shape->batch)));
+		inc = -(long)(1 + below(2 * st->shape->batch));
 		break;
-	case P_HOP:
+	default:	/* P_HOP */
 		/*
 		 * The run as another CPU (migrated when it started): the updates
 		 * land on its word and carry along its path. Owned per-CPU
@@ -230,21 +236,21 @@ static void one_op(struct stress *s, struct storm *st, unsigned int cpu,
 		 * its next preemption point, after its level-0 add: its carry
 		 * may still be in flight) and stays there until a migration
 		 * moves it again; the engine does not bring it back, so any
-		 * run may be made as another CPU (storm_add() accounts each
+		 * run may be made as another CPU (add_one() accounts each
 		 * add to the CPU it ran as). Atomic model: that CPU's thread
 		 * keeps running on the same word.
 		 */
-		storm_add(s, st, cpu, key, below(4) ? small_delta(c, r) : big_delta(st, c, r));
+		inc = below(4) ? small_delta(c, r) : big_delta(st, c, r);
 		break;
 	}
+	add_one(st, c, cpu, key, inc);
 }
 
 #undef below
 
-static void storm_cpu_step(struct stress *s, unsigned int cpu, struct stress_rng *r)
+static __always_inline void cpu_step(struct stress *s, struct storm *st, struct cs_cpu *c,
+				     unsigned int cpu, struct stress_rng *r)
 {
-	struct storm *st = stress_priv(s);
-	struct cs_cpu *c = &st->cpus[cpu];
 	unsigned int i, n = c->hot ? HOT_BURST : 1;
 
 	/* First, as this CPU (a hop below may change the identity until the step ends). */
@@ -252,6 +258,30 @@ static void storm_cpu_step(struct stress *s, unsigned int cpu, struct stress_rng
 		storm_edge_step(s, st, cpu);
 	for (i = 0; i < n; i++)
 		one_op(s, st, cpu, r);
+}
+
+static void storm_cpu_step(struct stress *s, unsigned int cpu, struct stress_rng *r)
+{
+	struct storm *st = stress_priv(s);
+	struct stress_rng lr = *r;	/* in a register for the step */
+
+	cpu_step(s, st, &st->cpus[cpu], cpu, &lr);
+	*r = lr;
+}
+
+/* The engine's burst: the same steps, state kept in registers across them. */
+static void storm_cpu_steps(struct stress *s, unsigned int cpu, struct stress_rng *r,
+			    unsigned long n)
+{
+	struct storm *st = stress_priv(s);
+	struct cs_cpu *c = &st->cpus[cpu];
+	struct stress_rng lr = *r;
+
+	while (n--) {
+		stress_step_home(cpu);
+		cpu_step(s, st, c, cpu, &lr);
+	}
+	*r = lr;
 }
 
 /* --- life cycle --- */
@@ -286,7 +316,7 @@ static int storm_setup(struct stress *s)
 	st->items[1] = aligned_alloc(64, isz ? isz : 64);
 	st->items[2] = aligned_alloc(64, isz ? NR_GROUP * isz : 64);
 	st->cpus = aligned_alloc(64, sizeof(*st->cpus) * st->nr_cpus);
-	st->truth = st->checking ? truth_new(st->nr_cpus, NR_KEYS) : NULL;
+	st->truth = st->checking ? truth_new(st->nr_cpus, NR_KEYS, stress_nr_selectors(s)) : NULL;
 	if (!st->items[0] || !st->items[1] || !st->items[2] || !st->cpus ||
 	    (st->checking && !st->truth)) {
 		storm_free(st);
@@ -327,7 +357,6 @@ static int storm_setup(struct stress *s)
 	st->cold_owner[K_COLD] = 0;
 	st->cold_owner[K_G3_COLD] = st->nr_cpus - 1;
 	for (i = 0; i < st->nr_cpus; i++) {
-		st->cpus[i].rb.i = STRESS_RNG_BATCH;	/* empty */
 		st->cpus[i].truth = st->truth ? truth_cell(st->truth, i, 0) : NULL;
 		st->cpus[i].ring = stress_trace_ring(s, i);
 	}
@@ -419,6 +448,7 @@ static const struct scenario counter_storm = {
 	.opts = storm_opts,
 	.setup = storm_setup,
 	.cpu_step = storm_cpu_step,
+	.cpu_steps = storm_cpu_steps,
 	.select_step = storm_select_step,
 	.quiescent = storm_quiescent,
 	.teardown = storm_teardown,

@@ -22,7 +22,6 @@ enum { K_HOT, K_G0, K_G1, K_G2_WARM, K_G3_COLD, K_COLD, K_EDGE0, K_EDGE1, K_EDGE
 enum pattern { P_SMALL, P_LARGE, P_OSC, P_NEGRUN, P_HOP, NR_PATTERNS };
 
 struct cs_cpu {
-	struct stress_rng_batch rb;	/* the update side's draws */
 	struct truth_cell *truth;	/* this thread's cells, by key (checking) */
 	struct stress_trace_ring *ring;	/* this thread's flight recorder ring */
 	int pattern;

@@ -69,12 +69,12 @@ static bool window_check(struct stress *s, struct storm *st, unsigned int key,
 	return true;
 }
 
-static void check_approx(struct stress *s, struct storm *st, unsigned int key)
+static void check_approx(struct stress *s, struct storm *st, unsigned int key, unsigned int id)
 {
 	struct truth_window w;
 	long v;
 
-	truth_read_done(st->truth, key, &w);
+	truth_read_done_bounded(st->truth, key, &w, id, st->kshape[key].m_top);
 	v = percpu_counter_tree_approximate_sum(st->ctr[key]);
 	truth_read_started(st->truth, key, &w);
 	window_check(s, st, key, &w, v, true, "approximate_sum");
@@ -97,12 +97,12 @@ static void check_precise(struct stress *s, struct storm *st, unsigned int key)
 		stress_fail(s, "positive", -1, "precise_sum_positive(%s) < 0", key_names[key]);
 }
 
-static void check_min_max(struct stress *s, struct storm *st, unsigned int key)
+static void check_min_max(struct stress *s, struct storm *st, unsigned int key, unsigned int id)
 {
 	struct truth_window w;
 	long a, mn, mx;
 
-	truth_read_done(st->truth, key, &w);
+	truth_read_done_bounded(st->truth, key, &w, id, st->kshape[key].m_top);
 	percpu_counter_tree_approximate_min_max(st->ctr[key], &a, &mn, &mx);
 	truth_read_started(st->truth, key, &w);
 	if (!window_check(s, st, key, &w, a, true, "approximate_min_max's approximation"))
@@ -281,13 +281,13 @@ void storm_select_step(struct stress *s, unsigned int id, struct stress_rng *r)
 		return;
 	switch (stress_rng_below(r, 9)) {
 	case 0: case 1:
-		check_approx(s, st, key);
+		check_approx(s, st, key, id);
 		break;
 	case 2: case 3:
 		check_precise(s, st, key);
 		break;
 	case 4:
-		check_min_max(s, st, key);
+		check_min_max(s, st, key, id);
 		break;
 	case 5: case 6:
 		/* Mostly the cold counters: they are often settled. */
