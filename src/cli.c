@@ -55,7 +55,7 @@ static const struct cli_opt {
 	{ "batch", 0, "B", O_BATCH, RUN, "hpcc batch size, a power of two, 2..2^24 (default 32)" },
 	{ "selectors", 0, "K", O_SELECTORS, RUN, "checker/selector threads, 0..1024 (default 2, or CPUs/256 if more)" },
 	{ "vcpu-nice", 0, "N", O_NICE, RUN, "vCPU threads lower their priority to nice N, 0..19, or auto (selectors get ~1/4 of the CPU); default 0" },
-	{ "selector-duty", 0, "F", O_DUTY, RUN, "fraction of the time each selector may run, 0.01..1 (default 0.25)" },
+	{ "selector-duty", 0, "F", O_DUTY, RUN, "fraction of the time each selector may run, 0.01..1 (default 0.05)" },
 	{ "inject", 0, "SPEC", O_INJECT, RUN, "faults between the level-0 add and the carry: hop=P,delay=P,yield=P or off (default hop=0.01,delay=0.0002,yield=0.0002)" },
 	{ "pcpu-ops", 0, "MODEL", O_PCPU_OPS, RUN, "this_cpu ops: owned (a vCPU is run by one thread at a time, no LOCK, as in the kernel) or atomic (LOCK-prefixed; threads may share a vCPU) (default owned, or $KC_PCPU_OPS)" },
 	{ "rcu", 0, "FLAVOR", O_RCU, ANY, "RCU flavor: memb, qsbr, bp (liburcu) or ck-epoch (Concurrency Kit); default $KC_RCU_FLAVOR, else memb" },
@@ -484,7 +484,7 @@ static void set_defaults(struct stress_config *cfg)
 	cfg->stat_interval = 1;
 	cfg->round = 2;
 	cfg->replay_search = 8;
-	cfg->selector_duty = 0.25;
+	cfg->selector_duty = 0.05;
 	cfg->pcpu_ops = kc_pcpu_ops;	/* KC_PCPU_OPS, else owned */
 	stress_parse_inject("hop=0.01,delay=0.0002,yield=0.0002", &cfg->inject, err, sizeof(err));
 	stress_parse_stutter("250ms-1s", &cfg->stutter, err, sizeof(err));

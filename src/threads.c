@@ -162,11 +162,16 @@ static void park(struct stress *s, struct stress_thread *th)
 }
 
 /*
- * Selectors run at most --selector-duty of the time (every 16 steps they
- * sleep at least as long as they ran, and at least 50 us), so that with
- * few vCPUs they do not steal half the machine and bounce the counters'
- * cache lines; they still check hundreds of thousands of times a second.
+ * Selectors run at most --selector-duty of the time, so that with few
+ * vCPUs they do not steal half the machine and bounce the counters'
+ * cache lines: once they have run PACE_QUANTUM (looked at every 16
+ * steps), they sleep in proportion. One sleep per quantum, not per few
+ * steps: a sleep and its wake-up cost more CPU than a dozen checks, and
+ * used to be most of what the selectors spent (issue 17).
  */
+#define PACE_QUANTUM	500e-6
+#define PACE_MAX_REST	50e-3
+
 static void pace(struct stress *s, double *since, unsigned long n)
 {
 	double duty = s->cfg->selector_duty, busy, rest;
@@ -175,11 +180,11 @@ static void pace(struct stress *s, double *since, unsigned long n)
 	if (duty >= 1 || (n & 15) != 15)
 		return;
 	busy = stress_now() - *since;
+	if (busy < PACE_QUANTUM)
+		return;
 	rest = busy * (1 / duty - 1);
-	if (rest < 50e-6)
-		rest = 50e-6;
-	if (rest > 10e-3)	/* e.g. time spent parked is not busy time */
-		rest = 10e-3;
+	if (rest > PACE_MAX_REST)	/* a long step (or a preemption) is not a debt */
+		rest = PACE_MAX_REST;
 	ts.tv_sec = (time_t)rest;
 	ts.tv_nsec = (long)((rest - ts.tv_sec) * 1e9);
 	kc_rcu_thread_offline();
@@ -227,6 +232,7 @@ static void *worker(void *arg)
 	while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
 		if (atomic_load_explicit(&s->park_req, memory_order_acquire)) {
 			park(s, th);
+			busy_since = stress_now();	/* parked is not busy */
 			continue;
 		}
 		atomic_store_explicit(&th->state, TS_STEP, memory_order_relaxed);
