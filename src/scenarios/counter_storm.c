@@ -248,40 +248,34 @@ static __always_inline void one_op(struct stress *s, struct storm *st, unsigned 
 
 #undef below
 
-static __always_inline void cpu_step(struct stress *s, struct storm *st, struct cs_cpu *c,
-				     unsigned int cpu, struct stress_rng *r)
-{
-	unsigned int i, n = c->hot ? HOT_BURST : 1;
-
-	/* First, as this CPU (a hop below may change the identity until the step ends). */
-	if (c->edge_pos < c->edge_end)
-		storm_edge_step(s, st, cpu);
-	for (i = 0; i < n; i++)
-		one_op(s, st, cpu, r);
-}
-
-static void storm_cpu_step(struct stress *s, unsigned int cpu, struct stress_rng *r)
-{
-	struct storm *st = stress_priv(s);
-	struct stress_rng lr = *r;	/* in a register for the step */
-
-	cpu_step(s, st, &st->cpus[cpu], cpu, &lr);
-	*r = lr;
-}
-
-/* The engine's burst: the same steps, state kept in registers across them. */
+/*
+ * @n steps (the engine's burst; one for a lone cpu_step()), the thread's
+ * stream kept in a register across them. A step does the CPU's next
+ * edge-plan add, if any, as this CPU (a hop below may change the identity
+ * until the step ends), then one op, or HOT_BURST on a hot CPU.
+ */
 static void storm_cpu_steps(struct stress *s, unsigned int cpu, struct stress_rng *r,
 			    unsigned long n)
 {
 	struct storm *st = stress_priv(s);
 	struct cs_cpu *c = &st->cpus[cpu];
 	struct stress_rng lr = *r;
+	unsigned int i, ops = c->hot ? HOT_BURST : 1;
 
 	while (n--) {
 		stress_step_home(cpu);
-		cpu_step(s, st, c, cpu, &lr);
+		if (c->edge_pos < c->edge_end)
+			storm_edge_step(s, st, cpu);
+		for (i = 0; i < ops; i++)
+			one_op(s, st, cpu, &lr);
 	}
 	*r = lr;
+}
+
+/* Serial replays and slowed runs step one at a time (stress_step_home() is a no-op there). */
+static void storm_cpu_step(struct stress *s, unsigned int cpu, struct stress_rng *r)
+{
+	storm_cpu_steps(s, cpu, r, 1);
 }
 
 /* --- life cycle --- */
