@@ -76,7 +76,7 @@ TEST_LIB_OBJS	:= $(TEST_LIB_SRCS:%.c=$(BUILD)/%.o)
 TEST_SRCS	:= $(wildcard tests/test_*.c)
 TEST_BINS	:= $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check deps clean FORCE
+.PHONY: all check check-long deps clean FORCE
 # Keep test objects (make would delete them as intermediates and rebuild).
 .SECONDARY:
 all: $(BUILD)/stress $(TEST_BINS) $(EXTRA_ALL)
@@ -146,7 +146,12 @@ deps:
 # passing run. The tree's own ./stress is $(BUILD)/stress (scripts/kernel-check
 # runs it).
 TOOL_BUILD	:= $(BUILD)-tool
-CHECK_SH	:= $(sort $(wildcard tests/*.sh))
+# The long tier (make check-long, run in CI): tests that build the suite
+# again per fixture tree, or run scripts/regress over a matrix.
+CHECK_LONG_SH	:= tests/kernel_src_seam.sh tests/koom_seam.sh tests/regress_matrix.sh
+CHECK_SH	:= $(filter-out $(CHECK_LONG_SH),$(sort $(wildcard tests/*.sh)))
+# Programs at once (scripts/run-tests --jobs); the document keeps its order.
+CHECK_JOBS	?= $(shell nproc 2>/dev/null || echo 1)
 
 check: deps
 	@$(MAKE) --no-print-directory hpcc-api-line
@@ -158,12 +163,25 @@ ifneq ($(KERNEL_SRC),)
 endif
 	@rm -rf $(BUILD)/ktap; \
 	BUILD=$(BUILD) CC='$(CC)' $(if $(KERNEL_SRC),STRESS='$(abspath $(TOOL_BUILD))/stress') \
-		scripts/run-tests --log $(BUILD)/check.ktap --keep $(BUILD)/ktap \
-		$(TEST_BINS) $(CHECK_SH); rc=$$?; \
+		scripts/run-tests --jobs $(CHECK_JOBS) --log $(BUILD)/check.ktap \
+		--keep $(BUILD)/ktap $(TEST_BINS) $(CHECK_SH); rc=$$?; \
 	python3 tests/ktap_validate.py --quiet --totals $(BUILD)/check.ktap \
 		$(TEST_BINS:$(BUILD)/tests/%=$(BUILD)/ktap/%.ktap) && \
 	python3 tests/ktap_validate.py --quiet --no-plan \
 		$(CHECK_SH:tests/%.sh=$(BUILD)/ktap/%.ktap) || rc=1; exit $$rc
+
+# The long tier: same runner and validator, the tests make check leaves out.
+check-long: deps
+	@$(MAKE) --no-print-directory all
+ifneq ($(KERNEL_SRC),)
+	@$(MAKE) --no-print-directory KERNEL_SRC= BUILD='$(TOOL_BUILD)' '$(TOOL_BUILD)/stress'
+endif
+	@rm -rf $(BUILD)/ktap-long; \
+	BUILD=$(BUILD) CC='$(CC)' $(if $(KERNEL_SRC),STRESS='$(abspath $(TOOL_BUILD))/stress') \
+		scripts/run-tests --jobs $(CHECK_JOBS) \
+		--log $(BUILD)/check-long.ktap --keep $(BUILD)/ktap-long $(CHECK_LONG_SH); rc=$$?; \
+	python3 tests/ktap_validate.py --quiet --no-plan \
+		$(CHECK_LONG_SH:tests/%.sh=$(BUILD)/ktap-long/%.ktap) || rc=1; exit $$rc
 
 clean:
 	rm -rf build stress

@@ -11,7 +11,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 echo "KTAP version 1"
-echo "1..5"
+echo "1..7"
 mk() {
 	printf '#!/bin/sh\n%s\n' "$2" >"$d/$1"
 	chmod +x "$d/$1"
@@ -62,4 +62,14 @@ else
 	echo "# exit status $rc with failures, or non-zero for a clean run"
 	check 1 5 runner_exit_status
 fi
+# --jobs: the programs run at once, the document is the serial one.
+par=$(TEST_TIMEOUT=2 "$root/scripts/run-tests" --jobs 4 "$d/good" "$d/notok0" "$d/short" \
+	"$d/silent" "$d/crash" "$d/hang" 2>/dev/null)
+[ "$par" = "$out" ] || diff <(printf '%s\n' "$out") <(printf '%s\n' "$par") | sed 's/^/# /'
+[ "$par" = "$out" ]
+check $? 6 runner_jobs_same_document
+"$root/scripts/run-tests" --jobs 0 "$d/good" >/dev/null 2>"$d/err"
+rc3=$?
+[ $rc3 = 2 ] && [ "$(wc -l <"$d/err")" = 1 ]
+check $? 7 runner_jobs_bad_value
 exit $bad

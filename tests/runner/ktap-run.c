@@ -4,7 +4,7 @@
  * one KTAP document with each program as one nested test, through the
  * suite's one KTAP writer (lib/util/ktap.h). Behind scripts/run-tests.
  *
- *   ktap-run [--timeout SECONDS] [--log FILE] [--keep DIR] PROGRAM...
+ *   ktap-run [--timeout SECONDS] [--log FILE] [--keep DIR] [--jobs N] PROGRAM...
  *
  * Each program's output is read back as KTAP: a unit binary's document
  * (one suite) becomes that suite, renumbered; a shell test's flat results
@@ -21,6 +21,8 @@
  * the program's process group gets SIGTERM, then SIGKILL 10 s later.
  * --log FILE: also write the document to FILE. --keep DIR: save each
  * program's own output as DIR/NAME.ktap (for tests/ktap_validate.py).
+ * --jobs N: run up to N programs at once (default $TEST_JOBS, else 1); the
+ * document is the same as a serial run's, in the command line's order.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -64,7 +66,10 @@ struct run {
 	char *out;			/* everything it printed */
 	int status;			/* waitpid status */
 	bool timed_out;
-	double secs;
+	double secs, t0, kill_at;
+	pid_t pid;			/* while running */
+	int fd;				/* its output */
+	bool done;
 	char why[160];			/* how it ended, when not well */
 	char **case_names;		/* from --list, for unreported cases */
 	unsigned int nr_case_names;
@@ -544,17 +549,19 @@ static bool is_sh(const char *path)
 	return n > 3 && !strcmp(path + n - 3, ".sh");
 }
 
-/* Run @argv with stdout+stderr into @fd, in its own process group, within the timeout. */
-static void spawn(struct run *r, char *const argv[], int fd)
+/* Start @argv with stdout+stderr into @fd, in its own process group. */
+static void start(struct run *r, char *const argv[], int fd)
 {
-	double t0 = now(), kill_at = 0;
 	pid_t pid;
 
+	r->t0 = now();
+	r->kill_at = 0;
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		snprintf(r->why, sizeof(r->why), "fork: %s", strerror(errno));
 		r->status = 3 << 8;
+		r->pid = 0;
 		return;
 	}
 	if (!pid) {
@@ -568,30 +575,51 @@ static void spawn(struct run *r, char *const argv[], int fd)
 		_exit(127);
 	}
 	setpgid(pid, pid);
-	for (;;) {
-		pid_t w = waitpid(pid, &r->status, WNOHANG);
-		struct timespec ts = { 0, 20 * 1000 * 1000 };
+	r->pid = pid;
+}
 
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR) {
+/* Has @r ended? Enforces the timeout on the way. */
+static bool ended(struct run *r)
+{
+	pid_t w;
+
+	if (!r->pid)
+		return true;
+	w = waitpid(r->pid, &r->status, WNOHANG);
+	if (w == r->pid || (w < 0 && errno != EINTR)) {
+		if (w < 0)
 			r->status = 3 << 8;
-			break;
-		}
-		if (timeout_s && !r->timed_out && now() - t0 > timeout_s) {
-			r->timed_out = true;
-			kill(-pid, SIGTERM);
-			kill_at = now() + 10;
-		}
-		if (kill_at && now() > kill_at) {
-			kill(-pid, SIGKILL);
-			kill_at = 0;
-		}
-		nanosleep(&ts, NULL);
+		/* Leftovers of the program's group (background jobs) do not outlive it. */
+		kill(-r->pid, SIGKILL);
+		r->pid = 0;
+		r->secs = now() - r->t0;
+		return true;
 	}
-	/* Leftovers of the program's group (background jobs) do not outlive it. */
-	kill(-pid, SIGKILL);
-	r->secs = now() - t0;
+	if (timeout_s && !r->timed_out && now() - r->t0 > timeout_s) {
+		r->timed_out = true;
+		kill(-r->pid, SIGTERM);
+		r->kill_at = now() + 10;
+	}
+	if (r->kill_at && now() > r->kill_at) {
+		kill(-r->pid, SIGKILL);
+		r->kill_at = 0;
+	}
+	return false;
+}
+
+static void nap(void)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Run @argv with stdout+stderr into @fd, within the timeout. */
+static void spawn(struct run *r, char *const argv[], int fd)
+{
+	start(r, argv, fd);
+	while (!ended(r))
+		nap();
 }
 
 static void describe_end(struct run *r)
@@ -636,13 +664,13 @@ static void list_cases(struct run *r)
 	free(l.out);
 }
 
-static void run_one(struct run *r, const char *keep)
+static void run_start(struct run *r)
 {
 	char *argv[3];
 	char tmpl[] = "/tmp/ktap-run-XXXXXX";
-	int fd = mkstemp(tmpl);
 
-	if (fd < 0) {
+	r->fd = mkstemp(tmpl);
+	if (r->fd < 0) {
 		fprintf(stderr, "ktap-run: mkstemp: %s\n", strerror(errno));
 		exit(3);
 	}
@@ -655,9 +683,13 @@ static void run_one(struct run *r, const char *keep)
 		argv[0] = (char *)r->path;
 		argv[1] = NULL;
 	}
-	spawn(r, argv, fd);
-	r->out = slurp(fd);
-	close(fd);
+	start(r, argv, r->fd);
+}
+
+static void run_finish(struct run *r, const char *keep)
+{
+	r->out = slurp(r->fd);
+	close(r->fd);
 	describe_end(r);
 	if (keep) {
 		char path[4096];
@@ -672,6 +704,7 @@ static void run_one(struct run *r, const char *keep)
 	}
 	if (r->timed_out || !WIFEXITED(r->status) || WEXITSTATUS(r->status))
 		list_cases(r);
+	r->done = true;
 }
 
 /* --log: the document goes to stdout and to the log. */
@@ -690,7 +723,7 @@ static ssize_t tee_write(void *cookie, const char *buf, size_t size)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: ktap-run [--timeout SECONDS] [--log FILE] [--keep DIR] "
+	fprintf(stderr, "usage: ktap-run [--timeout SECONDS] [--log FILE] [--keep DIR] [--jobs N] "
 		"PROGRAM...\n");
 	exit(2);
 }
@@ -698,10 +731,15 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	const char *keep = NULL, *env = getenv("TEST_TIMEOUT");
+	const char *jobs_env = getenv("TEST_JOBS");
+	long jobs = 1;
+	int nr, started = 0, finished = 0, emitted = 0;
+	struct run *runs;
 	cookie_io_functions_t io = { .write = tee_write };
 	FILE *out = stdout;
 	char extra[128];
 	int i, first;
+	char *end;
 
 	if (env && *env)
 		timeout_s = strtol(env, NULL, 10);
@@ -718,10 +756,20 @@ int main(int argc, char **argv)
 			log_file = fopen(argv[++i], "we");
 		else if (!strcmp(argv[i], "--keep"))
 			keep = argv[++i];
+		else if (!strcmp(argv[i], "--jobs"))
+			jobs_env = argv[++i];
 		else
 			usage();
 		if (!strcmp(argv[i - 1], "--log") && !log_file) {
 			fprintf(stderr, "ktap-run: cannot write %s: %s\n", argv[i], strerror(errno));
+			return 2;
+		}
+	}
+	if (jobs_env && *jobs_env) {
+		errno = 0;
+		jobs = strtol(jobs_env, &end, 10);
+		if (errno || *end || jobs < 1 || jobs > 64) {
+			fprintf(stderr, "ktap-run: --jobs: want a number from 1 to 64\n");
 			return 2;
 		}
 	}
@@ -736,24 +784,51 @@ int main(int argc, char **argv)
 		setvbuf(out, NULL, _IOLBF, 0);
 	}
 	first = i;
-	ktap_begin(&K, out, argc - first);
-	for (i = first; i < argc; i++) {
-		struct run r = { .path = argv[i] };
-		char *base = strrchr(argv[i], '/'), *name;
-		unsigned int k;
+	nr = argc - first;
+	runs = calloc(nr ? nr : 1, sizeof(*runs));
+	if (!runs)
+		return 3;
+	for (i = 0; i < nr; i++) {
+		char *base = strrchr(argv[first + i], '/'), *name;
 
-		name = xstrdup(base ? base + 1 : argv[i]);
+		name = xstrdup(base ? base + 1 : argv[first + i]);
 		if (is_sh(name))
 			name[strlen(name) - 3] = 0;
-		r.name = name;
-		run_one(&r, keep);
-		emit_program(&r);
-		for (k = 0; k < r.nr_case_names; k++)
-			free(r.case_names[k]);
-		free(r.case_names);
-		free(r.out);
-		free(name);
+		runs[i].path = argv[first + i];
+		runs[i].name = name;
 	}
+	ktap_begin(&K, out, nr);
+	/*
+	 * Up to @jobs programs at once; the document keeps the command line's
+	 * order, each program emitted as soon as those before it are.
+	 */
+	while (emitted < nr) {
+		bool moved = false;
+
+		for (; started < nr && started - finished < jobs; started++)
+			run_start(&runs[started]);
+		for (i = emitted; i < started; i++) {
+			if (runs[i].done || !ended(&runs[i]))
+				continue;
+			run_finish(&runs[i], keep);
+			finished++;
+			moved = true;
+		}
+		for (; emitted < nr && runs[emitted].done; emitted++) {
+			struct run *r = &runs[emitted];
+			unsigned int k;
+
+			emit_program(r);
+			for (k = 0; k < r->nr_case_names; k++)
+				free(r->case_names[k]);
+			free(r->case_names);
+			free(r->out);
+			free((char *)r->name);
+		}
+		if (!moved && emitted < nr)
+			nap();
+	}
+	free(runs);
 	snprintf(extra, sizeof(extra), " contract:%lu wrong-answer:%lu crash:%lu",
 		 by_class[C_CONTRACT], by_class[C_WRONG_ANSWER], by_class[C_CRASH]);
 	ktap_end(&K, extra);
