@@ -82,7 +82,7 @@ static void print_cpu_map(const struct stress_config *cfg)
 
 static int run_all(struct stress_config *cfg)
 {
-	FILE *body = NULL, *out = stdout, *json = NULL;
+	FILE *body = NULL, *out = stdout;
 	char *body_buf = NULL;
 	size_t body_len = 0;
 	unsigned long long seed = cfg->seed;
@@ -92,14 +92,6 @@ static int run_all(struct stress_config *cfg)
 	int status = STRESS_EXIT_PASS, signo = 0;
 	bool stop = false, stalled = false;
 
-	/* Every report file before the run: no verdict is printed for nothing. */
-	if (cfg->json_file && !(json = stress_out_open(cfg->json_file)))
-		return STRESS_EXIT_INTERNAL;
-	if (cfg->replay_out && stress_out_probe(cfg->replay_out)) {
-		if (json)
-			fclose(json);
-		return STRESS_EXIT_INTERNAL;
-	}
 	if (cfg->json_file || cfg->report == REPORT_JSON) {
 		body = open_memstream(&body_buf, &body_len);
 		if (!body)
@@ -188,11 +180,8 @@ static int run_all(struct stress_config *cfg)
 			if (!stress_out_check(stdout, "stdout"))
 				status = STRESS_EXIT_INTERNAL;
 		}
-		if (json) {
-			stress_out_write(json, cfg->json_file, body_buf, body_len);
-			if (stress_out_close(json, cfg->json_file))
-				status = STRESS_EXIT_INTERNAL;
-		}
+		if (cfg->json_out && stress_out_save(cfg->json_out, body_buf, body_len))
+			status = STRESS_EXIT_INTERNAL;
 		free(body_buf);
 	}
 	if (stalled)	/* threads still stuck somewhere: do not wait for them */
@@ -237,6 +226,9 @@ static int stress_main(int argc, char **argv)
 		fprintf(stderr, "stress: no scenario is registered\n");
 		return STRESS_EXIT_INTERNAL;
 	}
+	/* Every output file before the run: no verdict is printed for nothing. */
+	if (stress_outputs_prepare(&cfg))
+		return STRESS_EXIT_USAGE;
 	stress_signals_install();
 	if (stress_watchdog_start(&cfg))
 		return STRESS_EXIT_INTERNAL;

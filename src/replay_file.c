@@ -167,6 +167,15 @@ int replay_save(const char *path, const struct replay *rp)
 	return 0;
 }
 
+int replay_save_out(struct stress_out *o, const struct replay *rp)
+{
+	FILE *f = stress_out_begin(o);
+
+	if (f)
+		replay_write(f, rp);
+	return stress_out_commit(o);
+}
+
 /* --- the reader --- */
 
 struct parser {

@@ -69,6 +69,7 @@ struct stress_config {
 	struct stutter_spec stutter;
 	enum stress_report_fmt report;
 	const char *json_file;
+	struct stress_out *json_out;	/* json_file, prepared before the run */
 	bool until_fail;
 	bool verbose;
 	bool no_check;
@@ -76,6 +77,7 @@ struct stress_config {
 	/* Replay (src/replay*.c, src/serial.c; docs/regress.md). */
 	const char *replay_file;	/* --replay FILE */
 	const char *replay_out;		/* --replay-out FILE */
+	struct stress_out *replay_sink;	/* replay_out, prepared before the run */
 	const char *shrink_file;	/* --shrink FILE */
 	unsigned int replay_search;	/* --replay-search N */
 	const struct scenario *scenarios[STRESS_MAX_SCENARIOS];
@@ -103,12 +105,30 @@ void stress_usage(FILE *out);
  * output.c: checked output. Each failure prints "stress: cannot write
  * PATH: strerror" once; the process then exits 3 (stress_out_finish).
  */
-FILE *stress_out_open(const char *path);		/* fopen "w", or NULL */
 bool stress_out_check(FILE *f, const char *path);	/* fflush + ferror: false on failure */
 void stress_out_flush(FILE *f);		/* fflush; checked for stdout */
 int stress_out_write(FILE *f, const char *path, const void *buf, size_t len);	/* 0 or -1 */
 int stress_out_close(FILE *f, const char *path);	/* check + fclose: 0 or -1 */
-int stress_out_probe(const char *path);		/* a file can be written there: 0 or -1 */
+/*
+ * An output file (output.c): prepare before the run (0, or -1 after one
+ * line: exit 2), then begin / write / commit once or more (-1 after one
+ * line: exit 3), release at the end.
+ */
+struct stress_out {
+	const char *path;	/* as given, for messages */
+	char *target;		/* regular or new: replaced by rename; NULL: in place */
+	int fd;			/* in place: opened before the run */
+	mode_t mode;		/* of the file replaced */
+	bool keep_mode;
+	FILE *f;
+};
+int stress_out_prepare(struct stress_out *o, const char *path);
+FILE *stress_out_begin(struct stress_out *o);
+int stress_out_commit(struct stress_out *o);
+int stress_out_save(struct stress_out *o, const void *buf, size_t len);	/* begin+write+commit */
+void stress_out_release(struct stress_out *o);
+/* --json FILE and --replay-out FILE prepared into @cfg: 0, or -1 after one line (exit 2). */
+int stress_outputs_prepare(struct stress_config *cfg);
 bool stress_out_failed(void);
 int stress_out_finish(int status);	/* close stdout: @status, or 3 after any failure */
 /* Exit status of a run a signal interrupted without a failure: 128 + signal. */

@@ -440,12 +440,13 @@ static void __attribute__((noreturn)) hard_exit(struct stress *s, int status, co
 			fclose(out);
 		}
 		fflush(err);
-		if (cfg->json_file && cfg->report != REPORT_JSON &&
-		    (out = fopen(cfg->json_file, "w"))) {
+		/* Through the prepared output: a temporary file renamed over, or in place. */
+		if (cfg->json_out && cfg->report != REPORT_JSON &&
+		    (out = stress_out_begin(cfg->json_out))) {
 			report_json_begin(cfg, out);
 			report_json_run(c, true, out);
 			report_json_end(status, signo, cfg->scenarios + c->index, not_run, out);
-			fclose(out);
+			stress_out_commit(cfg->json_out);
 		}
 	}
 #ifdef KC_TSAN
