@@ -40,7 +40,7 @@ static struct out_stream *stream_of(FILE *f)
 
 static void report_failure(bool is_stdout, const char *path, int err)
 {
-	char link[512] = "";
+	char link[512] = "", esc[4096], lesc[2048];
 	ssize_t n;
 
 	any_failed = true;
@@ -49,8 +49,9 @@ static void report_failure(bool is_stdout, const char *path, int err)
 		n = readlink("/proc/self/fd/1", link, sizeof(link) - 1);
 		link[n > 0 ? n : 0] = 0;
 	}
-	fprintf(stderr, "stress: cannot write %s%s%s%s: %s\n", path, *link ? " (" : "", link,
-		*link ? ")" : "", strerror(err ? err : EIO));
+	fprintf(stderr, "stress: cannot write %s%s%s%s: %s\n", stress_escape(path, esc, sizeof(esc)),
+		*link ? " (" : "", stress_escape(link, lesc, sizeof(lesc)), *link ? ")" : "",
+		strerror(err ? err : EIO));
 }
 
 /* A failure of @f seen now, with @err if the call that failed set one. */
@@ -140,7 +141,10 @@ int stress_out_close(FILE *f, const char *path)
  */
 static int refuse(struct stress_out *o, const char *why, int err)
 {
-	fprintf(stderr, "stress: cannot write %s: %s\n", o->path, why ? why : strerror(err));
+	char esc[4096];
+
+	fprintf(stderr, "stress: cannot write %s: %s\n", stress_escape(o->path, esc, sizeof(esc)),
+		why ? why : strerror(err));
 	free(o->target);
 	o->target = NULL;
 	if (o->fd >= 0)

@@ -93,6 +93,9 @@ int stress_parse_duration(const char *s, double *out, char *err, size_t errlen);
 int stress_parse_inject(const char *s, struct inject_spec *out, char *err, size_t errlen);
 int stress_parse_stutter(const char *s, struct stutter_spec *out, char *err, size_t errlen);
 void stress_format_duration(double secs, char *buf, size_t len);
+/* @s for a message: bytes outside printable ASCII as \xNN, a newline as \n. */
+const char *stress_escape(const char *s, char *buf, size_t len);
+bool stress_printable(const char *s);
 
 /* cli.c: parse argv. Returns -1 after printing usage errors (exit 2). */
 enum stress_action { ACT_RUN, ACT_LIST, ACT_HELP, ACT_VERSION, ACT_DESCRIBE, ACT_REPLAY,

@@ -5,6 +5,7 @@
  * only when STRESS_SELFTEST is set in the environment, so it never shows
  * in --list or "all" otherwise.
  */
+#include <ctype.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,7 @@ static int parse_fail_after(const char *val, char *err, size_t errlen)
 	char *end;
 
 	fail_after = strtoul(val, &end, 10);
-	if (!*val || *end || !fail_after) {
+	if (!isdigit((unsigned char)*val) || *end || !fail_after) {
 		snprintf(err, errlen, "'%s' is not a positive integer", val);
 		return -1;
 	}
