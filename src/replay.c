@@ -117,6 +117,8 @@ int stress_replay_main(const struct stress_config *cli)
 		return STRESS_EXIT_USAGE;
 	}
 	if (replay_load(cli->replay_file, &rp, err, sizeof(err))) {
+		if (stress_signalled)	/* a FIFO's wait for its writer, interrupted */
+			return stress_signal_status();
 		fprintf(stderr, "stress: %s\n", err);
 		return STRESS_EXIT_USAGE;
 	}

@@ -370,6 +370,8 @@ int stress_shrink_main(const struct stress_config *cli)
 	return STRESS_EXIT_USAGE;
 #endif
 	if (replay_load(cli->shrink_file, &rp, err, sizeof(err))) {
+		if (stress_signalled)	/* a FIFO's wait for its writer, interrupted */
+			return stress_signal_status();
 		fprintf(stderr, "stress: %s\n", err);
 		return STRESS_EXIT_USAGE;
 	}
