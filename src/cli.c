@@ -652,7 +652,14 @@ int stress_cli_parse(int argc, char **argv, struct stress_config *cfg,
 		cfg->seed = stress_mix((unsigned long long)time(NULL) ^
 				       ((unsigned long long)getpid() << 32) ^
 				       (unsigned long long)clock());
-	if (!cfg->duration_given)
+	/*
+	 * The default: 10 s in total. A run shares it among the scenarios;
+	 * --until-fail takes it as its total, unless --rounds bounds it
+	 * (then every round gives every scenario its --round).
+	 */
+	if (!cfg->duration_given && cfg->until_fail)
+		cfg->duration = cfg->rounds ? 0 : 10.0;
+	else if (!cfg->duration_given)
 		cfg->duration = cfg->nr_scenarios ? 10.0 / cfg->nr_scenarios : 10.0;
 	/* Checks cost O(nr_cpus): more checkers for more CPUs. */
 	if (!cfg->selectors_given && cfg->nr_cpus / 256 > cfg->nr_selectors)

@@ -107,25 +107,36 @@ static int run_all(struct stress_config *cfg)
 	}
 	while (!stop) {
 		for (i = 0; i < cfg->nr_scenarios && !stop; i++) {
-			struct stress *s = calloc(1, sizeof(*s));
+			struct stress *s;
+			double share = cfg->until_fail ? cfg->round : cfg->duration;
 			int rc;
 
+			/*
+			 * --until-fail with a total: what is left is shared by the
+			 * scenarios of this round still to run, and none gets less
+			 * than its fair share of the total (or its --round): a late
+			 * scenario overruns the total rather than not run. A round
+			 * starts only with time left.
+			 */
+			if (cfg->until_fail && cfg->duration > 0) {
+				double left = (cfg->duration - (stress_now() - t0)) /
+					      (cfg->nr_scenarios - i);
+				double fair = cfg->duration / cfg->nr_scenarios;
+
+				if (left < fair)
+					left = fair;
+				if (left < share)
+					share = left;
+			}
+			s = calloc(1, sizeof(*s));
 			if (!s)
 				return STRESS_EXIT_INTERNAL;
 			s->cfg = cfg;
 			s->sc = cfg->scenarios[i];
 			s->seed = seed;
-			s->duration = cfg->until_fail ? cfg->round : cfg->duration;
+			s->duration = share;
 			s->index = index + 1;
 			s->summary = &sum;
-			if (cfg->until_fail && cfg->duration > 0) {
-				double left = cfg->duration - (stress_now() - t0);
-
-				if (left <= 0)
-					break;
-				if (left < s->duration)
-					s->duration = left;
-			}
 			rc = stress_run(s);
 			status = worse(status, rc);
 			report_run(s, ++index, out);
@@ -161,6 +172,12 @@ static int run_all(struct stress_config *cfg)
 		signo = stress_signalled;
 		for (k = i; k < cfg->nr_scenarios; k++, sum.not_run++)
 			report_not_run(cfg, cfg->scenarios[k], ++index, out);
+	}
+	/* Nothing stopped the first round, yet a scenario did not run: never a SUCCESS. */
+	if (!signo && !stop && status == STRESS_EXIT_PASS && index < cfg->nr_scenarios) {
+		fprintf(stderr, "stress: %u of %u scenario(s) never started\n",
+			cfg->nr_scenarios - index, cfg->nr_scenarios);
+		status = STRESS_EXIT_INTERNAL;
 	}
 	if (signo && status == STRESS_EXIT_PASS)
 		status = STRESS_EXIT_SIGNAL(signo);

@@ -157,9 +157,9 @@ static void verdict_line(struct stress *s, char *buf, size_t len)
 
 	stress_format_duration(s->duration, dur, sizeof(dur));
 	n = snprintf(buf, len, "stress: %s %s cpus=%u seed=%llu batch=%lu duration=%s "
-		     "elapsed=%.2fs ops=%lu ops/s=%.0f checks=%lu quiescent=%lu "
+		     "elapsed=%.2fs startup=%.2fs ops=%lu ops/s=%.0f checks=%lu quiescent=%lu "
 		     "worst_margin=%.4f(%s)%s%s%s%s%s%s", stress_verdict(s), s->sc->name,
-		     s->cfg->nr_cpus, s->seed, s->cfg->batch, dur, s->elapsed, s->ops,
+		     s->cfg->nr_cpus, s->seed, s->cfg->batch, dur, s->elapsed, s->startup, s->ops,
 		     s->elapsed > 0 ? s->ops / s->elapsed : 0, atomic_load(&s->checks),
 		     atomic_load(&s->quiescent), w, wn, s->nr_failures ? " invariant=" : "",
 		     s->nr_failures ? s->failures[0].invariant : "",
@@ -399,6 +399,7 @@ void report_json_run(struct stress *s, bool first, FILE *out)
 	json_ku64(&jw, "batch", s->cfg->batch);
 	json_kdouble(&jw, "duration_s", s->duration);
 	json_kdouble(&jw, "elapsed_s", s->elapsed);
+	json_kdouble(&jw, "startup_s", s->startup);
 	json_kbool(&jw, "interrupted", s->interrupted);
 	json_ku64(&jw, "ops", s->ops);
 	json_kdouble(&jw, "ops_per_s", s->elapsed > 0 ? s->ops / s->elapsed : 0);

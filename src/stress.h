@@ -248,7 +248,8 @@ struct stress {
 	_Atomic double t0;		/* the threads run from here (elapsed, ops/s) */
 
 	/* results */
-	double elapsed;
+	double elapsed;			/* from the first worker step ("go") */
+	double startup;			/* creating the threads, before "go" */
 	double park_time;		/* waiting for every thread to park */
 	double quiescent_time;		/* in quiescent() */
 	unsigned long ops;

@@ -341,6 +341,7 @@ static struct stress *snapshot(struct stress *s, double now, bool interrupted)
 	atomic_store(&c->quiescent, atomic_load(&s->quiescent));
 	if (atomic_load(&s->t0) > 0) {
 		c->elapsed = now - atomic_load(&s->t0);
+		c->startup = s->startup;
 		c->ops = threads_visible(s) ? stress_threads_ops(s) : 0;
 	}
 	if (!pthread_mutex_trylock(&s->key_lock)) {
