@@ -42,6 +42,9 @@ const char *stress_verdict(struct stress *s)
 		return "ERROR";
 	if (atomic_load(&s->failed))
 		return "FAIL";
+	/* The watchdog gave up on a run the host starved of CPU: no verdict either way. */
+	if (s->starved)
+		return "INCOMPLETE";
 	/* Stopped by a signal without a failure: it neither passed nor failed. */
 	if (s->interrupted)
 		return "INTERRUPTED";
@@ -240,6 +243,10 @@ static enum ktap_status ktap_status_of(struct stress *s, const char **why)
 	}
 	if (!strcmp(stress_verdict(s), "PASS"))
 		return KTAP_PASS;
+	if (!strcmp(stress_verdict(s), "INCOMPLETE")) {
+		*why = "incomplete: the host starved the run of CPU";
+		return KTAP_SKIP;
+	}
 	if (!strcmp(stress_verdict(s), "INTERRUPTED")) {
 		static char buf[48];
 
@@ -300,7 +307,7 @@ void report_summary_add(struct stress_summary *sum, struct stress *s)
 	sum->runs++;
 	if (!strcmp(v, "PASS"))
 		sum->passed++;
-	else if (!strcmp(v, "SKIP") || !strcmp(v, "INTERRUPTED"))
+	else if (!strcmp(v, "SKIP") || !strcmp(v, "INTERRUPTED") || !strcmp(v, "INCOMPLETE"))
 		sum->skipped++;		/* as KTAP counts them: # SKIP */
 	else if (!strcmp(v, "FAIL")) {
 		sum->failed++;
@@ -319,6 +326,7 @@ void report_end(const struct stress_config *cfg, const struct stress_summary *su
 	char tail[32] = "";
 	const char *word = status == STRESS_EXIT_PASS ? "SUCCESS" :
 			   status == STRESS_EXIT_FAIL ? "FAILURE" :
+			   status == STRESS_EXIT_INCOMPLETE ? "INCOMPLETE" :
 			   status > 128 ? "INTERRUPTED" : "ERROR";
 
 	if (cfg->report == REPORT_JSON)

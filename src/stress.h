@@ -31,6 +31,7 @@ enum {
 	STRESS_EXIT_FAIL = 1,
 	STRESS_EXIT_USAGE = 2,
 	STRESS_EXIT_INTERNAL = 3,
+	STRESS_EXIT_INCOMPLETE = 4,	/* the host starved the run: no verdict */
 };
 
 enum stress_report_fmt { REPORT_TEXT, REPORT_KTAP, REPORT_JSON };
@@ -250,6 +251,7 @@ struct stress {
 	/* results */
 	double elapsed;			/* from the first worker step ("go") */
 	double startup;			/* creating the threads, before "go" */
+	bool starved;			/* the watchdog gave up on a starved run */
 	double park_time;		/* waiting for every thread to park */
 	double quiescent_time;		/* in quiescent() */
 	unsigned long ops;

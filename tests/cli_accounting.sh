@@ -4,6 +4,7 @@
 # apart (startup= in text, startup_s in JSON), ops/s is ops over elapsed;
 # --until-fail gives every scenario its share: with a total (--duration)
 # none is left out, with --rounds and no --duration each gets its --round.
+# A stall on a host that starves the run is INCOMPLETE (exit 4), not FAIL.
 # Runs are bounded by steps or by short durations whose exact length does
 # not matter to the checks. KTAP on stdout.
 set -u
@@ -67,6 +68,20 @@ sys.exit(0 if ok else 1)
 PY
 [ $? = 0 ] && [ $rc = 0 ]
 result $? until_fail_rounds_without_duration_full_rounds "exit $rc; $(head -c 200 e)"
+
+# 4. The watchdog gives up on a stall while the host starves the run
+#    (--selftest-starved: every look finds a thread starved of CPU): no
+#    verdict on the code, INCOMPLETE, exit 4, a KTAP SKIP with its reason.
+STRESS_SELFTEST=1 "$STRESS" --scenario selftest --selftest-hang step --selftest-starved --cpus 2 \
+	--stall-timeout 100ms --duration 0 --stat-interval 0 --seed 1 --report ktap --json inc.json \
+	>o 2>e
+rc=$?
+[ $rc = 4 ] && grep -q '^ok 1 selftest # SKIP incomplete: the host starved the run of CPU$' o &&
+	grep -q '^# stress: INCOMPLETE (1 run: 0 passed, 0 failed, 1 skipped' o &&
+	grep -q 'the host starving the run of CPU all along: incomplete' e &&
+	! grep -q '^not ok' o && python3 "$here/json_check.py" "$schema" inc.json >schema.out &&
+	grep -q '"verdict":"INCOMPLETE"' inc.json && grep -q '"exit_status":4' inc.json
+result $? starved_stall_is_incomplete "exit $rc; $(grep -v '^#  ' e | head -c 300)"
 
 echo "1..$n"
 [ $failed = 0 ]

@@ -47,6 +47,12 @@ static int parse_stall(const char *val, char *err, size_t errlen)
 	return 0;
 }
 
+static int parse_starved(const char *val, char *err, size_t errlen)
+{
+	stress_wd_fake_starved = true;
+	return 0;
+}
+
 static int parse_late_resume(const char *val, char *err, size_t errlen)
 {
 	late_resume = true;
@@ -133,6 +139,8 @@ static const struct scenario_opt selftest_opts[] = {
 	{ "selftest-fail-after", "N", "selftest: vCPU 0 fails an invariant after N steps",
 	  parse_fail_after },
 	{ "selftest-stall", NULL, "selftest: vCPU 0 stops making progress", parse_stall },
+	{ "selftest-starved", NULL, "selftest: the watchdog finds the run starved of CPU "
+	  "whenever it looks", parse_starved },
 	{ "selftest-late-resume", NULL, "selftest: vCPU 0 wakes from its first park last, "
 	  "then fails deliberately", parse_late_resume },
 	{ "selftest-hang", "WHERE",
