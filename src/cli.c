@@ -139,13 +139,14 @@ void stress_usage(FILE *out)
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
 {
+	char msg[1024], esc[4096];
 	va_list ap;
 
-	fprintf(stderr, "stress: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (try --help)\n");
+	/* A user's bytes are shown, never sent to the terminal raw. */
+	fprintf(stderr, "stress: %s (try --help)\n", stress_escape(msg, esc, sizeof(esc)));
 	return -1;
 }
 
@@ -211,7 +212,8 @@ static int unknown_long(struct parse_state *ps, const char *arg)
 	}
 	if (nr_prefix > 1)
 		return usage_error("option '--%s' is ambiguous: %s", name, list);
-	if (best_name && best <= (len > 6 ? 3 : 2))
+	/* A name with bytes no option has is no typo of one: no suggestion. */
+	if (best_name && best <= (len > 6 ? 3 : 2) && stress_printable(name))
 		return usage_error("unknown option '%s'; did you mean '--%s'?", arg, best_name);
 	return usage_error("unknown option '%s'", arg);
 }
@@ -361,10 +363,11 @@ static int apply(struct stress_config *cfg, enum opt_id id, const char *name,
 		cfg->selectors_given = true;
 		return 0;
 	case O_DUTY: {
-		char *end;
-		double d = strtod(val, &end);
+		const char *end;
+		double d = 0;
 
-		if (!*val || *end || !(d >= 0.01 && d <= 1)) {
+		end = stress_decimal(val, &d);
+		if (!end || *end || !(d >= 0.01 && d <= 1)) {
 			snprintf(err, sizeof(err), "'%s' is not a fraction in [0.01, 1]", val);
 			goto bad;
 		}
@@ -500,6 +503,20 @@ static bool selected(const struct stress_config *cfg, const struct scenario *sc)
 	return false;
 }
 
+/* The options that choose what ./stress does: one at most. */
+static bool mode_opt(enum opt_id id)
+{
+	return id == O_LIST || id == O_HELP || id == O_VERSION || id == O_DESCRIBE ||
+	       id == O_REPLAY || id == O_SHRINK;
+}
+
+/* What --describe reads: the tree's shape and how it is printed. */
+static bool describe_opt(enum opt_id id)
+{
+	return id == O_DESCRIBE || id == O_CPUS || id == O_BATCH || id == O_VERBOSE ||
+	       id == O_RCU;
+}
+
 /* Every option given must apply to what runs: otherwise it would be ignored. */
 static int check_applicable(struct parse_state *ps, const struct stress_config *cfg,
 			    enum stress_action act)
@@ -507,13 +524,19 @@ static int check_applicable(struct parse_state *ps, const struct stress_config *
 	const char *mode = act == ACT_REPLAY ? "--replay" : "--shrink";
 	unsigned int i;
 
-	if (act == ACT_HELP || act == ACT_VERSION || act == ACT_LIST)
+	if (act == ACT_HELP)	/* the help, whatever else was given */
 		return 0;
 	for (i = 0; i < NR_OPTIONS; i++) {
 		const char *as = ps->given[options[i].id - O_SCENARIO];
 
 		if (!*as)
 			continue;
+		if ((act == ACT_LIST || act == ACT_VERSION) && !mode_opt(options[i].id))
+			return usage_error("%s does not apply to %s", as,
+					   act == ACT_LIST ? "--list" : "--version");
+		if (act == ACT_DESCRIBE && !describe_opt(options[i].id))
+			return usage_error("%s does not apply to --describe (it reads --cpus and "
+					   "--batch)", as);
 		if ((act == ACT_REPLAY || act == ACT_SHRINK) && (options[i].scope & RUN))
 			return usage_error("%s does not apply to %s: the replay file sets the run",
 					   as, mode);
@@ -525,6 +548,10 @@ static int check_applicable(struct parse_state *ps, const struct stress_config *
 
 		if (!ps->sc_given[i])
 			continue;
+		if (act == ACT_LIST || act == ACT_VERSION || act == ACT_DESCRIBE)
+			return usage_error("--%s does not apply to %s", r->opt->name,
+					   act == ACT_LIST ? "--list" : act == ACT_VERSION ?
+					   "--version" : "--describe");
 		if (act == ACT_REPLAY || act == ACT_SHRINK)
 			return usage_error("--%s does not apply to %s: the replay file sets the run",
 					   r->opt->name, mode);
@@ -540,6 +567,7 @@ int stress_cli_parse(int argc, char **argv, struct stress_config *cfg,
 {
 	static struct parse_state ps;	/* large; the parser is not thread-safe anyway */
 	enum stress_action requested = ACT_RUN;
+	char mode[40] = "";	/* the mode option given, as spelled */
 	int c, i;
 
 	set_defaults(cfg);
@@ -577,6 +605,9 @@ int stress_cli_parse(int argc, char **argv, struct stress_config *cfg,
 			const struct scenario_opt *so = ps.sc_opts[c - O_SCENARIO_OPT].opt;
 			char err[160] = "invalid value";
 
+			if (ps.sc_given[c - O_SCENARIO_OPT])
+				return usage_error("--%s given twice (each option once)", so->name);
+
 			if (so->parse(optarg, err, sizeof(err)))
 				return usage_error("--%s: %s", so->name, err);
 			append_arg(cfg, so->name, optarg);
@@ -585,12 +616,19 @@ int stress_cli_parse(int argc, char **argv, struct stress_config *cfg,
 		}
 		o = c < 256 ? short_opt(c) : engine_opt(c);
 		as = ps.given[o->id - O_SCENARIO];
+		/* Once each, but for the lists (--scenario): a second value is no override. */
+		if (*as && o->id != O_SCENARIO)
+			return usage_error("%s given twice (each option once)", as);
 		if (!*as) {
 			if (c < 256)
 				snprintf(as, sizeof(ps.given[0]), "-%c", c);
 			else
 				snprintf(as, sizeof(ps.given[0]), "--%s", o->name);
 		}
+		if (mode_opt(o->id) && *mode && strcmp(mode, as))
+			return usage_error("%s and %s are different modes: pick one", mode, as);
+		if (mode_opt(o->id))
+			snprintf(mode, sizeof(mode), "%s", as);
 		if (apply(cfg, o->id, as, optarg, &requested))
 			return -1;
 	}
@@ -614,7 +652,14 @@ int stress_cli_parse(int argc, char **argv, struct stress_config *cfg,
 		cfg->seed = stress_mix((unsigned long long)time(NULL) ^
 				       ((unsigned long long)getpid() << 32) ^
 				       (unsigned long long)clock());
-	if (!cfg->duration_given)
+	/*
+	 * The default: 10 s in total. A run shares it among the scenarios;
+	 * --until-fail takes it as its total, unless --rounds bounds it
+	 * (then every round gives every scenario its --round).
+	 */
+	if (!cfg->duration_given && cfg->until_fail)
+		cfg->duration = cfg->rounds ? 0 : 10.0;
+	else if (!cfg->duration_given)
 		cfg->duration = cfg->nr_scenarios ? 10.0 / cfg->nr_scenarios : 10.0;
 	/* Checks cost O(nr_cpus): more checkers for more CPUs. */
 	if (!cfg->selectors_given && cfg->nr_cpus / 256 > cfg->nr_selectors)

@@ -376,7 +376,7 @@ int stress_run_prepare(struct stress *s)
 static int run_threads(struct stress *s)
 {
 	const struct stress_config *cfg = s->cfg;
-	double now, next_stat, next_stutter = 0, last_t, deadline = s->deadline;
+	double now, next_stat, next_stutter = 0, last_t, deadline = s->deadline, t_create;
 	unsigned long last_ops = 0;
 	struct stress_rng srng;
 	struct kc_warn_info wi;
@@ -389,12 +389,15 @@ static int run_threads(struct stress *s)
 	stress_rng_seed(&srng, s->seed, "stutter", 0);
 
 	stress_watch_phase(s, PH_START);
+	t_create = stress_now();
 	started = stress_threads_start(s);
 	if (started < 0) {
 		stress_threads_stop(s);
 		return STRESS_EXIT_INTERNAL;
 	}
+	/* Workers step from "go" on: elapsed and ops/s count from here, not thread creation. */
 	s->t0 = last_t = stress_now();
+	s->startup = s->t0 - t_create;
 	stress_watch_phase(s, PH_RUN);
 	next_stat = cfg->stat_interval > 0 ? s->t0 + cfg->stat_interval : 0;
 	if (cfg->stutter.min > 0)

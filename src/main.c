@@ -82,7 +82,7 @@ static void print_cpu_map(const struct stress_config *cfg)
 
 static int run_all(struct stress_config *cfg)
 {
-	FILE *body = NULL, *out = stdout, *json = NULL;
+	FILE *body = NULL, *out = stdout;
 	char *body_buf = NULL;
 	size_t body_len = 0;
 	unsigned long long seed = cfg->seed;
@@ -92,14 +92,6 @@ static int run_all(struct stress_config *cfg)
 	int status = STRESS_EXIT_PASS, signo = 0;
 	bool stop = false, stalled = false;
 
-	/* Every report file before the run: no verdict is printed for nothing. */
-	if (cfg->json_file && !(json = stress_out_open(cfg->json_file)))
-		return STRESS_EXIT_INTERNAL;
-	if (cfg->replay_out && stress_out_probe(cfg->replay_out)) {
-		if (json)
-			fclose(json);
-		return STRESS_EXIT_INTERNAL;
-	}
 	if (cfg->json_file || cfg->report == REPORT_JSON) {
 		body = open_memstream(&body_buf, &body_len);
 		if (!body)
@@ -115,25 +107,36 @@ static int run_all(struct stress_config *cfg)
 	}
 	while (!stop) {
 		for (i = 0; i < cfg->nr_scenarios && !stop; i++) {
-			struct stress *s = calloc(1, sizeof(*s));
+			struct stress *s;
+			double share = cfg->until_fail ? cfg->round : cfg->duration;
 			int rc;
 
+			/*
+			 * --until-fail with a total: what is left is shared by the
+			 * scenarios of this round still to run, and none gets less
+			 * than its fair share of the total (or its --round): a late
+			 * scenario overruns the total rather than not run. A round
+			 * starts only with time left.
+			 */
+			if (cfg->until_fail && cfg->duration > 0) {
+				double left = (cfg->duration - (stress_now() - t0)) /
+					      (cfg->nr_scenarios - i);
+				double fair = cfg->duration / cfg->nr_scenarios;
+
+				if (left < fair)
+					left = fair;
+				if (left < share)
+					share = left;
+			}
+			s = calloc(1, sizeof(*s));
 			if (!s)
 				return STRESS_EXIT_INTERNAL;
 			s->cfg = cfg;
 			s->sc = cfg->scenarios[i];
 			s->seed = seed;
-			s->duration = cfg->until_fail ? cfg->round : cfg->duration;
+			s->duration = share;
 			s->index = index + 1;
 			s->summary = &sum;
-			if (cfg->until_fail && cfg->duration > 0) {
-				double left = cfg->duration - (stress_now() - t0);
-
-				if (left <= 0)
-					break;
-				if (left < s->duration)
-					s->duration = left;
-			}
 			rc = stress_run(s);
 			status = worse(status, rc);
 			report_run(s, ++index, out);
@@ -170,6 +173,12 @@ static int run_all(struct stress_config *cfg)
 		for (k = i; k < cfg->nr_scenarios; k++, sum.not_run++)
 			report_not_run(cfg, cfg->scenarios[k], ++index, out);
 	}
+	/* Nothing stopped the first round, yet a scenario did not run: never a SUCCESS. */
+	if (!signo && !stop && status == STRESS_EXIT_PASS && index < cfg->nr_scenarios) {
+		fprintf(stderr, "stress: %u of %u scenario(s) never started\n",
+			cfg->nr_scenarios - index, cfg->nr_scenarios);
+		status = STRESS_EXIT_INTERNAL;
+	}
 	if (signo && status == STRESS_EXIT_PASS)
 		status = STRESS_EXIT_SIGNAL(signo);
 	sum.elapsed = stress_now() - t0;
@@ -188,11 +197,8 @@ static int run_all(struct stress_config *cfg)
 			if (!stress_out_check(stdout, "stdout"))
 				status = STRESS_EXIT_INTERNAL;
 		}
-		if (json) {
-			stress_out_write(json, cfg->json_file, body_buf, body_len);
-			if (stress_out_close(json, cfg->json_file))
-				status = STRESS_EXIT_INTERNAL;
-		}
+		if (cfg->json_out && stress_out_save(cfg->json_out, body_buf, body_len))
+			status = STRESS_EXIT_INTERNAL;
 		free(body_buf);
 	}
 	if (stalled)	/* threads still stuck somewhere: do not wait for them */
@@ -237,6 +243,9 @@ static int stress_main(int argc, char **argv)
 		fprintf(stderr, "stress: no scenario is registered\n");
 		return STRESS_EXIT_INTERNAL;
 	}
+	/* Every output file before the run: no verdict is printed for nothing. */
+	if (stress_outputs_prepare(&cfg))
+		return STRESS_EXIT_USAGE;
 	stress_signals_install();
 	if (stress_watchdog_start(&cfg))
 		return STRESS_EXIT_INTERNAL;

@@ -8,6 +8,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 #include "stress.h"
@@ -37,7 +40,7 @@ static struct out_stream *stream_of(FILE *f)
 
 static void report_failure(bool is_stdout, const char *path, int err)
 {
-	char link[512] = "";
+	char link[512] = "", esc[4096], lesc[2048];
 	ssize_t n;
 
 	any_failed = true;
@@ -46,8 +49,9 @@ static void report_failure(bool is_stdout, const char *path, int err)
 		n = readlink("/proc/self/fd/1", link, sizeof(link) - 1);
 		link[n > 0 ? n : 0] = 0;
 	}
-	fprintf(stderr, "stress: cannot write %s%s%s%s: %s\n", path, *link ? " (" : "", link,
-		*link ? ")" : "", strerror(err ? err : EIO));
+	fprintf(stderr, "stress: cannot write %s%s%s%s: %s\n", stress_escape(path, esc, sizeof(esc)),
+		*link ? " (" : "", stress_escape(link, lesc, sizeof(lesc)), *link ? ")" : "",
+		strerror(err ? err : EIO));
 }
 
 /* A failure of @f seen now, with @err if the call that failed set one. */
@@ -73,15 +77,6 @@ static void tell_failure(FILE *f, const char *path)
 bool stress_out_failed(void)
 {
 	return any_failed;
-}
-
-FILE *stress_out_open(const char *path)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		report_failure(false, path, errno);
-	return f;
 }
 
 bool stress_out_check(FILE *f, const char *path)
@@ -134,24 +129,193 @@ int stress_out_close(FILE *f, const char *path)
 	return ok ? 0 : -1;
 }
 
-int stress_out_probe(const char *path)
+/*
+ * Output files (--json FILE, --replay-out FILE, the replay and shrink
+ * files): a user's file is never destroyed. A regular file (through any
+ * symlinks: they stay) or a new path is written to a temporary file in
+ * the same directory, fsynced and renamed over it, so it is either the
+ * old file or the whole new one. Anything else (a pipe, a FIFO, a
+ * terminal, a device, our own stdout by any name) is opened and written
+ * in place, never renamed over. What cannot be written is refused by
+ * stress_out_prepare(), before anything runs.
+ */
+static int refuse(struct stress_out *o, const char *why, int err)
 {
-	char tmp[4096];
-	int fd;
+	char esc[4096];
 
-	/* Written later as PATH.tmpPID, then renamed: the directory must take it. */
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid()) >= (int)sizeof(tmp)) {
-		report_failure(false, path, ENAMETOOLONG);
-		return -1;
+	fprintf(stderr, "stress: cannot write %s: %s\n", stress_escape(o->path, esc, sizeof(esc)),
+		why ? why : strerror(err));
+	free(o->target);
+	o->target = NULL;
+	if (o->fd >= 0)
+		close(o->fd);
+	o->fd = -1;
+	return -1;
+}
+
+static int tmp_name(const struct stress_out *o, char *buf, size_t len)
+{
+	return snprintf(buf, len, "%s.tmp%d", o->target, (int)getpid()) >= (int)len ? -1 : 0;
+}
+
+int stress_out_prepare(struct stress_out *o, const char *path)
+{
+	struct stat st, own;
+	char tmp[4096];
+	int fd, i;
+
+	memset(o, 0, sizeof(*o));
+	o->path = path;
+	o->fd = -1;
+	if (!*path)
+		return refuse(o, "empty file name", 0);
+	if (stat(path, &st)) {
+		if (errno != ENOENT)
+			return refuse(o, NULL, errno);
+		if (!lstat(path, &st))
+			return refuse(o, "a symlink to nothing", 0);
+		o->target = strdup(path);	/* a new file */
+		if (!o->target)
+			return refuse(o, NULL, ENOMEM);
+	} else if (S_ISDIR(st.st_mode)) {
+		return refuse(o, NULL, EISDIR);
+	} else {
+		/* Our stdout or stderr, by any name (/dev/stdout, >(cat)): through it. */
+		for (i = STDOUT_FILENO; i <= STDERR_FILENO; i++)
+			if (!fstat(i, &own) && own.st_dev == st.st_dev && own.st_ino == st.st_ino &&
+			    own.st_rdev == st.st_rdev) {
+				o->fd = fcntl(i, F_DUPFD_CLOEXEC, 3);
+				return o->fd < 0 ? refuse(o, NULL, errno) : 0;
+			}
+		if (!S_ISREG(st.st_mode)) {
+			/* Written where it is: no O_CREAT, no O_TRUNC, never renamed over. */
+			o->fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+			return o->fd < 0 ? refuse(o, NULL, errno) : 0;
+		}
+		o->target = realpath(path, NULL);
+		if (!o->target)
+			return refuse(o, NULL, errno);
+		o->mode = st.st_mode & 07777;
+		o->keep_mode = true;
+		/* A file we could not open for writing is not ours to replace. */
+		fd = open(o->target, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			return refuse(o, NULL, errno);
+		close(fd);
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	/* The directory must take the temporary file. */
+	if (tmp_name(o, tmp, sizeof(tmp)))
+		return refuse(o, NULL, ENAMETOOLONG);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0) {
-		report_failure(false, path, errno);
-		return -1;
+		/* /proc/version opens for writing, but nothing can be created beside it. */
+		snprintf(tmp, sizeof(tmp), "no temporary file beside it: %s", strerror(errno));
+		return refuse(o, o->keep_mode ? tmp : NULL, errno);
 	}
 	close(fd);
 	unlink(tmp);
 	return 0;
+}
+
+FILE *stress_out_begin(struct stress_out *o)
+{
+	char tmp[4096];
+	int fd, err;
+
+	o->f = NULL;
+	if (!o->target) {
+		fd = fcntl(o->fd, F_DUPFD_CLOEXEC, 3);
+	} else if (tmp_name(o, tmp, sizeof(tmp))) {
+		fd = -1;
+		errno = ENAMETOOLONG;
+	} else {
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		/* The file replaced keeps its permissions (the umask cut them above). */
+		if (fd >= 0 && o->keep_mode && fchmod(fd, o->mode)) {
+			err = errno;
+			close(fd);
+			unlink(tmp);
+			errno = err;
+			fd = -1;
+		}
+	}
+	if (fd >= 0 && !(o->f = fdopen(fd, "w"))) {
+		err = errno;
+		close(fd);
+		if (o->target)
+			unlink(tmp);
+		errno = err;
+	}
+	if (!o->f)
+		report_failure(false, o->path, errno);
+	return o->f;
+}
+
+int stress_out_commit(struct stress_out *o)
+{
+	char tmp[4096];
+	FILE *f = o->f;
+	int err = 0;
+
+	if (!f)
+		return -1;
+	o->f = NULL;
+	if (!o->target)
+		return stress_out_close(f, o->path);
+	tmp_name(o, tmp, sizeof(tmp));
+	/* The data on disk before the name points at it. */
+	if (stress_out_check(f, o->path) && fsync(fileno(f)))
+		err = errno;
+	if (stress_out_close(f, o->path))
+		err = err ? err : -1;
+	else if (!err && rename(tmp, o->target))
+		err = errno;
+	if (err) {
+		unlink(tmp);
+		if (err > 0)
+			report_failure(false, o->path, err);
+		return -1;
+	}
+	return 0;
+}
+
+int stress_out_save(struct stress_out *o, const void *buf, size_t len)
+{
+	FILE *f = stress_out_begin(o);
+
+	if (f)
+		stress_out_write(f, o->path, buf, len);
+	return stress_out_commit(o);
+}
+
+int stress_outputs_prepare(struct stress_config *cfg)
+{
+	/* The watchdog may write the JSON report until the process exits. */
+	static struct stress_out json, replay;
+
+	if (cfg->json_file) {
+		if (stress_out_prepare(&json, cfg->json_file))
+			return -1;
+		cfg->json_out = &json;
+	}
+	if (cfg->replay_out) {
+		if (stress_out_prepare(&replay, cfg->replay_out)) {
+			stress_out_release(&json);
+			cfg->json_out = NULL;
+			return -1;
+		}
+		cfg->replay_sink = &replay;
+	}
+	return 0;
+}
+
+void stress_out_release(struct stress_out *o)
+{
+	if (o->fd >= 0)
+		close(o->fd);
+	free(o->target);
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
 }
 
 int stress_out_finish(int status)

@@ -8,6 +8,50 @@
 #include <string.h>
 #include "stress.h"
 
+/*
+ * Numbers on the command line are decimal only: digits, at most one '.'
+ * with digits on one side. No sign, blank, exponent, hex (0x5, 0x1p-3),
+ * inf or nan: strtod() would take them all. Returns where the number
+ * ends (its unit), or NULL.
+ */
+const char *stress_decimal(const char *s, double *out)
+{
+	size_t i = strspn(s, "0123456789"), f = 0;
+
+	if (s[i] == '.')
+		f = strspn(s + i + 1, "0123456789");
+	if (!i && !f)
+		return NULL;
+	*out = strtod(s, NULL);	/* what is left is plain decimal: exact enough */
+	return s + i + (s[i] == '.' ? 1 + f : 0);
+}
+
+const char *stress_escape(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (; *s && o + 5 < len; s++) {
+		unsigned char c = *s;
+
+		if (c == '\n')
+			o += snprintf(buf + o, len - o, "\\n");
+		else if (c < 0x20 || c > 0x7e)
+			o += snprintf(buf + o, len - o, "\\x%02x", c);
+		else
+			buf[o++] = c;
+	}
+	buf[o] = 0;
+	return buf;
+}
+
+bool stress_printable(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
+			return false;
+	return true;
+}
+
 int stress_parse_ulong(const char *s, unsigned long long min, unsigned long long max,
 		       unsigned long long *out, char *err, size_t errlen)
 {
@@ -39,30 +83,29 @@ int stress_parse_duration(const char *s, double *out, char *err, size_t errlen)
 		{ "", 1 }, { "ms", 1e-3 }, { "s", 1 }, { "m", 60 }, { "h", 3600 },
 		{ "d", 86400 },
 	};
+	const char *end;
 	double v;
-	char *end;
 	size_t i;
 
-	if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '.')) {
-		snprintf(err, errlen, "'%s' is not a duration (e.g. 30s, 5m, 2h, 1d)",
-			 s ? s : "");
-		return -1;
-	}
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || !isfinite(v) || v < 0)
+	if (!s || !(end = stress_decimal(s, &v)))
 		goto bad;
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (!strcmp(end, units[i].sfx)) {
 			v *= units[i].mul;
 			if (v > 365.0 * 86400)
 				goto bad;
+			/* 0 means "none" or "unbounded" where it is allowed; else >= 1 ms. */
+			if (v > 0 && v < 0.001 - 1e-12) {
+				snprintf(err, errlen, "'%s' is below the minimum of 1ms", s);
+				return -1;
+			}
 			*out = v;
 			return 0;
 		}
 	}
 bad:
-	snprintf(err, errlen, "'%s' is not a duration (e.g. 30s, 5m, 2h, 1d)", s);
+	snprintf(err, errlen, "'%s' is not a duration (decimal, e.g. 30s, 1.5m, 250ms, 2h, 1d)",
+		 s ? s : "");
 	return -1;
 }
 
@@ -78,18 +121,16 @@ void stress_format_duration(double secs, char *buf, size_t len)
 
 static int parse_prob(const char *s, size_t n, double *out)
 {
-	char tmp[32], *end;
+	char tmp[32];
+	const char *end;
 	double v;
 
 	if (!n || n >= sizeof(tmp))
 		return -1;
 	memcpy(tmp, s, n);
 	tmp[n] = 0;
-	if (!(isdigit((unsigned char)tmp[0]) || tmp[0] == '.'))
-		return -1;
-	errno = 0;
-	v = strtod(tmp, &end);
-	if (errno || *end || !isfinite(v) || v < 0 || v > 1)
+	end = stress_decimal(tmp, &v);
+	if (!end || *end || v > 1)
 		return -1;
 	*out = v;
 	return 0;
@@ -99,6 +140,7 @@ int stress_parse_inject(const char *s, struct inject_spec *out, char *err, size_
 {
 	struct inject_spec spec = { 0 };
 	const char *p = s;
+	unsigned int seen = 0;
 
 	if (!s || !*s || strlen(s) >= sizeof(spec.text))
 		goto bad;
@@ -110,6 +152,7 @@ int stress_parse_inject(const char *s, struct inject_spec *out, char *err, size_
 	while (*p) {
 		const char *eq = strchr(p, '='), *comma;
 		double *slot;
+		unsigned int bit;
 
 		if (!eq)
 			goto bad;
@@ -117,13 +160,19 @@ int stress_parse_inject(const char *s, struct inject_spec *out, char *err, size_
 		if (!comma)
 			comma = eq + strlen(eq);
 		if (eq - p == 3 && !strncmp(p, "hop", 3))
-			slot = &spec.hop;
+			slot = &spec.hop, bit = 1;
 		else if (eq - p == 5 && !strncmp(p, "delay", 5))
-			slot = &spec.delay;
+			slot = &spec.delay, bit = 2;
 		else if (eq - p == 5 && !strncmp(p, "yield", 5))
-			slot = &spec.yield;
+			slot = &spec.yield, bit = 4;
 		else
 			goto bad;
+		/* Each key once: which of two values was meant is not ours to guess. */
+		if (seen & bit) {
+			snprintf(err, errlen, "'%s': %.*s given twice", s, (int)(eq - p), p);
+			return -1;
+		}
+		seen |= bit;
 		if (parse_prob(eq + 1, comma - eq - 1, slot))
 			goto bad;
 		p = *comma ? comma + 1 : comma;
@@ -148,7 +197,7 @@ int stress_parse_stutter(const char *s, struct stutter_spec *out, char *err, siz
 	if (!s || !*s || strlen(s) >= sizeof(spec.text))
 		goto bad;
 	snprintf(spec.text, sizeof(spec.text), "%s", s);
-	if (!strcmp(s, "off") || !strcmp(s, "0")) {
+	if (!strcmp(s, "off")) {
 		*out = spec;
 		return 0;
 	}
@@ -172,7 +221,7 @@ int stress_parse_stutter(const char *s, struct stutter_spec *out, char *err, siz
 	return 0;
 bad:
 	snprintf(err, errlen, "'%s' is not a stutter spec (off, DURATION or MIN-MAX, "
-		 "at least 1ms)", s ? s : "");
+		 "each at least 1ms)", s ? s : "");
 	return -1;
 }
 

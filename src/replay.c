@@ -105,7 +105,7 @@ int stress_replay_main(const struct stress_config *cli)
 	static struct stress_config cfg;
 	struct replay rp, out;
 	struct stress *s;
-	FILE *body = NULL, *human, *json = NULL;
+	FILE *body = NULL, *human;
 	char *body_buf = NULL, err[512];
 	size_t body_len = 0;
 	double t0 = stress_now();
@@ -117,6 +117,8 @@ int stress_replay_main(const struct stress_config *cli)
 		return STRESS_EXIT_USAGE;
 	}
 	if (replay_load(cli->replay_file, &rp, err, sizeof(err))) {
+		if (stress_signalled)	/* a FIFO's wait for its writer, interrupted */
+			return stress_signal_status();
 		fprintf(stderr, "stress: %s\n", err);
 		return STRESS_EXIT_USAGE;
 	}
@@ -124,14 +126,7 @@ int stress_replay_main(const struct stress_config *cli)
 		replay_free(&rp);
 		return STRESS_EXIT_INTERNAL;	/* replay_parse() accepted what the CLI refuses */
 	}
-	/* Every report file before the run. */
-	if ((cfg.json_file && !(json = stress_out_open(cfg.json_file))) ||
-	    (cli->replay_out && stress_out_probe(cli->replay_out))) {
-		if (json)
-			fclose(json);
-		replay_free(&rp);
-		return STRESS_EXIT_INTERNAL;
-	}
+	cfg.json_out = cli->json_out;	/* prepared before the run */
 	if (kc_set_nr_cpu_ids(cfg.nr_cpus) || percpu_counter_tree_subsystem_init()) {
 		fprintf(stderr, "stress: hpcc subsystem init failed for %u CPUs\n", cfg.nr_cpus);
 		return STRESS_EXIT_INTERNAL;
@@ -186,11 +181,8 @@ int stress_replay_main(const struct stress_config *cli)
 			if (!stress_out_check(stdout, "stdout"))
 				rc = STRESS_EXIT_INTERNAL;
 		}
-		if (json) {
-			stress_out_write(json, cfg.json_file, body_buf, body_len);
-			if (stress_out_close(json, cfg.json_file))
-				rc = STRESS_EXIT_INTERNAL;
-		}
+		if (cfg.json_out && stress_out_save(cfg.json_out, body_buf, body_len))
+			rc = STRESS_EXIT_INTERNAL;
 		free(body_buf);
 	}
 	/* An interrupted schedule is no outcome: its caps would replay the prefix only. */
@@ -199,11 +191,8 @@ int stress_replay_main(const struct stress_config *cli)
 	} else if (cli->replay_out) {
 		snprintf(out.origin, sizeof(out.origin), "replay of %s%s", cli->replay_file,
 			 out.failed ? ", tightened to the failure" : "");
-		if (replay_save(cli->replay_out, &out)) {
-			fprintf(stderr, "stress: cannot write %s: %s\n", cli->replay_out,
-				strerror(errno));
+		if (replay_save_out(cli->replay_sink, &out))
 			rc = STRESS_EXIT_INTERNAL;
-		}
 	}
 	replay_free(&rp);
 	replay_free(&out);

@@ -60,7 +60,9 @@ int replay_parse(const char *buf, size_t len, const char *name, struct replay *r
 /* replay_parse() of the file's first REPLAY_MAX_BYTES + 1 bytes. */
 int replay_load(const char *path, struct replay *rp, char *err, size_t errlen);
 /* 0, or -1 with errno set. */
-int replay_save(const char *path, const struct replay *rp);
+int replay_save(const char *path, const struct replay *rp);	/* our own files */
+/* An output file (stress_out_prepare): 0, or -1 after one line. */
+int replay_save_out(struct stress_out *o, const struct replay *rp);
 /* The words of @args (quotes removed) into @argv, in @buf: count, or -1. */
 int replay_args_argv(const char *args, char *buf, size_t len, char **argv, int max);
 /* The words of @args that are options of @sc, as 'args' takes them: 0 or -1. */

@@ -167,6 +167,15 @@ int replay_save(const char *path, const struct replay *rp)
 	return 0;
 }
 
+int replay_save_out(struct stress_out *o, const struct replay *rp)
+{
+	FILE *f = stress_out_begin(o);
+
+	if (f)
+		replay_write(f, rp);
+	return stress_out_commit(o);
+}
+
 /* --- the reader --- */
 
 struct parser {
@@ -631,7 +640,14 @@ int replay_load(const char *path, struct replay *rp, char *err, size_t errlen)
 	int fd, rc;
 
 	replay_init(rp);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * A FIFO waits here for its writer, as any reader does; a signal ends
+	 * the wait (no SA_RESTART) and the caller exits with the signal's
+	 * status (stress_signalled), not with a usage error.
+	 */
+	do
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	while (fd < 0 && errno == EINTR && !stress_signalled);
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot open replay file '%s': %s", path, strerror(errno));
 		return -1;

@@ -159,6 +159,7 @@ int replay_after_failure(struct stress *s, FILE *out)
 	const struct stress_config *cfg = s->cfg;
 	const char *want = s->nr_failures ? s->failures[0].invariant : "";
 	const char *pfx = cfg->report == REPORT_KTAP ? "# " : "";
+	struct stress_out dflt = { .fd = -1 }, *sink = cfg->replay_sink;
 	struct replay rp, res, found;
 	char path[1024];
 	unsigned int i, search = cfg->replay_search;
@@ -222,9 +223,15 @@ int replay_after_failure(struct stress *s, FILE *out)
 			 "(invariant %s); NOT reproduced serially by %u schedule(s)", s->sc->name,
 			 s->seed, want, i);
 	}
-	if (replay_save(path, &found)) {
-		fprintf(stderr, "stress: cannot write replay file %s: %s\n", path, strerror(errno));
-		/* A file asked for (and probed before the run) is an output that failed. */
+	if (!sink) {
+		/* The default name is a convenience: a refusal is told, not a failure. */
+		if (!stress_out_prepare(&dflt, path))
+			sink = &dflt;
+	}
+	if (!sink) {
+		rc = 0;
+	} else if (replay_save_out(sink, &found)) {
+		/* A file asked for (and prepared before the run) is an output that failed. */
 		rc = cfg->replay_out ? -1 : 0;
 	} else if (have) {
 		fprintf(out, "%sstress: replay file %s: the serial schedule fails %s at step %lu "
@@ -240,6 +247,7 @@ int replay_after_failure(struct stress *s, FILE *out)
 	}
 	if (have)
 		replay_free(&found);
+	stress_out_release(&dflt);
 	stress_out_flush(out);
 	return rc;
 }
@@ -349,6 +357,7 @@ static void shrink_ops(struct replay *best, const char *inv, unsigned int *trial
 
 int stress_shrink_main(const struct stress_config *cli)
 {
+	struct stress_out min = { .fd = -1 }, *sink = cli->replay_sink;
 	struct replay rp, best;
 	unsigned int trials = 0, seeds = cli->replay_search ? cli->replay_search : 1;
 	unsigned long steps;
@@ -361,12 +370,10 @@ int stress_shrink_main(const struct stress_config *cli)
 	return STRESS_EXIT_USAGE;
 #endif
 	if (replay_load(cli->shrink_file, &rp, err, sizeof(err))) {
+		if (stress_signalled)	/* a FIFO's wait for its writer, interrupted */
+			return stress_signal_status();
 		fprintf(stderr, "stress: %s\n", err);
 		return STRESS_EXIT_USAGE;
-	}
-	if (cli->replay_out && stress_out_probe(cli->replay_out)) {
-		replay_free(&rp);
-		return STRESS_EXIT_INTERNAL;
 	}
 	/* Fewer CPUs may need a longer schedule to get there. */
 	steps = rp.steps * 4 + 1000;
@@ -404,17 +411,20 @@ int stress_shrink_main(const struct stress_config *cli)
 	shrink_prob(&best, inv, false, &trials);
 	shrink_prob(&best, inv, true, &trials);
 	shrink_ops(&best, inv, &trials);
-	if (cli->replay_out)
+	if (sink) {
 		snprintf(path, sizeof(path), "%s", cli->replay_out);
-	else
+	} else {
 		snprintf(path, sizeof(path), "%s.min", cli->shrink_file);
+		if (!stress_out_prepare(&min, path))
+			sink = &min;
+	}
 	snprintf(best.origin, sizeof(best.origin), "shrunk from %s (%u candidates%s): cpus %u -> "
 		 "%u, ops %lu -> %lu, steps %lu -> %lu", cli->shrink_file, trials,
 		 stress_signalled ? ", interrupted" : "", rp.nr_cpus,
 		 best.nr_cpus, replay_total_ops(&rp), replay_total_ops(&best), rp.steps,
 		 best.steps);
-	if (replay_save(path, &best)) {
-		fprintf(stderr, "stress: cannot write %s: %s\n", path, strerror(errno));
+	if (!sink || replay_save_out(sink, &best)) {
+		stress_out_release(&min);
 		replay_free(&rp);
 		replay_free(&best);
 		return STRESS_EXIT_INTERNAL;
@@ -425,6 +435,7 @@ int stress_shrink_main(const struct stress_config *cli)
 	       best.nr_cpus, replay_total_ops(&best), best.steps, best.hops, best.preempts, inv);
 	replay_write(stdout, &best);
 	printf("stress: reproduce: %s --replay %s\n", cli->argv0, path);
+	stress_out_release(&min);
 	replay_free(&rp);
 	replay_free(&best);
 	return stress_signalled ? stress_signal_status() : STRESS_EXIT_PASS;

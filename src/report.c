@@ -42,6 +42,9 @@ const char *stress_verdict(struct stress *s)
 		return "ERROR";
 	if (atomic_load(&s->failed))
 		return "FAIL";
+	/* The watchdog gave up on a run the host starved of CPU: no verdict either way. */
+	if (s->starved)
+		return "INCOMPLETE";
 	/* Stopped by a signal without a failure: it neither passed nor failed. */
 	if (s->interrupted)
 		return "INTERRUPTED";
@@ -157,9 +160,9 @@ static void verdict_line(struct stress *s, char *buf, size_t len)
 
 	stress_format_duration(s->duration, dur, sizeof(dur));
 	n = snprintf(buf, len, "stress: %s %s cpus=%u seed=%llu batch=%lu duration=%s "
-		     "elapsed=%.2fs ops=%lu ops/s=%.0f checks=%lu quiescent=%lu "
+		     "elapsed=%.2fs startup=%.2fs ops=%lu ops/s=%.0f checks=%lu quiescent=%lu "
 		     "worst_margin=%.4f(%s)%s%s%s%s%s%s", stress_verdict(s), s->sc->name,
-		     s->cfg->nr_cpus, s->seed, s->cfg->batch, dur, s->elapsed, s->ops,
+		     s->cfg->nr_cpus, s->seed, s->cfg->batch, dur, s->elapsed, s->startup, s->ops,
 		     s->elapsed > 0 ? s->ops / s->elapsed : 0, atomic_load(&s->checks),
 		     atomic_load(&s->quiescent), w, wn, s->nr_failures ? " invariant=" : "",
 		     s->nr_failures ? s->failures[0].invariant : "",
@@ -240,6 +243,10 @@ static enum ktap_status ktap_status_of(struct stress *s, const char **why)
 	}
 	if (!strcmp(stress_verdict(s), "PASS"))
 		return KTAP_PASS;
+	if (!strcmp(stress_verdict(s), "INCOMPLETE")) {
+		*why = "incomplete: the host starved the run of CPU";
+		return KTAP_SKIP;
+	}
 	if (!strcmp(stress_verdict(s), "INTERRUPTED")) {
 		static char buf[48];
 
@@ -300,7 +307,7 @@ void report_summary_add(struct stress_summary *sum, struct stress *s)
 	sum->runs++;
 	if (!strcmp(v, "PASS"))
 		sum->passed++;
-	else if (!strcmp(v, "SKIP") || !strcmp(v, "INTERRUPTED"))
+	else if (!strcmp(v, "SKIP") || !strcmp(v, "INTERRUPTED") || !strcmp(v, "INCOMPLETE"))
 		sum->skipped++;		/* as KTAP counts them: # SKIP */
 	else if (!strcmp(v, "FAIL")) {
 		sum->failed++;
@@ -319,6 +326,7 @@ void report_end(const struct stress_config *cfg, const struct stress_summary *su
 	char tail[32] = "";
 	const char *word = status == STRESS_EXIT_PASS ? "SUCCESS" :
 			   status == STRESS_EXIT_FAIL ? "FAILURE" :
+			   status == STRESS_EXIT_INCOMPLETE ? "INCOMPLETE" :
 			   status > 128 ? "INTERRUPTED" : "ERROR";
 
 	if (cfg->report == REPORT_JSON)
@@ -399,6 +407,7 @@ void report_json_run(struct stress *s, bool first, FILE *out)
 	json_ku64(&jw, "batch", s->cfg->batch);
 	json_kdouble(&jw, "duration_s", s->duration);
 	json_kdouble(&jw, "elapsed_s", s->elapsed);
+	json_kdouble(&jw, "startup_s", s->startup);
 	json_kbool(&jw, "interrupted", s->interrupted);
 	json_ku64(&jw, "ops", s->ops);
 	json_kdouble(&jw, "ops_per_s", s->elapsed > 0 ? s->ops / s->elapsed : 0);

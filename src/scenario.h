@@ -114,6 +114,11 @@ void scenario_register(const struct scenario *sc);
  * For scenario_opt parsers: the index of @val in @names, or -1 with
  * "'val' is not one of a, b, c" in @err.
  */
+/* selftest: the watchdog finds every run starved of CPU (the INCOMPLETE verdict's test). */
+extern bool stress_wd_fake_starved;
+
+/* A plain decimal number at @s (no sign, exponent, hex): where it ends, or NULL. */
+const char *stress_decimal(const char *s, double *out);
 int stress_opt_choice(const char *val, const char *const *names, unsigned int n,
 		      char *err, size_t errlen);
 #define SCENARIO_REGISTER(sc)						\

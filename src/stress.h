@@ -31,6 +31,7 @@ enum {
 	STRESS_EXIT_FAIL = 1,
 	STRESS_EXIT_USAGE = 2,
 	STRESS_EXIT_INTERNAL = 3,
+	STRESS_EXIT_INCOMPLETE = 4,	/* the host starved the run: no verdict */
 };
 
 enum stress_report_fmt { REPORT_TEXT, REPORT_KTAP, REPORT_JSON };
@@ -69,6 +70,7 @@ struct stress_config {
 	struct stutter_spec stutter;
 	enum stress_report_fmt report;
 	const char *json_file;
+	struct stress_out *json_out;	/* json_file, prepared before the run */
 	bool until_fail;
 	bool verbose;
 	bool no_check;
@@ -76,6 +78,7 @@ struct stress_config {
 	/* Replay (src/replay*.c, src/serial.c; docs/regress.md). */
 	const char *replay_file;	/* --replay FILE */
 	const char *replay_out;		/* --replay-out FILE */
+	struct stress_out *replay_sink;	/* replay_out, prepared before the run */
 	const char *shrink_file;	/* --shrink FILE */
 	unsigned int replay_search;	/* --replay-search N */
 	const struct scenario *scenarios[STRESS_MAX_SCENARIOS];
@@ -91,6 +94,9 @@ int stress_parse_duration(const char *s, double *out, char *err, size_t errlen);
 int stress_parse_inject(const char *s, struct inject_spec *out, char *err, size_t errlen);
 int stress_parse_stutter(const char *s, struct stutter_spec *out, char *err, size_t errlen);
 void stress_format_duration(double secs, char *buf, size_t len);
+/* @s for a message: bytes outside printable ASCII as \xNN, a newline as \n. */
+const char *stress_escape(const char *s, char *buf, size_t len);
+bool stress_printable(const char *s);
 
 /* cli.c: parse argv. Returns -1 after printing usage errors (exit 2). */
 enum stress_action { ACT_RUN, ACT_LIST, ACT_HELP, ACT_VERSION, ACT_DESCRIBE, ACT_REPLAY,
@@ -103,12 +109,30 @@ void stress_usage(FILE *out);
  * output.c: checked output. Each failure prints "stress: cannot write
  * PATH: strerror" once; the process then exits 3 (stress_out_finish).
  */
-FILE *stress_out_open(const char *path);		/* fopen "w", or NULL */
 bool stress_out_check(FILE *f, const char *path);	/* fflush + ferror: false on failure */
 void stress_out_flush(FILE *f);		/* fflush; checked for stdout */
 int stress_out_write(FILE *f, const char *path, const void *buf, size_t len);	/* 0 or -1 */
 int stress_out_close(FILE *f, const char *path);	/* check + fclose: 0 or -1 */
-int stress_out_probe(const char *path);		/* a file can be written there: 0 or -1 */
+/*
+ * An output file (output.c): prepare before the run (0, or -1 after one
+ * line: exit 2), then begin / write / commit once or more (-1 after one
+ * line: exit 3), release at the end.
+ */
+struct stress_out {
+	const char *path;	/* as given, for messages */
+	char *target;		/* regular or new: replaced by rename; NULL: in place */
+	int fd;			/* in place: opened before the run */
+	mode_t mode;		/* of the file replaced */
+	bool keep_mode;
+	FILE *f;
+};
+int stress_out_prepare(struct stress_out *o, const char *path);
+FILE *stress_out_begin(struct stress_out *o);
+int stress_out_commit(struct stress_out *o);
+int stress_out_save(struct stress_out *o, const void *buf, size_t len);	/* begin+write+commit */
+void stress_out_release(struct stress_out *o);
+/* --json FILE and --replay-out FILE prepared into @cfg: 0, or -1 after one line (exit 2). */
+int stress_outputs_prepare(struct stress_config *cfg);
 bool stress_out_failed(void);
 int stress_out_finish(int status);	/* close stdout: @status, or 3 after any failure */
 /* Exit status of a run a signal interrupted without a failure: 128 + signal. */
@@ -225,7 +249,9 @@ struct stress {
 	_Atomic double t0;		/* the threads run from here (elapsed, ops/s) */
 
 	/* results */
-	double elapsed;
+	double elapsed;			/* from the first worker step ("go") */
+	double startup;			/* creating the threads, before "go" */
+	bool starved;			/* the watchdog gave up on a starved run */
 	double park_time;		/* waiting for every thread to park */
 	double quiescent_time;		/* in quiescent() */
 	unsigned long ops;

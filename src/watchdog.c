@@ -64,6 +64,8 @@ static struct stress *seen_run;		/* watchdog thread only: */
 static unsigned long seen_beat;
 static double beat_at;
 
+bool stress_wd_fake_starved;
+
 /* At most this many stall timeouts of starvation before a stall is failed anyway. */
 #define STARVED_MAX	10
 
@@ -288,8 +290,10 @@ static bool probe_defer(struct stress *s, double now, double w, double age)
 	struct stress_sched cur;
 	char who[32];
 
-	if (age > (STARVED_MAX - 1) * w || !probe.at[b] || now - probe.at[b] < w / 4)
-		return false;
+	if (age > (STARVED_MAX - 1) * w)
+		return false;	/* probe.starved: the last judgement, for give_up() */
+	if (!probe.at[b] || now - probe.at[b] < w / 4)
+		return probe.starved = false;
 	if (probe.judged_at && now - probe.judged_at < 1.0)
 		return probe.starved;
 	/* The first starved one will do. */
@@ -298,7 +302,7 @@ static bool probe_defer(struct stress *s, double now, double w, double age)
 		    stress_sched_starved(&probe.smp[b][i], &cur, now - probe.at[b]))
 			break;
 	probe.judged_at = now;
-	probe.starved = i < probe.n[b];
+	probe.starved = i < probe.n[b] || stress_wd_fake_starved;
 	if (probe.starved && !probe.deferrals++ && !ftrylockfile(stderr)) {
 		if (!i)
 			snprintf(who, sizeof(who), "the controller");
@@ -341,6 +345,7 @@ static struct stress *snapshot(struct stress *s, double now, bool interrupted)
 	atomic_store(&c->quiescent, atomic_load(&s->quiescent));
 	if (atomic_load(&s->t0) > 0) {
 		c->elapsed = now - atomic_load(&s->t0);
+		c->startup = s->startup;
 		c->ops = threads_visible(s) ? stress_threads_ops(s) : 0;
 	}
 	if (!pthread_mutex_trylock(&s->key_lock)) {
@@ -411,7 +416,10 @@ static void __attribute__((noreturn)) hard_exit(struct stress *s, int status, co
 		fprintf(err, "# watchdog: controller phase: %s\n", phase_names[ph]);
 		if (threads_visible(s) && (status != STRESS_EXIT_FAIL || !fresh))
 			stress_dump_threads(s, err);
-		c = snapshot(s, stress_now(), status != STRESS_EXIT_FAIL);
+		c = snapshot(s, stress_now(), status != STRESS_EXIT_FAIL &&
+			     status != STRESS_EXIT_INCOMPLETE);
+		if (c && status == STRESS_EXIT_INCOMPLETE)
+			c->starved = true;
 	}
 	fflush(err);
 	if (c) {
@@ -440,12 +448,13 @@ static void __attribute__((noreturn)) hard_exit(struct stress *s, int status, co
 			fclose(out);
 		}
 		fflush(err);
-		if (cfg->json_file && cfg->report != REPORT_JSON &&
-		    (out = fopen(cfg->json_file, "w"))) {
+		/* Through the prepared output: a temporary file renamed over, or in place. */
+		if (cfg->json_out && cfg->report != REPORT_JSON &&
+		    (out = stress_out_begin(cfg->json_out))) {
 			report_json_begin(cfg, out);
 			report_json_run(c, true, out);
 			report_json_end(status, signo, cfg->scenarios + c->index, not_run, out);
-			fclose(out);
+			stress_out_commit(cfg->json_out);
 		}
 	}
 #ifdef KC_TSAN
@@ -458,6 +467,22 @@ static void __attribute__((noreturn)) hard_exit(struct stress *s, int status, co
 	syscall(SYS_exit_group, status);
 #endif
 	_exit(status);
+}
+
+/*
+ * The stall limit passed: a failure, unless the host was still starving
+ * the run when the watchdog stopped putting it off (STARVED_MAX x W). Then
+ * nothing was judged: INCOMPLETE, exit 4, never a FAIL of the code.
+ */
+static void __attribute__((noreturn)) give_up(struct stress *s, const char *why)
+{
+	char buf[320];
+
+	if (!probe.starved)
+		hard_exit(s, STRESS_EXIT_FAIL, why);
+	snprintf(buf, sizeof(buf), "%s, the host starving the run of CPU all along: incomplete",
+		 why);
+	hard_exit(s, STRESS_EXIT_INCOMPLETE, buf);
 }
 
 static void check_run(struct stress *s, double now)
@@ -489,15 +514,20 @@ static void check_run(struct stress *s, double now)
 	    !probe_defer(s, now, w, now - s->deadline - w)) {
 		snprintf(why, sizeof(why), "the deadline passed by more than %.1fs (phase: %s)",
 			 w, phase_names[ph]);
-		hard_exit(s, STRESS_EXIT_FAIL, why);
+		give_up(s, why);
 	}
 	if (now - beat_at > w && !probe_defer(s, now, w, now - beat_at - w)) {
 		snprintf(why, sizeof(why), "the controller made no progress for %.1fs (phase: %s)",
 			 w, phase_names[ph]);
-		hard_exit(s, STRESS_EXIT_FAIL, why);
+		give_up(s, why);
 	}
 	if (!n || probe_defer(s, now, w, idle - w))
 		return;
+	if (probe.starved) {
+		snprintf(why, sizeof(why), "%u thread(s) made no progress for %.1fs (phase: %s)",
+			 n, idle, phase_names[ph]);
+		give_up(s, why);
+	}
 	atomic_store(&s->wd_fired_at, now);
 	stress_fail_watchdog(s, s->threads[first].selector ? -1 : first,
 			     "%u thread(s) made no progress for %.1fs (first: %s %u; phase: %s)%s", n,

@@ -63,6 +63,16 @@ wait_exit() {
 	wait "$1"
 }
 
+# A watchdog test on a host that starved the run: exit 4, INCOMPLETE, no
+# verdict on the code either way (docs/stress.md): a SKIP, not a result.
+starved() {
+	[ "$1" = 4 ] && grep -q 'the host starving the run of CPU all along: incomplete' "$2"
+}
+skip_starved() {
+	n=$((n + 1))
+	echo "ok $n $1 # SKIP the host starved the run: incomplete"
+}
+
 echo "KTAP version 1"
 echo "1..12"
 
@@ -77,7 +87,8 @@ rc=$?
 	grep -q '^#   cpu 0 core .* state in-step steps 0 ' o1 &&
 	grep -q '^#   selector 1 ' o1 && grep -q '^# flight recorder of cpu 0' o1 &&
 	grep -q '^#   thread 0 op#0 selftest-step' o1
-result $? worker_hang_is_a_watchdog_failure "exit $rc after $(ms $t0) ms"
+r=$?
+if starved $rc e1; then skip_starved worker_hang_is_a_watchdog_failure; else result $r worker_hang_is_a_watchdog_failure "exit $rc after $(ms $t0) ms"; fi
 
 # 2. The controller hung while creating threads (where the compaction_churn
 #    stall of issue 15 sat): no heartbeat for the stall timeout, so the
@@ -90,7 +101,8 @@ rc=$?
 [ $rc = 1 ] && grep -q 'the controller made no progress for 2.0s (phase: starting threads)' e2 &&
 	grep -q '^stress: FAIL selftest .* invariant=watchdog' o2 &&
 	grep -q '^#   cpu 0 core .* state waiting-start' o2 && grep -q '^#   cpu 1-2 not started' o2
-result $? controller_hang_in_thread_start_ends_the_run "exit $rc after $(ms $t0) ms"
+r=$?
+if starved $rc e2; then skip_starved controller_hang_in_thread_start_ends_the_run; else result $r controller_hang_in_thread_start_ends_the_run "exit $rc after $(ms $t0) ms"; fi
 
 # 3. The controller hung in a stutter, every worker parked.
 t0=$(date +%s%N)
@@ -99,7 +111,8 @@ run_bounded o3 e3 --scenario selftest --cpus 3 --selftest-hang quiescent --durat
 rc=$?
 [ $rc = 1 ] && grep -q 'no progress for 2.0s (phase: stutter' e3 &&
 	grep -q '^#   cpu 2 core .* state parked' o3 && grep -q 'invariant=watchdog' o3
-result $? controller_hang_in_stutter_ends_the_run "exit $rc after $(ms $t0) ms"
+r=$?
+if starved $rc e3; then skip_starved controller_hang_in_stutter_ends_the_run; else result $r controller_hang_in_stutter_ends_the_run "exit $rc after $(ms $t0) ms"; fi
 
 # 4. Alive but never done: at least 10 ms per thread created (a heartbeat
 #    each time), 600 threads, a 200 ms run: only the deadline rule stops it,
@@ -111,7 +124,8 @@ run_bounded o4 e4 --scenario selftest --cpus 600 --selftest-hang start-slow --du
 rc=$?
 [ $rc = 1 ] && grep -q 'the deadline passed by more than 3.0s (phase: starting threads)' e4 &&
 	grep -q 'invariant=watchdog' o4
-result $? deadline_overrun_ends_the_run "exit $rc after $(ms $t0) ms"
+r=$?
+if starved $rc e4; then skip_starved deadline_overrun_ends_the_run; else result $r deadline_overrun_ends_the_run "exit $rc after $(ms $t0) ms"; fi
 
 # 5. The same hang in JSON mode: stdout is still one valid report document.
 run_bounded o5 e5 --scenario selftest --cpus 3 --selftest-hang start --duration 0 \
@@ -121,7 +135,8 @@ rc=$?
 	python3 -c 'import json,sys; d=json.load(open("o5")); r=d["runs"][0]
 sys.exit(not (d["exit_status"] == 1 and r["verdict"] == "FAIL" and
 	 r["failures"][0]["invariant"] == "watchdog"))'
-result $? watchdog_exit_writes_valid_json "exit $rc"
+r=$?
+if starved $rc e5; then skip_starved watchdog_exit_writes_valid_json; else result $r watchdog_exit_writes_valid_json "exit $rc"; fi
 
 # 6. A signal while the controller creates threads stops the run (the hook
 #    waits for it: with SIGTERM blocked during creation, as before, it
@@ -177,7 +192,8 @@ result $? second_sigint_exits_at_once "exit $rc"
 pid=$!
 wait_line e9 'until a signal'
 kill -INT $pid
-kill -INT $pid
+# Under load the first may already have ended it: no "No such process" in the KTAP stream.
+kill -INT $pid 2>/dev/null
 wait_exit $pid
 rc=$?
 { [ $rc = 130 ] || [ $rc = 0 ]; } && ! grep -q 'second interrupt' e9 &&
@@ -230,6 +246,7 @@ result $? sigint_stops_replay_search_no_orphan "exit $rc $(ms $t0) ms after SIGI
 run_bounded o12 e12 --replay hang.txt --stall-timeout 1s
 rc=$?
 [ $rc = 1 ] && grep -q 'no progress for 1.0s (phase: serial schedule)' e12
-result $? replay_hang_ends_the_run "exit $rc"
+r=$?
+if starved $rc e12; then skip_starved replay_hang_ends_the_run; else result $r replay_hang_ends_the_run "exit $rc"; fi
 
 [ $failed = 0 ]

@@ -423,6 +423,22 @@ static void kcompat_warn_recording(struct kt *t)
 	KT_EXPECT(t, strstr(wi.first, "1 + 1 == 2") != NULL, "first kept: %s", wi.first);
 }
 
+/* The vCPU-wait line: one per interval, the next one says how many were held back. */
+static void kcompat_ratelimit(struct kt *t)
+{
+	struct kc_ratelimit rl = { 0 };
+	const long long s = 1000000000LL;
+	int i;
+
+	KT_EXPECT_EQ(t, kc_ratelimit(&rl, 10 * s, s), 0);
+	for (i = 0; i < 3; i++)
+		KT_EXPECT_EQ(t, kc_ratelimit(&rl, 10 * s + s / 2, s), -1);
+	KT_EXPECT_EQ(t, kc_ratelimit(&rl, 11 * s, s), 3);
+	KT_EXPECT_EQ(t, kc_ratelimit(&rl, 11 * s + 1, s), -1);
+	KT_EXPECT_EQ(t, kc_ratelimit(&rl, 20 * s, s), 1);
+	KT_EXPECT_EQ(t, kc_ratelimit(&rl, 30 * s, s), 0);
+}
+
 /* RCU: a grace period and a call_rcu callback wait for a reader's section. */
 static struct {
 	pthread_mutex_t lock;
@@ -663,6 +679,7 @@ static const struct kt_case cases[] = {
 	KT_CASE(kcompat_vcpu_swap),
 	KT_CASE(kcompat_vcpu_signal_atomic),
 	KT_CASE(kcompat_warn_recording),
+	KT_CASE(kcompat_ratelimit),
 	KT_CASE(kcompat_rcu_ordering),
 	KT_CASE(kcompat_kernel_spellings),
 	KT_CASE(kcompat_kmalloc_aligned),

@@ -167,6 +167,8 @@ static void vcpu_sleep(struct kc_vcpu *v, unsigned int seen, long long ns)
  * by a migrating thread are that short), sleep through the rest of the
  * holder's quantum, spin again, then sleep until a give wakes us.
  */
+static struct kc_ratelimit wait_lines;
+
 static void vcpu_take(unsigned int cpu)
 {
 	struct kc_vcpu *v;
@@ -206,8 +208,17 @@ static void vcpu_take(unsigned int cpu)
 		now = kc_now_ns();
 		spin_until = now + KC_SPIN_NS;
 		if (!warned && now - t0 >= KC_WAIT_WARN_S * 1000000000LL) {
-			fprintf(stderr, "kcompat: thread %u has waited %d s for virtual CPU %u, "
-				"run by thread %u\n", me, KC_WAIT_WARN_S, cpu, o & ~KC_LENT);
+			/* Every waiter of a starved host says it: one line a second, with a count. */
+			long held = kc_ratelimit(&wait_lines, now, 1000000000LL);
+
+			if (held > 0)
+				fprintf(stderr, "kcompat: thread %u has waited %d s for virtual CPU "
+					"%u, run by thread %u (and %ld more such waits since the "
+					"last line)\n", me, KC_WAIT_WARN_S, cpu, o & ~KC_LENT, held);
+			else if (!held)
+				fprintf(stderr, "kcompat: thread %u has waited %d s for virtual CPU "
+					"%u, run by thread %u\n", me, KC_WAIT_WARN_S, cpu,
+					o & ~KC_LENT);
 			warned = true;
 		}
 	}

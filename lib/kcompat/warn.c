@@ -51,6 +51,20 @@ void kc_warn_reset(void)
 	pthread_mutex_unlock(&warn_lock);
 }
 
+long kc_ratelimit(struct kc_ratelimit *rl, long long now_ns, long long interval_ns)
+{
+	long long next = atomic_load_explicit(&rl->next_ns, memory_order_relaxed);
+
+	/* One winner per interval; the others are counted for its successor's line. */
+	if (now_ns < next ||
+	    !atomic_compare_exchange_strong_explicit(&rl->next_ns, &next, now_ns + interval_ns,
+						     memory_order_relaxed, memory_order_relaxed)) {
+		atomic_fetch_add_explicit(&rl->held, 1, memory_order_relaxed);
+		return -1;
+	}
+	return atomic_exchange_explicit(&rl->held, 0, memory_order_relaxed);
+}
+
 void kc_warn_set_quiet(bool quiet)
 {
 	pthread_mutex_lock(&warn_lock);

@@ -126,16 +126,15 @@ static int parse_cluster(const char *v, char *err, size_t len)
 
 static int parse_frag(const char *v, char *err, size_t len)
 {
-	char *end;
+	const char *end;
 	double f;
 
 	if (!strcmp(v, "drift")) {
 		opt_frag = -1;
 		return 0;
 	}
-	errno = 0;
-	f = strtod(v, &end);
-	if (errno || end == v || *end || !(f >= 0 && f <= 1))
+	end = stress_decimal(v, &f);
+	if (!end || *end || !(f >= 0 && f <= 1))
 		return snprintf(err, len, "takes drift or a probability 0..1"), -1;
 	opt_frag = f;
 	return 0;

@@ -13,6 +13,7 @@
  * judged only on facts that held over the whole window, so a clean run
  * cannot fail on a race.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdatomic.h>
@@ -128,7 +129,8 @@ static int parse_long(const char *v, long lo, long hi, long *out, char *err, siz
 
 	errno = 0;
 	x = strtol(v, &end, 10);
-	if (errno || end == v || *end || x < lo || x > hi) {
+	/* Decimal only: strtol() would also take blanks and a '+'. */
+	if (!isdigit((unsigned char)v[*v == '-']) || errno || *end || x < lo || x > hi) {
 		snprintf(err, len, "'%s' is not an integer in %ld..%ld", v, lo, hi);
 		return -1;
 	}

@@ -5,6 +5,7 @@
  * only when STRESS_SELFTEST is set in the environment, so it never shows
  * in --list or "all" otherwise.
  */
+#include <ctype.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,7 @@ static int parse_fail_after(const char *val, char *err, size_t errlen)
 	char *end;
 
 	fail_after = strtoul(val, &end, 10);
-	if (!*val || *end || !fail_after) {
+	if (!isdigit((unsigned char)*val) || *end || !fail_after) {
 		snprintf(err, errlen, "'%s' is not a positive integer", val);
 		return -1;
 	}
@@ -43,6 +44,12 @@ static int parse_fail_after(const char *val, char *err, size_t errlen)
 static int parse_stall(const char *val, char *err, size_t errlen)
 {
 	stall = true;
+	return 0;
+}
+
+static int parse_starved(const char *val, char *err, size_t errlen)
+{
+	stress_wd_fake_starved = true;
 	return 0;
 }
 
@@ -132,6 +139,8 @@ static const struct scenario_opt selftest_opts[] = {
 	{ "selftest-fail-after", "N", "selftest: vCPU 0 fails an invariant after N steps",
 	  parse_fail_after },
 	{ "selftest-stall", NULL, "selftest: vCPU 0 stops making progress", parse_stall },
+	{ "selftest-starved", NULL, "selftest: the watchdog finds the run starved of CPU "
+	  "whenever it looks", parse_starved },
 	{ "selftest-late-resume", NULL, "selftest: vCPU 0 wakes from its first park last, "
 	  "then fails deliberately", parse_late_resume },
 	{ "selftest-hang", "WHERE",

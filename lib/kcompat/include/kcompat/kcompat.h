@@ -154,6 +154,17 @@ void kc_pcpu_attention(void) __attribute__((cold, noinline));
 #define kc_tsan_vcpu_use(cpu)	((void)(cpu))
 #endif
 
+/*
+ * A line many threads may print at once (a vCPU wait on an overloaded
+ * host): at most one per @interval_ns. -1: stay quiet (counted); else
+ * print, and the count is how many were held back since the last line.
+ */
+struct kc_ratelimit {
+	_Atomic long long next_ns;
+	atomic_ulong held;
+};
+long kc_ratelimit(struct kc_ratelimit *rl, long long now_ns, long long interval_ns);
+
 /* Warnings recorded by WARN_ON & co. */
 struct kc_warn_info {
 	unsigned long count;
