@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Ground truth for counters updated concurrently by the virtual CPUs
- * (spec/hpcc.md §5.3). Per thread and counter, monotonic sums of the
+ * (docs/spec/hpcc.md#hpcc-residual). Per thread and counter, monotonic sums of the
  * positive and negative increments, bumped before the update starts
  * ("started") and after it returns ("done"). A checker reads every
  * thread's done sums, then the counter, then every thread's started

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Every comparison at the worst reachable states, exhaustively over the
- * small configurations (issue 14): 1..16 CPUs (every shape of the table up
+ * small configurations: 1..16 CPUs (every shape of the table up
  * to order 4), batches 2, 4 and 8, every pair of batches for the
  * two-counter functions. Each counter is driven by the residual
  * constructor (hpcc_state.h: public add API only, state proven with the
@@ -10,7 +10,7 @@
  * then placed by set() so that the approximations, the values and the
  * precise truth sit on and around every boundary the functions test
  * (outer and both inner re-tests of precise_compare, in both argument
- * orders). Expected answers come from the spec (§6), never from the
+ * orders). Expected answers come from the spec (docs/spec/hpcc.md#hpcc-compare), never from the
  * library.
  *
  * A wrong result on a reachable state is a `wrong-answer`. The contract

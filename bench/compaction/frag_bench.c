@@ -3,7 +3,7 @@
  * frag-bench: the 2015 hogger-frag-movable experiment on the
  * fragmentation model (lib/mm/frag_model.c), the five kernels of the v2
  * cover letter (Base, Limit, Nonmovable, Redesign, Threshold), printed
- * beside the published columns [C0] (spec §11.2). The main table uses
+ * beside the published columns [C0] (docs/spec/compaction.md#cmp-published). The main table uses
  * P5 as posted (the measured code); the kernels with P5 are run again
  * with the other P5 form for contrast.
  *
@@ -43,7 +43,7 @@ static const struct {
 	{ "compact_isolated",        { 73977, 105025, 258877, 31899553, 487712 } },
 	{ "compact_migrate_scanned", { 2280770, 2886304, 37214115, 59146745, 2513245 } },
 	{ "compact_free_scanned",    { 4710313, 1472874, 44372985, 49566134, 4124319 } },
-	{ "migrate_scanned/stall",   { 7429, 633, 8496, 16240, 620 } },	/* §11.3 */
+	{ "migrate_scanned/stall",   { 7429, 633, 8496, 16240, 620 } },	/* docs/spec/compaction.md#cmp-published */
 };
 
 static unsigned long success_n(const struct frag_stats *st)

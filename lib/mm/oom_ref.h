@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The per-candidate oracle of the OOM selection (issue 14): a reference
- * of each candidate's evaluation, written from spec/oom-two-pass.md §1-§3
+ * The per-candidate oracle of the OOM selection: a reference
+ * of each candidate's evaluation, written from docs/spec/oom.md#oom-badness to docs/spec/oom.md#oom-v16
  * (v16) and docs/oom.md (bounded), independent of oom_select.c and of a
  * kernel tree's code; an audit that runs one selection, observes every
  * candidate through oom_candidate_hook (either implementation) and

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The task and mm model the OOM selection runs on (spec/oom-two-pass.md §1),
+ * The task and mm model the OOM selection runs on (docs/spec/oom.md#oom-badness),
  * written against kcompat as kernel code would be: single-threaded
  * processes, an mm with the four RSS hpcc counters, a global task list
  * under RCU, task references, and poisoned, quarantined frees so that a

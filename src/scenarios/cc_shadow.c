@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compaction_churn's shadow model (issue 14, spec/compaction-depletion.md
- * §8): each transition (reset: enter, deepen, SCANALLFREE; the end of a
+ * compaction_churn's shadow model (docs/spec/compaction.md
+ * docs/spec/compaction.md#cmp-states): each transition (reset: enter, deepen, SCANALLFREE; the end of a
  * run: leave; a success; the failure counter; the restart and depletion
  * decisions) is made on the zone by the library, with the real
  * concurrency, and replayed on the sequential reference from the state
