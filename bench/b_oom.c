@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * OOM selection latency against the number of tasks (lib/mm's model,
- * docs/spec/oom.md#oom-v16 to docs/spec/oom.md#oom-imprecision): the precise one-pass selection, the v16
- * two-pass and the bounded two-pass, interleaved in every repetition, at
- * 256 virtual CPUs and batch 32 as in the v16 measurements. Two task
- * sets: one memory hog among small tasks (the v16 benchmark), and a
- * crowded set where every task lies within one accuracy window of the
- * maximum (the precise-sum budget runs out). Latency is the selecting
- * thread's CPU time (see b_add.c).
+ * docs/spec/oom.md#oom-v16 to #oom-imprecision): the precise one-pass
+ * selection, the v16 two-pass and the bounded two-pass, interleaved in every
+ * repetition, at 256 virtual CPUs and batch 32 as in the v16 measurements. Two
+ * task sets: one memory hog among small tasks (the v16 benchmark), and a
+ * crowded set where every task lies within one accuracy window of the maximum
+ * (the precise-sum budget runs out). Latency is the selecting thread's CPU time
+ * (see b_add.c).
  */
 #include <stdlib.h>
 #include <kcompat/kcompat.h>

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# ./stress --describe against the formulas of docs/spec/hpcc.md (docs/spec/hpcc.md#hpcc-shape, docs/spec/hpcc.md#hpcc-accuracy, docs/spec/hpcc.md#hpcc-settled),
+# ./stress --describe against the formulas of docs/spec/hpcc.md (#hpcc-shape,
+# #hpcc-accuracy, #hpcc-settled),
 # computed independently here from the spec's arity table, and against the
 # docs/spec/hpcc.md#hpcc-example table; then every kind of bad input: one line on stderr, exit 2.
 set -u

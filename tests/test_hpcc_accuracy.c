@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Accuracy of the approximation (docs/spec/hpcc.md#hpcc-approx, docs/spec/hpcc.md#hpcc-accuracy, docs/spec/hpcc.md#hpcc-bug-3, docs/spec/hpcc.md#hpcc-bug-6): the
- * settled contract precise - under <= approx <= precise + over, the
- * tighter 0 <= precise - approx <= T (reached exactly), negative
- * approximations and the _positive clamps, and the accumulating accuracy
- * query with the min/max helpers.
+ * Accuracy of the approximation (docs/spec/hpcc.md#hpcc-approx, #hpcc-accuracy,
+ * #hpcc-bug-3, #hpcc-bug-6): the settled contract precise - under <= approx <=
+ * precise + over, the tighter 0 <= precise - approx <= T (reached exactly),
+ * negative approximations and the _positive clamps, and the accumulating
+ * accuracy query with the min/max helpers.
  */
 #include <limits.h>
 #include <stdlib.h>

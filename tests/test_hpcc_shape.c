@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Tree shape and declared accuracy: the library (through items_size() and
- * under/over, the only ways the API exposes the shape) and lib/shape,
- * both against the tables of docs/spec/hpcc.md#hpcc-shape, docs/spec/hpcc.md#hpcc-example and docs/spec/hpcc.md#hpcc-example, which are
+ * under/over, the only ways the API exposes the shape) and lib/shape, both
+ * against the tables of docs/spec/hpcc.md#hpcc-shape, #hpcc-example, which are
  * copied here by hand.
  */
 #include <stdio.h>
@@ -252,7 +252,10 @@ static void shape_model_matches_spec_table(struct kt *t)
 	}
 }
 
-/* lib/shape against docs/spec/hpcc.md#hpcc-example (batch 32) and docs/spec/hpcc.md#hpcc-example (256 CPUs). */
+/*
+ * lib/shape against docs/spec/hpcc.md#hpcc-example (batch 32) and
+ * docs/spec/hpcc.md#hpcc-example (256 CPUs).
+ */
 static void shape_model_matches_accuracy_tables(struct kt *t)
 {
 	struct hpcc_shape s;

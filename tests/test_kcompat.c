@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The userspace kernel environment (lib/kcompat) against the meanings in
- * docs/spec/hpcc.md#hpcc-kcompat: get_count_order, type-generic abs(), per-CPU memory,
- * this_cpu_add_return, WARN recording, virtual CPUs (ownership in the
+ * docs/spec/hpcc.md#hpcc-kcompat: get_count_order, type-generic abs(), per-CPU
+ * memory, this_cpu_add_return, WARN recording, virtual CPUs (ownership in the
  * per-CPU model of $KC_PCPU_OPS) and RCU ordering.
  */
 #include <limits.h>

@@ -278,8 +278,9 @@ void compaction_zone_finish(struct zone *z, unsigned long managed)
 	if (!zone_test_flag(z, ZONE_COMPACTION_DEPLETED))
 		return;
 	/*
-	 * Both rules of docs/spec/compaction.md#cmp-states judge the state at the finish; SCANALLFREE goes
-	 * first so that it is never seen on with DEPLETED already off.
+	 * Both rules of docs/spec/compaction.md#cmp-states judge the state at
+	 * the finish; SCANALLFREE goes first so that it is never seen on with
+	 * DEPLETED already off.
 	 */
 	if (zone_read(z, &z->compact_success) > 0 &&
 	    zone_test_flag(z, ZONE_COMPACTION_SCANALLFREE))

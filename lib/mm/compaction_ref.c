@@ -37,7 +37,10 @@ bool cref_depleted(const struct compact_params *par, const struct cref_state *st
 	return st->success < (long)cref_threshold(par->policy, managed, st->order_failed);
 }
 
-/* docs/spec/compaction.md#cmp-failures: order >= compact_order_failed and compact_failed >= COMPACT_MAX_FAILED. */
+/*
+ * docs/spec/compaction.md#cmp-failures: order >= compact_order_failed and
+ * compact_failed >= COMPACT_MAX_FAILED.
+ */
 bool cref_restarting(const struct cref_state *st, int order)
 {
 	return order >= st->order_failed && st->failed >= COMPACT_MAX_FAILED;
@@ -85,7 +88,11 @@ void cref_failed_reset(struct cref_state *st, int order, bool alloc_success)
 		st->order_failed = order + 1 < MAX_ORDER ? order + 1 : MAX_ORDER;
 }
 
-/* docs/spec/compaction.md#cmp-reset (intended) and docs/spec/compaction.md#cmp-p5-dangling-else (as posted), then the rest of the docs/spec/compaction.md#cmp-states reset row. */
+/*
+ * docs/spec/compaction.md#cmp-reset (intended) and
+ * docs/spec/compaction.md#cmp-p5-dangling-else (as posted), then the rest of
+ * the docs/spec/compaction.md#cmp-states reset row.
+ */
 void cref_reset(const struct compact_params *par, struct cref_state *st,
 		const struct zone_desc *d)
 {

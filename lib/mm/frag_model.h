@@ -12,7 +12,10 @@
 
 #include "mm/compaction.h"
 
-/* The columns of the v2 tables (docs/spec/compaction.md#cmp-published): patches accumulate left to right. */
+/*
+ * The columns of the v2 tables (docs/spec/compaction.md#cmp-published): patches
+ * accumulate left to right.
+ */
 enum frag_kernel {
 	FRAG_BASE,		/* v4.3: deferral, classic scanners */
 	FRAG_LIMIT,		/* P1-P4: threshold 1 and the scan limit, classic scanners */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Residual states of an hpcc tree (docs/spec/hpcc.md#hpcc-carry, docs/spec/hpcc.md#hpcc-settled) and the adds
- * that reach them through the public add API only.
+ * Residual states of an hpcc tree (docs/spec/hpcc.md#hpcc-carry, #hpcc-settled)
+ * and the adds that reach them through the public add API only.
  *
  * A settled counter keeps, in every cell below the root, a residual that
  * was not carried up: a level-0 word keeps word & (batch - 1), in
@@ -74,13 +74,13 @@ long hpcc_residual_inc(const struct hpcc_shape *s, unsigned long idx, unsigned l
 		       unsigned long to, bool from_above);
 
 /*
- * The sequential model of what an add does to a residual state (low bits
- * only, docs/spec/hpcc.md#hpcc-carry): @inc added to CPU @cpu0's level-0 word, the carry
- * travelling along CPU @cpu_path's path (a migration between the level-0
- * add and the carry when they differ). The change of each cell's
- * residual does not depend on the order of the adds, so replaying the
- * adds of concurrent threads in any order gives the state they left.
- * Returns the carry that reached the root (the approximation's change).
+ * The sequential model of what an add does to a residual state (low bits only,
+ * docs/spec/hpcc.md#hpcc-carry): @inc added to CPU @cpu0's level-0 word, the
+ * carry travelling along CPU @cpu_path's path (a migration between the level-0
+ * add and the carry when they differ). The change of each cell's residual does
+ * not depend on the order of the adds, so replaying the adds of concurrent
+ * threads in any order gives the state they left. Returns the carry that
+ * reached the root (the approximation's change).
  */
 long hpcc_residual_apply(const struct hpcc_shape *s, unsigned long *cell, unsigned int cpu0,
 			 unsigned int cpu_path, long inc);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * counter_storm's checks: continuous ones from the selector threads
- * (windows of docs/spec/hpcc.md#hpcc-residual, comparisons of settled counters, WARN)
- * and the quiescent-point ones (conservation, settled bound, contract,
- * min/max, comparisons at every edge, set()). See counter_storm.c.
+ * counter_storm's checks: continuous ones from the selector threads (windows of
+ * docs/spec/hpcc.md#hpcc-residual, comparisons of settled counters, WARN) and
+ * the quiescent-point ones (conservation, settled bound, contract, min/max,
+ * comparisons at every edge, set()). See counter_storm.c.
  */
 #include <limits.h>
 #include <kcompat/kcompat.h>
@@ -209,7 +209,10 @@ void storm_compare_pair_verdict(struct stress *s, struct storm *st, unsigned int
 	int expect = compare_delta((long)((unsigned long)aa - ab),
 				   st->under[ka] + st->over[kb], st->over[ka] + st->under[kb]);
 
-	/* No order is defined for values spread over more than LONG_MAX (docs/spec/hpcc.md#hpcc-compare). */
+	/*
+	 * No order is defined for values spread over more than LONG_MAX
+	 * (docs/spec/hpcc.md#hpcc-compare).
+	 */
 	if (diff > (1L << 62) || diff < -(1L << 62)) {
 		atomic_fetch_add_explicit(&st->far_pairs, 1, memory_order_relaxed);
 		return;
@@ -352,10 +355,11 @@ static void quiescent_counter(struct stress *s, struct storm *st, unsigned int k
 		stress_fail(s, "settled_bound", -1, "counter %s settled: precise %ld - approximate "
 			    "%ld = %ld, outside [0, T=%lu]", key_names[key], precise, approx, d, T);
 	/*
-	 * docs/spec/hpcc.md#hpcc-bug-6: the query adds into *under and *over, so that a sum of counters
-	 * gets the sum of their ranges (OOM badness sums four). Preset them as
-	 * such a sum would. A kernel tree of the assigning API (probed) is
-	 * judged by its own contract; our lib/hpcc must add.
+	 * docs/spec/hpcc.md#hpcc-bug-6: the query adds into *under and *over,
+	 * so that a sum of counters gets the sum of their ranges (OOM badness
+	 * sums four). Preset them as such a sum would. A kernel tree of the
+	 * assigning API (probed) is judged by its own contract; our lib/hpcc
+	 * must add.
 	 */
 	pre_u = under = 7 + key;
 	pre_o = over = 11 + key;
