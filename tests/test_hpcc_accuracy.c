@@ -247,7 +247,7 @@ static void accuracy_query_accumulates(struct kt *t)
 	}
 	KT_ASSERT(t, HPCC_API_ACCURACY_ACCUMULATES,
 		  "lib/hpcc's accuracy_range assigns *under/*over (probed): "
-		  "docs/spec/hpcc.md section 10.6 says it adds to them");
+		  "docs/spec/hpcc.md#hpcc-accuracy says it adds to them");
 	if (!kt_hpcc_setup(t, 64))
 		return;
 	for (i = 0; i < 4; i++)

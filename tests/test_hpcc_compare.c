@@ -67,7 +67,8 @@ static void value_edges_one(struct kt *t, void *arg)
 		KT_EXPECT(t, percpu_counter_tree_precise_compare_value(&hc.c, b + u) == 1 &&
 			  percpu_counter_tree_precise_compare_value(&hc.c, b - o) == -1 &&
 			  percpu_counter_tree_precise_compare_value(&hc.c, b) == 0,
-			  "docs/spec/hpcc.md#hpcc-compare-edges precise, %u CPUs batch %lu base %ld", c->cpus, c->batch, b);
+			  "docs/spec/hpcc.md#hpcc-compare-edges precise, %u CPUs batch %lu base %ld",
+			  c->cpus, c->batch, b);
 		for (e = 0; e < ARRAY_SIZE(d); e++) {
 			int ap = percpu_counter_tree_approximate_compare_value(&hc.c, b + d[e]);
 			int pr = percpu_counter_tree_precise_compare_value(&hc.c, b + d[e]);
