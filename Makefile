@@ -137,7 +137,8 @@ deps:
 
 # Every test: unit-test binaries and tests/*.sh, aggregated as one KTAP
 # document; then every KTAP stream of the run goes through the strict
-# validator, which also checks the "# Totals:" line against the results.
+# validator, which also checks the "# Totals:" line against the results;
+# the last line is those totals in words ("N passed, N failed, N skipped").
 # The first line names the hpcc under test and its probed API (mk/kernel.mk).
 # With KERNEL_SRC the unit tests judge the tree; tests/*.sh test the tool
 # (options, reports, stops, replay) with a ./stress built from lib/hpcc in
@@ -168,7 +169,9 @@ endif
 	python3 tests/ktap_validate.py --quiet --totals $(BUILD)/check.ktap \
 		$(TEST_BINS:$(BUILD)/tests/%=$(BUILD)/ktap/%.ktap) && \
 	python3 tests/ktap_validate.py --quiet --no-plan \
-		$(CHECK_SH:tests/%.sh=$(BUILD)/ktap/%.ktap) || rc=1; exit $$rc
+		$(CHECK_SH:tests/%.sh=$(BUILD)/ktap/%.ktap) || rc=1; \
+	sed -n 's/^# Totals: pass:\([0-9]*\) fail:\([0-9]*\) skip:\([0-9]*\).*/\1 passed, \2 failed, \3 skipped/p' \
+		$(BUILD)/check.ktap | tail -n 1; exit $$rc
 
 # The long tier: same runner and validator, the tests make check leaves out.
 check-long: deps

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * OOM selection latency against the number of tasks (lib/mm's model,
- * spec/oom-two-pass.md §3.4-§6): the precise one-pass selection, the v16
- * two-pass and the bounded two-pass, interleaved in every repetition, at
- * 256 virtual CPUs and batch 32 as in the v16 measurements. Two task
- * sets: one memory hog among small tasks (the v16 benchmark), and a
- * crowded set where every task lies within one accuracy window of the
- * maximum (the precise-sum budget runs out). Latency is the selecting
- * thread's CPU time (see b_add.c).
+ * docs/spec/oom.md#oom-v16 to #oom-imprecision): the precise one-pass
+ * selection, the v16 two-pass and the bounded two-pass, interleaved in every
+ * repetition, at 256 virtual CPUs and batch 32 as in the v16 measurements. Two
+ * task sets: one memory hog among small tasks (the v16 benchmark), and a
+ * crowded set where every task lies within one accuracy window of the maximum
+ * (the precise-sum budget runs out). Latency is the selecting thread's CPU time
+ * (see b_add.c).
  */
 #include <stdlib.h>
 #include <kcompat/kcompat.h>
@@ -252,7 +252,7 @@ int bench_oom(const struct bench_cfg *cfg, struct json *j)
 {
 	static const unsigned long full[] = { 40, 100, 300, 1000, 3000, 5000, 7000, 10000 };
 	static const unsigned long quick[] = { 40, 400 };
-	/* The v16 measurements' sizes, and one beyond (spec/oom-two-pass.md §4). */
+	/* The v16 measurements' sizes, and one beyond (docs/spec/oom.md#oom-v16). */
 	static const unsigned long table[] = { 40, 1000, 10000, 100000 };
 	const unsigned long *n = cfg->oom_table ? table : cfg->quick ? quick : full;
 	unsigned int nn = cfg->oom_table ? ARRAY_SIZE(table) :

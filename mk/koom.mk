@@ -1,4 +1,4 @@
-# The kernel tree's own OOM victim selection (issue 13, docs/oom.md).
+# The kernel tree's own OOM victim selection (docs/oom.md).
 #
 # With KERNEL_SRC=DIR and DIR/mm/oom_kill.c present, scripts/koom-probe
 # decides the variant (two-pass or one precise pass, accuracy type,

@@ -1,4 +1,4 @@
-# Detection power (issue 7): build each seeded bug of mutants/ and show
+# Detection power: build each seeded bug of mutants/ and show
 # that the suite catches it; see docs/mutants.md.
 #
 #   make mutants          every mutant, plus 20 clean seeds per stress

@@ -1,4 +1,4 @@
-# Regression checks and race hunting (issue 9): see docs/regress.md.
+# Regression checks and race hunting: see docs/regress.md.
 #
 #   make regress           the matrix (every scenario x CPUs 1..4096 x batch
 #                          2/32/256) within REGRESS_BUDGET, compared with
@@ -7,7 +7,7 @@
 #                          when every cell passed; groups are merged)
 #   make replay-demo       the done-when check on a seeded mutant (MUTANT):
 #                          --until-fail, --replay 10 times, --shrink, in a
-#                          copy of the tree under /tmp
+#                          temporary copy of the tree
 #   REGRESS_ARGS=...       more scripts/regress options (--seeds, --cpus,
 #                          --sshloginfile HOSTS, --jobs, --tolerance, ...)
 

@@ -371,7 +371,7 @@ int stress_run_prepare(struct stress *s)
  * The run proper, watched by the watchdog from stress_run(). Its clock
  * starts before the threads are created: on an overloaded host creating
  * them can take minutes, and neither the deadline nor a signal may wait
- * for that (the compaction_churn stall of issue 15).
+ * for that (a compaction_churn run once stalled there for minutes).
  */
 static int run_threads(struct stress *s)
 {

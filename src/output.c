@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Output that is checked (issue 15): a verdict nobody could read is not
+ * Output that is checked: a verdict nobody could read is not
  * a verdict. Report files are opened before the run; stdout and each
  * report file are checked after each report and at the end (fflush,
  * ferror, fclose); the first failure of a stream is one line with its

@@ -86,10 +86,10 @@ struct scenario {
 	 */
 	void (*cpu_step)(struct stress *s, unsigned int cpu, struct stress_rng *rng);
 	/*
-	 * Optional: @n cpu_step()s in one call, the same operations in the
-	 * same order, each preceded by stress_step_home(@cpu): one indirect
-	 * call per burst, and the scenario's loop keeps its state in
-	 * registers across steps (issue 17).
+	 * Optional: @n cpu_step()s in one call, the same operations in the same
+	 * order, each preceded by stress_step_home(@cpu): one indirect call per
+	 * burst, and the scenario's loop keeps its state in registers across
+	 * steps.
 	 */
 	void (*cpu_steps)(struct stress *s, unsigned int cpu, struct stress_rng *rng,
 			  unsigned long n);

@@ -167,7 +167,7 @@ static void park(struct stress *s, struct stress_thread *th)
  * cache lines: once they have run PACE_QUANTUM (looked at every 16
  * steps), they sleep in proportion. One sleep per quantum, not per few
  * steps: a sleep and its wake-up cost more CPU than a dozen checks, and
- * used to be most of what the selectors spent (issue 17).
+ * used to be most of what the selectors spent.
  */
 #define PACE_QUANTUM	500e-6
 #define PACE_MAX_REST	50e-3

@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Ground truth for counters updated concurrently by the virtual CPUs
- * (spec/hpcc.md §5.3). Per thread and counter, monotonic sums of the
- * positive and negative increments, bumped before the update starts
- * ("started") and after it returns ("done"). A checker reads every
- * thread's done sums, then the counter, then every thread's started
- * sums: every update not counted in the first read and visible in the
- * counter is counted in the last, so the exact level-0 total at the
- * counter read lies in
+ * (docs/spec/hpcc.md#hpcc-residual). Per thread and counter, monotonic sums of
+ * the positive and negative increments, bumped before the update starts
+ * ("started") and after it returns ("done"). A checker reads every thread's
+ * done sums, then the counter, then every thread's started sums: every update
+ * not counted in the first read and visible in the counter is counted in the
+ * last, so the exact level-0 total at the counter read lies in
  *	[D - dneg, D + dpos],	D = base + done_pos - done_neg,
  *	dpos = started_pos - done_pos, dneg = started_neg - done_neg.
  * Pending carries: a thread has at most one update in flight, so at the

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# ./stress --describe against the formulas of spec/hpcc.md (§2.3, §5.1, §5.2),
+# ./stress --describe against the formulas of docs/spec/hpcc.md (#hpcc-shape,
+# #hpcc-accuracy, #hpcc-settled),
 # computed independently here from the spec's arity table, and against the
-# spec's §5.5 table; then every kind of bad input: one line on stderr, exit 2.
+# docs/spec/hpcc.md#hpcc-example table; then every kind of bad input: one line on stderr, exit 2.
 set -u
 STRESS=${STRESS:-${BUILD:-build/cc}/stress}
 python3 - "$STRESS" <<'PY'
 import json, subprocess, sys
 
 stress = sys.argv[1]
-# spec/hpcc.md §2.3: n_arity_order per nr_cpus order
+# docs/spec/hpcc.md#hpcc-shape: n_arity_order per nr_cpus order
 ARITY = {0: [], 1: [1], 2: [1, 1], 3: [1, 1, 1], 4: [2, 1, 1], 5: [2, 2, 1],
          6: [2, 2, 2], 7: [3, 2, 2], 8: [3, 3, 2], 9: [3, 3, 3], 10: [3, 3, 2, 2],
          11: [3, 3, 3, 2], 12: [3, 3, 3, 3], 13: [3, 3, 3, 2, 2]}
@@ -33,7 +34,7 @@ def expected(cpus, batch):
             "under": batch * mult, "over": (batch - 1) * mult,
             "settled_max_error": T}
 
-# spec/hpcc.md §5.5 (batch 32): cpus -> (nr_items, under, over, T)
+# docs/spec/hpcc.md#hpcc-example (batch 32): cpus -> (nr_items, under, over, T)
 TABLE = {1: (0, 0, 0, 0), 2: (1, 64, 62, 62), 3: (3, 256, 248, 157),
          4: (3, 256, 248, 188), 8: (7, 768, 744, 504), 64: (21, 6144, 5952, 5056),
          256: (37, 24576, 23808, 22272), 512: (73, 49152, 47616, 44544),

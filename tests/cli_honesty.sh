@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 15, items 1 and 3, through ./stress itself (make check; under ASan
-# in make check-asan): every bad input the issue lists exits 2 with one
+# Input and output honesty, through ./stress itself (make check; under ASan
+# in make check-asan): every bad input below exits 2 with one
 # line on stderr and runs nothing; an output that cannot be written is
 # exit 3 with its path and strerror (before the run when it is a file);
 # an interrupted run says so in text, KTAP and JSON and exits 128 + signal.
@@ -39,7 +39,7 @@ if grep -q 'not supported in ThreadSanitizer' probe.out; then
 fi
 
 
-# --- item 1: replay files that used to corrupt a run (issue 15, "Why") ---
+# --- item 1: replay files that used to corrupt a run (each was once accepted) ---
 replay_file | sed 's/^args$/args --cpus=2/' >cpus2.txt
 replay_file | sed -e 's/^args$/args --cpus=100/' -e 's/^ops none$/ops 9 9 9 9 9 9 9 9/' \
 	>cpus100.txt

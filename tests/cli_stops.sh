@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every run stops (issue 15, docs/stress.md "Watchdog and signals"): the
+# Every run stops (docs/stress.md "Watchdog and signals"): the
 # independent watchdog ends a run whose worker or controller hangs, or
 # whose deadline passed by more than the stall timeout, with every
 # thread's state; a signal during thread creation stops the run; a signal
@@ -90,8 +90,8 @@ rc=$?
 r=$?
 if starved $rc e1; then skip_starved worker_hang_is_a_watchdog_failure; else result $r worker_hang_is_a_watchdog_failure "exit $rc after $(ms $t0) ms"; fi
 
-# 2. The controller hung while creating threads (where the compaction_churn
-#    stall of issue 15 sat): no heartbeat for the stall timeout, so the
+# 2. The controller hung while creating threads (where a compaction_churn
+#    run once stalled): no heartbeat for the stall timeout, so the
 #    watchdog reports it itself and exits 1. (No deadline: only the
 #    heartbeat can end it.)
 t0=$(date +%s%N)

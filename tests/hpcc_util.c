@@ -202,7 +202,10 @@ void hu_ref_add(struct hu_ref *r, unsigned int cpu0, unsigned int cpu_path, long
 		unsigned long idx = hpcc_shape_item_index(s, l, cpu_path);
 
 		m = s->threshold[l];
-		/* §4.2: a carry with no bits below M passes a level unchanged. */
+		/*
+		 * docs/spec/hpcc.md#hpcc-add: a carry with no bits below M
+		 * passes a level unchanged.
+		 */
 		if (r->skip && !(hu_uabs(c) & (m - 1)))
 			continue;
 		orig = r->items[idx];

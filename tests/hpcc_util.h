@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers for the hpcc unit tests: counter set-up, white-box access to a
- * counter's cells, and a sequential reference model of the tree written
- * from spec/hpcc.md §3-§4 (carry by the identity, not by the bit trick)
- * so that the library can be checked cell by cell.
+ * counter's cells, and a sequential reference model of the tree written from
+ * docs/spec/hpcc.md#hpcc-carry to #hpcc-add (carry by the identity, not by the
+ * bit trick) so that the library can be checked cell by cell.
  */
 #ifndef _TESTS_HPCC_UTIL_H
 #define _TESTS_HPCC_UTIL_H
@@ -97,7 +97,10 @@ unsigned long hu_ref_check_path(struct kt *t, const struct hu_ref *r,
 /* Residuals held below the root: Σ level0 & (batch-1) + Σ item & (M_l-1). */
 unsigned long hu_residual(struct percpu_counter_tree *c, const struct hpcc_shape *s);
 
-/* The spec's compare_delta (§6.1), written independently of the library. */
+/*
+ * The spec's compare_delta (docs/spec/hpcc.md#hpcc-compare), written
+ * independently of the library.
+ */
 int hu_compare_delta(long delta, unsigned long tol_neg, unsigned long tol_pos);
 
 /*

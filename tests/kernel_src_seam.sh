@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The KERNEL_SRC seam (issue 12): kernel-shaped fixture trees, built
+# The KERNEL_SRC seam: kernel-shaped fixture trees, built
 # unchanged through make KERNEL_SRC=, judged with the verdicts and failure
 # classes the issue asks for. The fixtures are ours (never kernel text):
 #   base            lib/hpcc laid out as a kernel tree; its header includes
@@ -217,7 +217,7 @@ else
 	rc=1
 fi
 
-# 9. the same swap at the worst reachable residuals (issue 14): wrong answers,
+# 9. the same swap at the worst reachable residuals: wrong answers,
 #    the case classed by its worst check and named after the function.
 swapped_edges_ok() {
 	grep -q '^  ok 1 residual_constructor' "$out" &&

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The kernel OOM selection seam (issue 13), without a kernel tree: our own
+# The kernel OOM selection seam, without a kernel tree: our own
 # kernel-style fixtures (tests/fixtures/koom/{two-pass,one-pass}) go through
 # the same path as a real tree's mm/oom_kill.c:
 #  - scripts/kextract on its own: extraction, #if branches, refusals (one

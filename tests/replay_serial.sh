@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Serial replay, replay files and shrinking (issue 9; docs/regress.md):
+# Serial replay, replay files and shrinking (docs/regress.md):
 # a replay is a pure function of its file (same outcome, same tightened
 # file, every time); a concurrent failure writes a replay file that fails
 # serially; a tightened file fails at the same step; --shrink finds a

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The compaction depletion state machine (lib/mm/compaction.c) against
- * spec/compaction-depletion.md: the threshold table (§3), the scan limit
- * at each depth and its floors (§5), every transition of §8, the P5
- * dangling else (§4.2), the shift-depth guard and the v4.3 deferral (§1).
+ * docs/spec/compaction.md: the threshold table
+ * (docs/spec/compaction.md#cmp-threshold), the scan limit
+ * at each depth and its floors (docs/spec/compaction.md#cmp-scan-limit), every
+ * transition of docs/spec/compaction.md#cmp-states, the P5
+ * dangling else (docs/spec/compaction.md#cmp-p5-dangling-else), the shift-depth
+ * guard and the v4.3 deferral (docs/spec/compaction.md#cmp-deferral).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +57,10 @@ static bool scanallfree(struct zone *z)
 	return zone_test_flag(z, ZONE_COMPACTION_SCANALLFREE);
 }
 
-/* §3 threshold table, row by row, cof 0..9 (and the flat tail up to MAX_ORDER). */
+/*
+ * docs/spec/compaction.md#cmp-threshold threshold table, row by row, cof 0..9
+ * (and the flat tail up to MAX_ORDER).
+ */
 static void compaction_threshold_table(struct kt *t)
 {
 	static const struct {
@@ -86,7 +92,10 @@ static void compaction_threshold_table(struct kt *t)
 	}
 }
 
-/* §5: the limit at each depth, both cluster sizes, the floors and the early exits. */
+/*
+ * docs/spec/compaction.md#cmp-scan-limit: the limit at each depth, both cluster
+ * sizes, the floors and the early exits.
+ */
 static void compaction_scan_limit_depths(struct kt *t)
 {
 	struct compact_params p = params(COMPACT_POLICY_P9, COMPACT_P5_INTENDED);
@@ -114,7 +123,10 @@ static void compaction_scan_limit_depths(struct kt *t)
 		KT_EXPECT_EQ(t, compaction_scan_limit(&p, 131072, 3, true, depth, &ovf), 256);
 }
 
-/* §9.1.5: depth >= BITS_PER_LONG is flagged before shifting, never wrapped. */
+/*
+ * docs/spec/compaction.md#cmp-hard-invariants: depth >= BITS_PER_LONG is
+ * flagged before shifting, never wrapped.
+ */
 static void compaction_shift_guard(struct kt *t)
 {
 	struct compact_params p = params(COMPACT_POLICY_P9, COMPACT_P5_INTENDED);
@@ -131,7 +143,10 @@ static void compaction_shift_guard(struct kt *t)
 	KT_EXPECT(t, ovf, "depth ULONG_MAX flagged");
 }
 
-/* §8 rows: a suitable page and the end of compact_zone (leaving). */
+/*
+ * docs/spec/compaction.md#cmp-states rows: a suitable page and the end of
+ * compact_zone (leaving).
+ */
 static void compaction_transitions_finish(struct kt *t)
 {
 	struct compact_params p = params(COMPACT_POLICY_P9, COMPACT_P5_INTENDED);
@@ -168,7 +183,7 @@ static void compaction_transitions_finish(struct kt *t)
 	zone_destroy(&z);
 }
 
-/* §8 / P4: fail_compaction, compaction_failed_reset, restarting. */
+/* docs/spec/compaction.md#cmp-states / P4: fail_compaction, compaction_failed_reset, restarting. */
 static void compaction_failure_counter(struct kt *t)
 {
 	struct compact_params p = params(COMPACT_POLICY_P9, COMPACT_P5_INTENDED);
@@ -209,7 +224,7 @@ static void compaction_failure_counter(struct kt *t)
 	zone_destroy(&z);
 }
 
-/* §8 reset rows, intended P5, for both policies. */
+/* docs/spec/compaction.md#cmp-states reset rows, intended P5, for both policies. */
 static void compaction_transitions_reset(struct kt *t)
 {
 	struct compact_params p = params(COMPACT_POLICY_P9, COMPACT_P5_INTENDED);
@@ -276,7 +291,10 @@ static void compaction_transitions_reset(struct kt *t)
 	zone_destroy(&z);
 }
 
-/* §4.2: the posted P5 differs exactly where the analysis says. */
+/*
+ * docs/spec/compaction.md#cmp-p5-dangling-else: the posted P5 differs exactly
+ * where the analysis says.
+ */
 static void compaction_p5_dangling_else(struct kt *t)
 {
 	struct compact_params pi = params(COMPACT_POLICY_THRESHOLD1, COMPACT_P5_INTENDED);
@@ -325,7 +343,7 @@ static void compaction_p5_dangling_else(struct kt *t)
 	zone_destroy(&zp);
 }
 
-/* §1: v4.3 deferral for the Base policy. */
+/* docs/spec/compaction.md#cmp-deferral: v4.3 deferral for the Base policy. */
 static void compaction_deferral(struct kt *t)
 {
 	struct compact_params p = params(COMPACT_POLICY_BASE, COMPACT_P5_INTENDED);
@@ -382,11 +400,11 @@ static bool grid_same(struct kt *t, struct zone *z, const struct cref_state *pre
 }
 
 /*
- * Every transition of §8 from every extreme state of a small grid, the
- * library against the sequential reference (lib/mm/compaction_ref.c):
- * both policies and both P5 forms, three zone sizes, both flags, s at 0,
- * 1, T - 1, T, T + 1, depth 0, 1, 7, f at 0, 3, 4, 5, cof at 0, 2, 3, 4,
- * 11, orders 2, 3, 4.
+ * Every transition of docs/spec/compaction.md#cmp-states from every extreme
+ * state of a small grid, the library against the sequential reference
+ * (lib/mm/compaction_ref.c): both policies and both P5 forms, three zone sizes,
+ * both flags, s at 0, 1, T - 1, T, T + 1, depth 0, 1, 7, f at 0, 3, 4, 5, cof
+ * at 0, 2, 3, 4, 11, orders 2, 3, 4.
  */
 static void compaction_reference_grid(struct kt *t)
 {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Accuracy of the approximation (spec/hpcc.md §4.4, §5, §10.3, §10.6): the
- * settled contract precise - under <= approx <= precise + over, the
- * tighter 0 <= precise - approx <= T (reached exactly), negative
- * approximations and the _positive clamps, and the accumulating accuracy
- * query with the min/max helpers.
+ * Accuracy of the approximation (docs/spec/hpcc.md#hpcc-approx, #hpcc-accuracy,
+ * #hpcc-bug-3, #hpcc-bug-6): the settled contract precise - under <= approx <=
+ * precise + over, the tighter 0 <= precise - approx <= T (reached exactly),
+ * negative approximations and the _positive clamps, and the accumulating
+ * accuracy query with the min/max helpers.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -211,7 +211,7 @@ static void clamps_positive(struct kt *t, void *arg)
 	hu_counter_destroy(&hc);
 }
 
-/* §4.4: a single -1 on a fresh counter gives -M_top at the root. */
+/* docs/spec/hpcc.md#hpcc-approx: a single -1 on a fresh counter gives -M_top at the root. */
 static void accuracy_negative_approximation(struct kt *t)
 {
 	static const struct {
@@ -229,7 +229,7 @@ static void accuracy_negative_approximation(struct kt *t)
 	kt_run_config(t, 4, clamps_positive, NULL);
 }
 
-/* §10.6: the query adds into its outputs. */
+/* docs/spec/hpcc.md#hpcc-bug-6: the query adds into its outputs. */
 static void accuracy_query_accumulates(struct kt *t)
 {
 	struct hu_counter hc[4];
@@ -247,7 +247,7 @@ static void accuracy_query_accumulates(struct kt *t)
 	}
 	KT_ASSERT(t, HPCC_API_ACCURACY_ACCUMULATES,
 		  "lib/hpcc's accuracy_range assigns *under/*over (probed): "
-		  "spec/hpcc.md section 10.6 says it adds to them");
+		  "docs/spec/hpcc.md#hpcc-accuracy says it adds to them");
 	if (!kt_hpcc_setup(t, 64))
 		return;
 	for (i = 0; i < 4; i++)

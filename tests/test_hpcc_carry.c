@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The carry function (spec/hpcc.md §3) through its observable effect: the
- * cells along one add's path are set to arbitrary values (random, edges
- * around every threshold, near LONG_MIN/LONG_MAX), one add runs, and every
- * cell on the path must match the reference model, which computes the
+ * The carry function (docs/spec/hpcc.md#hpcc-carry) through its observable
+ * effect: the cells along one add's path are set to arbitrary values (random,
+ * edges around every threshold, near LONG_MIN/LONG_MAX), one add runs, and
+ * every cell on the path must match the reference model, which computes the
  * carry by the identity (res & ~(M-1)) - (orig & ~(M-1)).
  */
 #include <limits.h>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The four comparisons (spec/hpcc.md §6) at the exact edges of the
- * accuracy window: delta 0, ±under, ±over, each ±1; counter vs value and
- * counter vs counter; approximate and precise; a > b, a < b and a == b
- * inside and outside the window, with approximations that differ from
- * the precise values. Expected answers come from the spec's formulas
- * (hu_compare_delta), never from the library.
+ * The four comparisons (docs/spec/hpcc.md#hpcc-compare) at the exact edges of
+ * the accuracy window: delta 0, ±under, ±over, each ±1; counter vs value and
+ * counter vs counter; approximate and precise; a > b, a < b and a == b inside
+ * and outside the window, with approximations that differ from the precise
+ * values. Expected answers come from the spec's formulas (hu_compare_delta),
+ * never from the library.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -36,7 +36,10 @@ struct cmp_cfg {
 	unsigned long long seed;
 };
 
-/* §6.3 on a fresh counter after set(base): approx = precise = base. */
+/*
+ * docs/spec/hpcc.md#hpcc-compare-edges on a fresh counter after set(base):
+ * approx = precise = base.
+ */
 static void value_edges_one(struct kt *t, void *arg)
 {
 	static const long bases[] = { 0, 1000, -1000, LONG_MAX / 2 };
@@ -52,7 +55,10 @@ static void value_edges_one(struct kt *t, void *arg)
 	KT_ASSERT(t, u > o && o > 0, "%u CPUs: under %ld over %ld", c->cpus, u, o);
 	for (k = 0; k < ARRAY_SIZE(bases); k++) {
 		long b = bases[k];
-		/* The §6.3 edges (±under, ±over, each ±1) and a few more. */
+		/*
+		 * The docs/spec/hpcc.md#hpcc-compare-edges edges (±under,
+		 * ±over, each ±1) and a few more.
+		 */
 		const long d[] = { 0, 1, -1, u - 1, u, u + 1, -o + 1, -o, -o - 1,
 				   o, o + 1, -u, -u - 1, 2 * u, -2 * u };
 
@@ -61,7 +67,8 @@ static void value_edges_one(struct kt *t, void *arg)
 		KT_EXPECT(t, percpu_counter_tree_precise_compare_value(&hc.c, b + u) == 1 &&
 			  percpu_counter_tree_precise_compare_value(&hc.c, b - o) == -1 &&
 			  percpu_counter_tree_precise_compare_value(&hc.c, b) == 0,
-			  "§6.3 precise, %u CPUs batch %lu base %ld", c->cpus, c->batch, b);
+			  "docs/spec/hpcc.md#hpcc-compare-edges precise, %u CPUs batch %lu base %ld",
+			  c->cpus, c->batch, b);
 		for (e = 0; e < ARRAY_SIZE(d); e++) {
 			int ap = percpu_counter_tree_approximate_compare_value(&hc.c, b + d[e]);
 			int pr = percpu_counter_tree_precise_compare_value(&hc.c, b + d[e]);
@@ -196,7 +203,7 @@ static void counters_edges_one(struct kt *t, void *arg)
 	hu_counter_destroy(&b);
 }
 
-/* The literal §6.3 pairs (same batch, combined = u + o). */
+/* The literal docs/spec/hpcc.md#hpcc-compare-edges pairs (same batch, combined = u + o). */
 static void counters_literal(struct kt *t, void *arg)
 {
 	struct hu_counter a, b;

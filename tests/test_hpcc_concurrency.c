@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Concurrent updates (spec/hpcc.md §4.5, §9.1, §9.4, §10.4, §10.7): bounded
- * multi-threaded conservation with threads sharing virtual CPUs and
- * migrating between the level-0 add and the carry; the single-CPU
- * configuration under contention; and a precise sum that is not a
+ * Concurrent updates (docs/spec/hpcc.md#hpcc-precise, #hpcc-properties,
+ * #hpcc-bug-4, #hpcc-bug-7): bounded multi-threaded conservation with threads
+ * sharing virtual CPUs and migrating between the level-0 add and the carry; the
+ * single-CPU configuration under contention; and a precise sum that is not a
  * snapshot, made to go negative by a controlled interleaving.
  */
 #include <limits.h>
@@ -157,7 +157,10 @@ static void concurrency_conservation(struct kt *t)
 		kt_run_config(t, conservation_cfg[i].cpus, conservation_one, &i);
 }
 
-/* §10.7: one CPU, many threads on it; approx aliases the only level-0 word. */
+/*
+ * docs/spec/hpcc.md#hpcc-bug-7: one CPU, many threads on it; approx aliases the
+ * only level-0 word.
+ */
 static void concurrency_single_cpu(struct kt *t)
 {
 	struct hu_counter hc;
@@ -191,11 +194,11 @@ static void concurrency_single_cpu(struct kt *t)
 }
 
 /*
- * §10.4 by a controlled interleaving: the reader's precise sum faults on
- * a protected per-CPU page in the middle of its walk; the fault handler
- * (the "other CPU") adds +1 on CPU 0, already read, then -1 on the last
- * CPU, not yet read. The counter's value was 0, 1, 0, never negative; the
- * sum observes only the -1.
+ * docs/spec/hpcc.md#hpcc-bug-4 by a controlled interleaving: the reader's
+ * precise sum faults on a protected per-CPU page in the middle of its walk; the
+ * fault handler (the "other CPU") adds +1 on CPU 0, already read, then -1 on
+ * the last CPU, not yet read. The counter's value was 0, 1, 0, never negative;
+ * the sum observes only the -1.
  */
 static struct {
 	struct percpu_counter_tree *c;
@@ -317,7 +320,7 @@ static bool irq_rounds(struct kt *t, unsigned int rounds, unsigned int cpu, long
 	return !t->failures;
 }
 
-/* One CPU: the level-0 word is also the approximation (§10.7). */
+/* One CPU: the level-0 word is also the approximation (docs/spec/hpcc.md#hpcc-bug-7). */
 static void rmw_one_cpu(struct kt *t, void *arg)
 {
 	size_t page = sysconf(_SC_PAGESIZE);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Conservation (spec/hpcc.md §9.1, §9.4, §9.5): after random adds of every
+ * Conservation (docs/spec/hpcc.md#hpcc-properties): after random adds of every
  * size and sign from random CPUs, with the thread moving to another CPU
  * between the level-0 add and the carry, the precise sum equals the exact
  * (wrapping) total and every cell matches the reference model. The

@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Every comparison at the worst reachable states, exhaustively over the
- * small configurations (issue 14): 1..16 CPUs (every shape of the table up
- * to order 4), batches 2, 4 and 8, every pair of batches for the
- * two-counter functions. Each counter is driven by the residual
- * constructor (hpcc_state.h: public add API only, state proven with the
- * precise sum) to the extremes of its reachable residual R = precise -
- * approximate: 0, 1, over - 1, over, over + 1, T - 1 and T, inside [0, T];
- * then placed by set() so that the approximations, the values and the
- * precise truth sit on and around every boundary the functions test
- * (outer and both inner re-tests of precise_compare, in both argument
- * orders). Expected answers come from the spec (§6), never from the
- * library.
+ * Every comparison at the worst reachable states, exhaustively over the small
+ * configurations: 1..16 CPUs (every shape of the table up to order 4), batches
+ * 2, 4 and 8, every pair of batches for the two-counter functions. Each counter
+ * is driven by the residual constructor (hpcc_state.h: public add API only,
+ * state proven with the precise sum) to the extremes of its reachable residual
+ * R = precise - approximate: 0, 1, over - 1, over, over + 1, T - 1 and T,
+ * inside [0, T]; then placed by set() so that the approximations, the values
+ * and the precise truth sit on and around every boundary the functions test
+ * (outer and both inner re-tests of precise_compare, in both argument orders).
+ * Expected answers come from the spec (docs/spec/hpcc.md#hpcc-compare), never
+ * from the library.
  *
  * A wrong result on a reachable state is a `wrong-answer`. The contract
  * (precise in [approx - over, approx + under]) also admits states no

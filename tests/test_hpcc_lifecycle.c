@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Counter life cycle (spec/hpcc.md §2.5, §10.2, §10.5): use before subsystem
- * init (first case: the library keeps global state and warns once), item
- * sizing for init_many, static item storage, batch validation, -ENOMEM,
- * destroy and reuse.
+ * Counter life cycle (docs/spec/hpcc.md#hpcc-alloc, #hpcc-bug-2, #hpcc-bug-5):
+ * use before subsystem init (first case: the library keeps global state and
+ * warns once), item sizing for init_many, static item storage, batch
+ * validation, -ENOMEM, destroy and reuse.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -43,7 +43,10 @@ static void lifecycle_use_before_init(struct kt *t)
 	KT_EXPECT(t, kc_warn_count() == w0 + 1, "warnings: %lu", kc_warn_count() - w0);
 	KT_EXPECT(t, percpu_counter_tree_items_size() == SIZE_MAX, "again");
 	KT_EXPECT(t, kc_warn_count() == w0 + 1, "warns once: %lu", kc_warn_count() - w0);
-	/* init refuses: no counter with a zero multiplier may exist (§10.2). */
+	/*
+	 * init refuses: no counter with a zero multiplier may exist
+	 * (docs/spec/hpcc.md#hpcc-bug-2).
+	 */
 	KT_EXPECT(t, percpu_counter_tree_init(&c[0], items, 32, GFP_KERNEL) != 0,
 		  "init before subsystem init must fail");
 	KT_EXPECT(t, percpu_counter_tree_init_many(c, items, 2, 32, GFP_KERNEL) != 0,
@@ -181,8 +184,9 @@ static void lifecycle_init_many_sizing(struct kt *t)
 }
 
 /*
- * §10.5: static storage for k counters is k * ITEMS_STATIC_SIZE, sized for
- * the compile-time maximum; run at that maximum with all items in use.
+ * docs/spec/hpcc.md#hpcc-bug-5: static storage for k counters is k *
+ * ITEMS_STATIC_SIZE, sized for the compile-time maximum; run at that maximum
+ * with all items in use.
  */
 static void lifecycle_static_items(struct kt *t)
 {

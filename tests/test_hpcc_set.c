@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * percpu_counter_tree_set() (spec/hpcc.md §4.6, §9.7): precise == v and, on
- * a fresh counter, approx == v; then add(v), add(-2v) gives 0. On a counter
- * holding residuals the approximation keeps its lag: approx == v - R.
+ * percpu_counter_tree_set() (docs/spec/hpcc.md#hpcc-set, #hpcc-properties):
+ * precise == v and, on a fresh counter, approx == v; then add(v), add(-2v)
+ * gives 0. On a counter holding residuals the approximation keeps its lag:
+ * approx == v - R.
  */
 #include <limits.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Tree shape and declared accuracy: the library (through items_size() and
- * under/over, the only ways the API exposes the shape) and lib/shape,
- * both against the tables of spec/hpcc.md §2.3, §5.4 and §5.5, which are
+ * under/over, the only ways the API exposes the shape) and lib/shape, both
+ * against the tables of docs/spec/hpcc.md#hpcc-shape, #hpcc-example, which are
  * copied here by hand.
  */
 #include <stdio.h>
@@ -14,7 +14,7 @@
 #include <linux/percpu_counter_tree.h>
 #include "hpcc_util.h"
 
-/* spec/hpcc.md §2.3 */
+/* docs/spec/hpcc.md#hpcc-shape */
 static const struct {
 	unsigned int nr_levels;
 	unsigned int arity[5];
@@ -44,7 +44,7 @@ static const struct {
 	[20] = { 5, { 4, 4, 4, 4, 4 }, { 65536, 4096, 256, 16, 1 }, 69905 },
 };
 
-/* spec/hpcc.md §5.5 (batch 32) */
+/* docs/spec/hpcc.md#hpcc-example (batch 32) */
 static const struct {
 	unsigned int cpus, order, nr_levels;
 	unsigned long nr_items, multiplier, under, over, t;
@@ -215,7 +215,7 @@ static void shape_under_over_pairs(struct kt *t)
 	kt_run_config(t, 3, three_cpus, NULL);
 }
 
-/* lib/shape against §2.3, row by row. */
+/* lib/shape against docs/spec/hpcc.md#hpcc-shape, row by row. */
 static void shape_model_matches_spec_table(struct kt *t)
 {
 	unsigned int order, l;
@@ -252,7 +252,10 @@ static void shape_model_matches_spec_table(struct kt *t)
 	}
 }
 
-/* lib/shape against §5.5 (batch 32) and §5.4 (256 CPUs). */
+/*
+ * lib/shape against docs/spec/hpcc.md#hpcc-example (batch 32) and
+ * docs/spec/hpcc.md#hpcc-example (256 CPUs).
+ */
 static void shape_model_matches_accuracy_tables(struct kt *t)
 {
 	struct hpcc_shape s;
@@ -272,7 +275,7 @@ static void shape_model_matches_accuracy_tables(struct kt *t)
 			  "%u CPUs: T %lu, spec %lu", spec_small[i].cpus, s.settled_max,
 			  spec_small[i].t);
 	}
-	/* §5.4 */
+	/* docs/spec/hpcc.md#hpcc-example */
 	KT_ASSERT(t, hpcc_shape_compute(&s, 256, 32) == 0, "");
 	KT_EXPECT(t, s.threshold[0] == 32 && s.threshold[1] == 256 && s.threshold[2] == 2048,
 		  "thresholds %lu %lu %lu", s.threshold[0], s.threshold[1], s.threshold[2]);
@@ -285,7 +288,7 @@ static void shape_model_matches_accuracy_tables(struct kt *t)
 	KT_EXPECT_EQU(t, hpcc_shape_pending_bound(&s, -2048), 2048);
 	KT_EXPECT_EQU(t, hpcc_shape_pending_bound(&s, 2049), 4096);
 	KT_EXPECT_EQU(t, hpcc_shape_pending_bound(&s, 0), 0);
-	/* §2.4: with 8 CPUs, CPUs 0 and 4 share level-1 node 0. */
+	/* docs/spec/hpcc.md#hpcc-index: with 8 CPUs, CPUs 0 and 4 share level-1 node 0. */
 	KT_ASSERT(t, hpcc_shape_compute(&s, 8, 32) == 0, "");
 	KT_EXPECT(t, hpcc_shape_item_index(&s, 1, 0) == 0 && hpcc_shape_item_index(&s, 1, 4) == 0 &&
 		  hpcc_shape_item_index(&s, 1, 1) == 1, "8-CPU mapping");

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The userspace kernel environment (lib/kcompat) against the meanings in
- * spec/hpcc.md §8: get_count_order, type-generic abs(), per-CPU memory,
- * this_cpu_add_return, WARN recording, virtual CPUs (ownership in the
+ * docs/spec/hpcc.md#hpcc-kcompat: get_count_order, type-generic abs(), per-CPU
+ * memory, this_cpu_add_return, WARN recording, virtual CPUs (ownership in the
  * per-CPU model of $KC_PCPU_OPS) and RCU ordering.
  */
 #include <limits.h>
@@ -613,7 +613,7 @@ static void kcompat_kmalloc_aligned(struct kt *t)
 }
 
 /*
- * Item 1 of issue 12: what the kernel's include chains bring. <linux/percpu.h>
+ * What the kernel's include chains bring. <linux/percpu.h>
  * alone gives ____cacheline_aligned_in_smp and EXPORT_SYMBOL_GPL (through
  * cache.h and linkage.h); cleanup.h's guards run their unlock at scope
  * exit; module_init() registers an initcall that runs once.

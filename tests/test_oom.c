@@ -2,7 +2,7 @@
 /*
  * OOM badness and victim selection on constructed task sets: the precise
  * single pass, v16 3/3 and bounded against a brute-force oracle, the
- * 16-sum budget, and spec/oom-two-pass.md §6's worked cases to the page
+ * 16-sum budget, and docs/spec/oom.md#oom-imprecision worked cases to the page
  * (256 CPUs, batch 32, settled counters).
  */
 #include <kcompat/kcompat.h>
@@ -108,7 +108,7 @@ static struct task_struct *victim(struct kt *t, enum oom_algo algo, long *pts)
 	return p;	/* identity only: the reference is gone */
 }
 
-/* The accuracy constants the §6 numbers are built on. */
+/* The accuracy constants the docs/spec/oom.md#oom-imprecision numbers are built on. */
 static void oom_accuracy_constants(struct kt *t)
 {
 	struct set s;
@@ -366,7 +366,10 @@ static void oom_select_exit_between_passes(struct kt *t)
 	}
 }
 
-/* §6 row 1 (settled): the exact maximum displaced by one later task: O. */
+/*
+ * docs/spec/oom.md#oom-imprecision row 1 (settled): the exact maximum displaced
+ * by one later task: O.
+ */
 static void oom_v16_drift_row1(struct kt *t)
 {
 	struct task_struct *top, *last, *v;
@@ -391,9 +394,10 @@ static void oom_v16_drift_row1(struct kt *t)
 }
 
 /*
- * §6 rows 2 and 3 (settled): the true maximum m (residual 4T) is met after
- * the budget, accepted on its approximation, then a chain of k tasks each
- * U + O lower displaces it: 4T + k (U + O). Bounded stays within 4T.
+ * docs/spec/oom.md#oom-imprecision rows 2 and 3 (settled): the true maximum m
+ * (residual 4T) is met after the budget, accepted on its approximation, then a
+ * chain of k tasks each U + O lower displaces it: 4T + k (U + O). Bounded stays
+ * within 4T.
  */
 static void oom_v16_drift_chain(struct kt *t)
 {
@@ -548,11 +552,11 @@ static void oom_select_sixteen_in_window(struct kt *t)
 }
 
 /*
- * v16's exactness for <= 16 tasks in the window needs 4T <= O: the true
- * maximum must pass the filter against an exact anchor. With a batch
- * smaller than a fan-in T exceeds over (hpcc.md §5.2): 64 CPUs, batch 2
- * give 4T = 1024 > O = 768. Two tasks in the window; v16 filters out the
- * maximum, bounded (filter a + U, and T <= under always) does not.
+ * v16's exactness for <= 16 tasks in the window needs 4T <= O: the true maximum
+ * must pass the filter against an exact anchor. With a batch smaller than a
+ * fan-in T exceeds over (docs/spec/hpcc.md#hpcc-settled): 64 CPUs, batch 2 give
+ * 4T = 1024 > O = 768. Two tasks in the window; v16 filters out the maximum,
+ * bounded (filter a + U, and T <= under always) does not.
  */
 static void oom_v16_exactness_needs_small_t(struct kt *t)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the replay-file reader (src/replay_file.c, issue 15):
+ * Unit tests of the replay-file reader (src/replay_file.c):
  * every bad input the issue lists is refused with one printable line,
  * every prefix of a file is refused (truncation), an accepted file reads
  * back the same after it is written, and the run configuration built
@@ -107,7 +107,7 @@ static void replay_reads_complete_files(struct kt *t)
 	expect_round_trip(t, v1);
 }
 
-/* Issue 15: 'args' that change the shape are refused; the keys size the run. */
+/* 'args' that change the shape are refused; the keys size the run. */
 static void replay_args_cannot_change_the_shape(struct kt *t)
 {
 	static const struct { const char *sc, *args, *ops, *what; } bad[] = {

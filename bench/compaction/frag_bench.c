@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * frag-bench: the 2015 hogger-frag-movable experiment on the
- * fragmentation model (lib/mm/frag_model.c), the five kernels of the v2
- * cover letter (Base, Limit, Nonmovable, Redesign, Threshold), printed
- * beside the published columns [C0] (spec §11.2). The main table uses
- * P5 as posted (the measured code); the kernels with P5 are run again
- * with the other P5 form for contrast.
+ * frag-bench: the 2015 hogger-frag-movable experiment on the fragmentation
+ * model (lib/mm/frag_model.c), the five kernels of the v2 cover letter (Base,
+ * Limit, Nonmovable, Redesign, Threshold), printed beside the published columns
+ * [C0] (docs/spec/compaction.md#cmp-published). The main table uses P5 as
+ * posted (the measured code); the kernels with P5 are run again with the other
+ * P5 form for contrast.
  *
  *   frag-bench [--seed N] [--threads N] [--requests N] [--free-pages N]
  *              [--cluster-max 32|256] [--p5 intended|as-posted]
@@ -43,7 +43,8 @@ static const struct {
 	{ "compact_isolated",        { 73977, 105025, 258877, 31899553, 487712 } },
 	{ "compact_migrate_scanned", { 2280770, 2886304, 37214115, 59146745, 2513245 } },
 	{ "compact_free_scanned",    { 4710313, 1472874, 44372985, 49566134, 4124319 } },
-	{ "migrate_scanned/stall",   { 7429, 633, 8496, 16240, 620 } },	/* §11.3 */
+	/* A cross-check of the tables (docs/spec/compaction.md#cmp-published). */
+	{ "migrate_scanned/stall",   { 7429, 633, 8496, 16240, 620 } },
 };
 
 static unsigned long success_n(const struct frag_stats *st)

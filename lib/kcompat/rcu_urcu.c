@@ -11,7 +11,7 @@
  * its own quiescent states (kc_rcu_thread_online(): the engine's loops),
  * in which case sections cost nothing and the thread must go offline
  * before it blocks. The signal flavor is not offered: it deadlocks under
- * ThreadSanitizer (spec/conventions.md §6.1).
+ * ThreadSanitizer (docs/spec/stress.md#stress-tsan).
  */
 #include <stdbool.h>
 #include <urcu/urcu-memb.h>

@@ -2,7 +2,7 @@
 /*
  * The per-zone compaction state machine of the 2015 v2 series (depletion,
  * scan limit, failure counter) and the v4.3 deferral it replaced. See
- * spec/compaction-depletion.md §1-§8; section numbers below refer to it.
+ * docs/spec/compaction.md; the anchors cited below are its sections.
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
@@ -220,7 +220,7 @@ static void reset_depletion(struct zone *z, unsigned long managed,
 		return;
 	}
 	/*
-	 * As posted (§4.2):
+	 * As posted (docs/spec/compaction.md#cmp-p5-dangling-else):
 	 *	if (test_bit(ZONE_COMPACTION_DEPLETED, &zone->flags))
 	 *		zone->compact_depletion_depth++;
 	 *	if (!zone->compact_success)
@@ -278,8 +278,9 @@ void compaction_zone_finish(struct zone *z, unsigned long managed)
 	if (!zone_test_flag(z, ZONE_COMPACTION_DEPLETED))
 		return;
 	/*
-	 * Both rules of §8 judge the state at the finish; SCANALLFREE goes
-	 * first so that it is never seen on with DEPLETED already off.
+	 * Both rules of docs/spec/compaction.md#cmp-states judge the state at
+	 * the finish; SCANALLFREE goes first so that it is never seen on with
+	 * DEPLETED already off.
 	 */
 	if (zone_read(z, &z->compact_success) > 0 &&
 	    zone_test_flag(z, ZONE_COMPACTION_SCANALLFREE))

@@ -2,7 +2,7 @@
 /*
  * The per-zone compaction state of Joonsoo Kim's 2015 "redesign
  * compaction" series (v2, P2-P5 and P9) and the v4.3 deferral it replaces,
- * as specified in spec/compaction-depletion.md. The state machine only:
+ * as specified in docs/spec/compaction.md. The state machine only:
  * the scanners live with their users (the stress scenario, the
  * fragmentation model).
  *
@@ -111,11 +111,12 @@ struct zone {
 
 /*
  * Write accounting for an observer (compaction_churn's shadow model): each
- * store to a state field is bracketed by a begin and an end count, and
- * each thread counts its own stores, so that a transition can tell that
- * no other thread changed the zone's state while it ran. The cached pfns
- * and blockskip_flush are hints every scanner round rewrites (racy by
- * design, spec §10.1): not counted. Off (one branch) when z->wseq is NULL.
+ * store to a state field is bracketed by a begin and an end count, and each
+ * thread counts its own stores, so that a transition can tell that no other
+ * thread changed the zone's state while it ran. The cached pfns and
+ * blockskip_flush are hints every scanner round rewrites (racy by design,
+ * docs/spec/compaction.md#cmp-races): not counted. Off (one branch) when
+ * z->wseq is NULL.
  */
 struct zone_wseq {
 	unsigned long begin, end;
@@ -229,7 +230,10 @@ struct zone_desc *zone_desc_alloc(unsigned long start, unsigned long spanned,
 void zone_desc_replace(struct zone *z, struct zone_desc *nd);
 void zone_desc_replace_sync(struct zone *z, struct zone_desc *nd);
 
-/* §3: the depletion threshold for a zone of @managed pages at failed order @cof. */
+/*
+ * docs/spec/compaction.md#cmp-threshold: the depletion threshold for a zone of
+ * @managed pages at failed order @cof.
+ */
 unsigned long compaction_threshold(enum compact_policy policy,
 				   unsigned long managed, long cof);
 /* compact_success < threshold, from independent loads (as in the kernel). */
@@ -240,10 +244,10 @@ bool compaction_depleted_hpcc(struct zone *z, unsigned long managed, bool *preci
 bool compaction_depleted_hpcc_precise(struct zone *z, unsigned long managed);
 
 /*
- * §5: the migration scan limit for a run of @order, given the state seen
- * at run start. A depth of BITS_PER_LONG or more would be an undefined
- * shift: it is detected before shifting, *shift_overflow is set and the
- * limit computed as if fully shifted (the cluster floor).
+ * docs/spec/compaction.md#cmp-scan-limit: the migration scan limit for a run of
+ * @order, given the state seen at run start. A depth of BITS_PER_LONG or more
+ * would be an undefined shift: it is detected before shifting, *shift_overflow
+ * is set and the limit computed as if fully shifted (the cluster floor).
  */
 long compaction_scan_limit(const struct compact_params *par, unsigned long managed,
 			   int order, bool depleted, unsigned long depth,
@@ -261,19 +265,22 @@ struct compact_reset_report {
 	long depth_incremented;		/* what the deepening RMW returned */
 };
 
-/* §4.1 / §4.2: __reset_isolation_suitable(), intended or as posted. */
+/*
+ * docs/spec/compaction.md#cmp-reset / #cmp-p5-dangling-else:
+ * __reset_isolation_suitable(), intended or as posted.
+ */
 void compaction_reset(struct zone *z, const struct zone_desc *d,
 		      struct compact_reset_report *rep);
 
-/* §4.3: the end of a compact_zone() that passed its early exits. */
+/* docs/spec/compaction.md#cmp-leave: the end of a compact_zone() that passed its early exits. */
 void compaction_zone_finish(struct zone *z, unsigned long managed);
 
-/* §2.2 / P4: the failure counter. */
+/* docs/spec/compaction.md#cmp-state / P4: the failure counter. */
 bool compaction_fail(struct zone *z, int order);
 void compaction_failed_reset(struct zone *z, int order, bool alloc_success);
 bool compaction_restarting(struct zone *z, int order);
 
-/* §1: v4.3 deferral (Base policy). */
+/* docs/spec/compaction.md#cmp-deferral: v4.3 deferral (Base policy). */
 void compaction_defer(struct zone *z, int order);
 bool compaction_deferred(struct zone *z, int order);
 void compaction_defer_reset(struct zone *z, int order, bool alloc_success);

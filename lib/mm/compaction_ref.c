@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The sequential reference of spec/compaction-depletion.md §8; see compaction_ref.h. */
+/* The sequential reference of docs/spec/compaction.md#cmp-states; see compaction_ref.h. */
 #include <stdio.h>
 #include <string.h>
 #include "mm/compaction_ref.h"
@@ -20,7 +20,7 @@ void cref_snapshot(const struct zone *z, struct cref_state *st)
 	st->blockskip_flush = zone_read(z, &z->compact_blockskip_flush);
 }
 
-/* §3: 1 before P9; max(4, managed >> (cof + 9)) from P9 on. */
+/* docs/spec/compaction.md#cmp-threshold: 1 before P9; max(4, managed >> (cof + 9)) from P9 on. */
 unsigned long cref_threshold(enum compact_policy policy, unsigned long managed, long cof)
 {
 	long shift = (cof < 0 ? 0 : cof) + 9;
@@ -37,7 +37,10 @@ bool cref_depleted(const struct compact_params *par, const struct cref_state *st
 	return st->success < (long)cref_threshold(par->policy, managed, st->order_failed);
 }
 
-/* §6: order >= compact_order_failed and compact_failed >= COMPACT_MAX_FAILED. */
+/*
+ * docs/spec/compaction.md#cmp-failures: order >= compact_order_failed and
+ * compact_failed >= COMPACT_MAX_FAILED.
+ */
 bool cref_restarting(const struct cref_state *st, int order)
 {
 	return order >= st->order_failed && st->failed >= COMPACT_MAX_FAILED;
@@ -48,7 +51,7 @@ void cref_note_success(struct cref_state *st)
 	st->success++;
 }
 
-/* §4.3: both rules judge the state the finish found. */
+/* docs/spec/compaction.md#cmp-leave: both rules judge the state the finish found. */
 void cref_finish(const struct compact_params *par, struct cref_state *st,
 		 unsigned long managed)
 {
@@ -64,7 +67,7 @@ void cref_finish(const struct compact_params *par, struct cref_state *st,
 		st->scanallfree = false;
 }
 
-/* §2.2, P4 fail_compaction(). */
+/* docs/spec/compaction.md#cmp-state, P4 fail_compaction(). */
 bool cref_fail(struct cref_state *st, int order)
 {
 	if (order < st->order_failed) {
@@ -85,7 +88,11 @@ void cref_failed_reset(struct cref_state *st, int order, bool alloc_success)
 		st->order_failed = order + 1 < MAX_ORDER ? order + 1 : MAX_ORDER;
 }
 
-/* §4.1 (intended) and §4.2 (as posted), then the rest of the §8 reset row. */
+/*
+ * docs/spec/compaction.md#cmp-reset (intended) and
+ * docs/spec/compaction.md#cmp-p5-dangling-else (as posted), then the rest of
+ * the docs/spec/compaction.md#cmp-states reset row.
+ */
 void cref_reset(const struct compact_params *par, struct cref_state *st,
 		const struct zone_desc *d)
 {

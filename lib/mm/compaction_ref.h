@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A sequential reference of the per-zone state machine of
- * spec/compaction-depletion.md §8 (with §4.2's posted P5 as the variant
- * the knob selects), written from the spec, independently of
- * compaction.c: the oracle of compaction_churn's shadow model and of the
- * transition grid test. Each transition takes the state a zone was seen
- * in and gives the state it must be in afterwards.
+ * docs/spec/compaction.md#cmp-states (with
+ * docs/spec/compaction.md#cmp-p5-dangling-else posted P5 as the variant the
+ * knob selects), written from the spec, independently of compaction.c: the
+ * oracle of compaction_churn's shadow model and of the transition grid test.
+ * Each transition takes the state a zone was seen in and gives the state it
+ * must be in afterwards.
  */
 #ifndef _MM_COMPACTION_REF_H
 #define _MM_COMPACTION_REF_H

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fragmentation model (spec §13): direct compaction of one zone by
- * several requesters. Base is v4.3 (deferral, classic scanners); Limit
- * and Nonmovable add the depletion state machine and scan limit (P1-P5)
- * to the classic scanners; Redesign and Threshold use the v2 scanners
- * (P6-P8), with threshold 1 and P9. Requesters are threads that take
- * turns step by step (async compaction, reclaim, sync compaction) in a
- * fixed order, so a seed gives one result.
+ * The fragmentation model (docs/spec/compaction.md#cmp-published): direct
+ * compaction of one zone by several requesters. Base is v4.3 (deferral, classic
+ * scanners); Limit and Nonmovable add the depletion state machine and scan
+ * limit (P1-P5) to the classic scanners; Redesign and Threshold use the v2
+ * scanners (P6-P8), with threshold 1 and P9. Requesters are threads that take
+ * turns step by step (async compaction, reclaim, sync compaction) in a fixed
+ * order, so a seed gives one result.
  */
 #include <pthread.h>
 #include <linux/kernel.h>
@@ -285,7 +285,8 @@ static void release_freepages(struct frag *m, struct frag_cc *cc)
 }
 
 /*
- * __compact_finished(): the order of checks of §5. Scanners met (classic)
+ * __compact_finished(): the order of checks of
+ * docs/spec/compaction.md#cmp-scan-limit. Scanners met (classic)
  * or migrate scanner at the zone end (v2), then the scan limit (from P4),
  * then a suitable page, which the depletion kernels count (s += 1).
  */
@@ -494,7 +495,8 @@ static void refault(struct frag *m)
 }
 
 /*
- * The slow path of an order-3 GFP_NORETRY request (§7), one step per turn.
+ * The slow path of an order-3 GFP_NORETRY request
+ * (docs/spec/compaction.md#cmp-request), one step per turn.
  * The allocation after a compaction is a step of its own: another
  * requester may take the page first, as on the 8-CPU guest.
  */
@@ -597,7 +599,11 @@ void frag_config_default(struct frag_config *cfg, enum frag_kernel kernel)
 {
 	*cfg = (struct frag_config){
 		.kernel = kernel,
-		/* The code that was measured: P5 as posted (§4.2, docs/compaction.md). */
+		/*
+		 * The code that was measured: P5 as posted
+		 * (docs/spec/compaction.md#cmp-p5-dangling-else,
+		 * docs/compaction.md).
+		 */
 		.p5 = COMPACT_P5_AS_POSTED,
 		.cluster_max = 32,
 		.seed = 2015,

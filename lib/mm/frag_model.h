@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The fragmentation model of spec/compaction-depletion.md §13: one zone of
+ * The fragmentation model of docs/spec/compaction.md#cmp-published: one zone of
  * frames with a buddy allocator, scattered pinned frames, movable "hogger"
  * pages, a reclaim stub, and direct compaction driven by the per-zone
  * state machine of mm/compaction.h. It replays the 2015 hogger-frag-movable
@@ -12,7 +12,10 @@
 
 #include "mm/compaction.h"
 
-/* The columns of the v2 tables (spec §11.2): patches accumulate left to right. */
+/*
+ * The columns of the v2 tables (docs/spec/compaction.md#cmp-published): patches
+ * accumulate left to right.
+ */
 enum frag_kernel {
 	FRAG_BASE,		/* v4.3: deferral, classic scanners */
 	FRAG_LIMIT,		/* P1-P4: threshold 1 and the scan limit, classic scanners */

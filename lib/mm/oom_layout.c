@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Exact layouts through the public add path. Residuals are placed cell by
- * cell using the suite's shape oracle: k * M(l-1) added on CPU j passes
- * every level below l unchanged and stays in level-l item j (low-bit
- * mapping, hpcc.md §2.4); below-batch amounts stay in level-0 words.
+ * Exact layouts through the public add path. Residuals are placed cell by cell
+ * using the suite's shape oracle: k * M(l-1) added on CPU j passes every level
+ * below l unchanged and stays in level-l item j (low-bit mapping,
+ * docs/spec/hpcc.md#hpcc-index); below-batch amounts stay in level-0 words.
  */
 #include <linux/kernel.h>
 #include <kcompat/kcompat.h>

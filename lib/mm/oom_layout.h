@@ -2,7 +2,7 @@
 /*
  * Constructed task layouts for tests and benchmarks: charge a fresh task
  * so that its settled approximate and precise badness are exactly what
- * the caller asks for (spec/oom-two-pass.md §6 cases "to the page").
+ * the caller asks for (docs/spec/oom.md#oom-imprecision cases "to the page").
  */
 #ifndef _MM_OOM_LAYOUT_H
 #define _MM_OOM_LAYOUT_H
@@ -10,13 +10,13 @@
 #include "oom_task.h"
 
 /*
- * Charge @p (fresh mm, all counters zero, running on this thread) so that
- * its settled badness before adj is precise = @approx + @residual and
- * approximate = @approx. @approx >= 0; @residual <= 4 * T (hpcc.md §5.2).
- * The part of @approx that is not a multiple of the root's carry unit
- * goes into page-table bytes. Checks the result through the counter API:
- * 0, or -1 (bad arguments, or the library did not produce the layout).
- * Moves the calling thread across virtual CPUs and restores its CPU.
+ * Charge @p (fresh mm, all counters zero, running on this thread) so that its
+ * settled badness before adj is precise = @approx + @residual and approximate =
+ * @approx. @approx >= 0; @residual <= 4 * T (docs/spec/hpcc.md#hpcc-settled).
+ * The part of @approx that is not a multiple of the root's carry unit goes into
+ * page-table bytes. Checks the result through the counter API: 0, or -1 (bad
+ * arguments, or the library did not produce the layout). Moves the calling
+ * thread across virtual CPUs and restores its CPU.
  */
 int oom_layout_task(struct task_struct *p, long approx, unsigned long residual);
 

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The per-candidate oracle of the OOM selection; see oom_ref.h. The
- * reference follows spec/oom-two-pass.md §1 (per-task checks, badness),
- * §3.3 (v16: pass 1 keeps the largest approximation, later ties win;
- * pass 2 filters on approx + over + accuracy_under - chosen < 0, then up
- * to 16 precise re-checks on precise + accuracy_under - chosen < 0, then
- * selects on the approximation) and docs/oom.md (bounded: a floor).
- * Arithmetic wraps in v16's filters, as the kernel's -fno-strict-overflow.
+ * The per-candidate oracle of the OOM selection; see oom_ref.h. The reference
+ * follows docs/spec/oom.md#oom-badness (per-task checks, badness),
+ * docs/spec/oom.md#oom-v16-evaluate (v16: pass 1 keeps the largest
+ * approximation, later ties win; pass 2 filters on approx + over +
+ * accuracy_under - chosen < 0, then up to 16 precise re-checks on precise +
+ * accuracy_under - chosen < 0, then selects on the approximation) and
+ * docs/oom.md (bounded: a floor). Arithmetic wraps in v16's filters, as the
+ * kernel's -fno-strict-overflow.
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
@@ -95,7 +96,7 @@ enum oom_cand_result oom_ref_eval(enum oom_algo algo, bool pass2, struct oom_ref
 
 	*precise = false;
 	*edges = 0;
-	/* §1's per-task checks (a global OOM, not sysrq). */
+	/* docs/spec/oom.md#oom-badness per-task checks (a global OOM, not sysrq). */
 	if (c->unkillable)
 		return OOM_CAND_SKIP;
 	if (c->victim) {

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The per-candidate oracle of the OOM selection (issue 14): a reference
- * of each candidate's evaluation, written from spec/oom-two-pass.md §1-§3
- * (v16) and docs/oom.md (bounded), independent of oom_select.c and of a
- * kernel tree's code; an audit that runs one selection, observes every
- * candidate through oom_candidate_hook (either implementation) and
- * compares each decision with the reference; and a planner that moves
- * candidates onto the boundaries of the filters the selection will apply
- * (so that a slip by one, or a wrong tolerance, changes a decision).
+ * The per-candidate oracle of the OOM selection: a reference of each
+ * candidate's evaluation, written from docs/spec/oom.md#oom-badness to #oom-v16
+ * (v16) and docs/oom.md (bounded), independent of oom_select.c and of a kernel
+ * tree's code; an audit that runs one selection, observes every candidate
+ * through oom_candidate_hook (either implementation) and compares each decision
+ * with the reference; and a planner that moves candidates onto the boundaries
+ * of the filters the selection will apply (so that a slip by one, or a wrong
+ * tolerance, changes a decision).
  *
  * Everything here expects a quiescent task list: no task changes while a
  * candidate is read, planned or audited.

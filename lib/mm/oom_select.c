@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * select_bad_process(): the precise single pass (merged fix), the v16 3/3
- * two-pass as posted, and the bounded two-pass. spec/oom-two-pass.md
- * §1-§3 and docs/oom.md.
+ * two-pass as posted, and the bounded two-pass: docs/spec/oom.md and
+ * docs/oom.md.
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
@@ -155,7 +155,7 @@ static inline long sat_add(long a, long b)
 
 enum { EVAL_NEXT, EVAL_SELECT, EVAL_ABORT };
 
-/* The per-task checks of §1 common to every algorithm. */
+/* The per-task checks of docs/spec/oom.md#oom-badness common to every algorithm. */
 static int oom_task_checks(struct task_struct *task, struct oom_control *oc,
 			   long *points)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * OOM victim selection on the task model (spec/oom-two-pass.md):
+ * OOM victim selection on the task model (docs/spec/oom.md):
  * badness, the precise single pass, the v16 3/3 two-pass exactly as
  * posted, and the "bounded" two-pass (docs/oom.md) that keeps v16's
  * 16-precise-sum budget but never lets the guaranteed floor of its choice
@@ -104,7 +104,7 @@ long oom_select_run(enum oom_algo algo, bool force_model, unsigned long totalpag
 
 /*
  * One candidate's evaluation, as either implementation made it, reported
- * after it is made (per-candidate oracles, issue 14). Counts are of this
+ * after it is made (per-candidate oracles). Counts are of this
  * task's counter reads; "before" is the choice the task was judged
  * against. The kernel's code is observed from outside (its state before
  * and after oom_evaluate_task()), so every field is what the code did,

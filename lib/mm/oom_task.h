@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The task and mm model the OOM selection runs on (spec/oom-two-pass.md §1),
- * written against kcompat as kernel code would be: single-threaded
- * processes, an mm with the four RSS hpcc counters, a global task list
- * under RCU, task references, and poisoned, quarantined frees so that a
- * selector touching a freed task is reported instead of silently reading
- * recycled memory.
+ * The task and mm model the OOM selection runs on
+ * (docs/spec/oom.md#oom-badness), written against kcompat as kernel code would
+ * be: single-threaded processes, an mm with the four RSS hpcc counters, a
+ * global task list under RCU, task references, and poisoned, quarantined frees
+ * so that a selector touching a freed task is reported instead of silently
+ * reading recycled memory.
  */
 #ifndef _MM_OOM_TASK_H
 #define _MM_OOM_TASK_H

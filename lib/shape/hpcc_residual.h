@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Residual states of an hpcc tree (spec/hpcc.md §3, §5.2) and the adds
- * that reach them through the public add API only.
+ * Residual states of an hpcc tree (docs/spec/hpcc.md#hpcc-carry, #hpcc-settled)
+ * and the adds that reach them through the public add API only.
  *
  * A settled counter keeps, in every cell below the root, a residual that
  * was not carried up: a level-0 word keeps word & (batch - 1), in
@@ -74,19 +74,19 @@ long hpcc_residual_inc(const struct hpcc_shape *s, unsigned long idx, unsigned l
 		       unsigned long to, bool from_above);
 
 /*
- * The sequential model of what an add does to a residual state (spec/hpcc.md
- * §3, low bits only): @inc added to CPU @cpu0's level-0 word, the carry
- * travelling along CPU @cpu_path's path (a migration between the level-0
- * add and the carry when they differ). The change of each cell's
- * residual does not depend on the order of the adds, so replaying the
- * adds of concurrent threads in any order gives the state they left.
- * Returns the carry that reached the root (the approximation's change).
+ * The sequential model of what an add does to a residual state (low bits only,
+ * docs/spec/hpcc.md#hpcc-carry): @inc added to CPU @cpu0's level-0 word, the
+ * carry travelling along CPU @cpu_path's path (a migration between the level-0
+ * add and the carry when they differ). The change of each cell's residual does
+ * not depend on the order of the adds, so replaying the adds of concurrent
+ * threads in any order gives the state they left. Returns the carry that
+ * reached the root (the approximation's change).
  */
 long hpcc_residual_apply(const struct hpcc_shape *s, unsigned long *cell, unsigned int cpu0,
 			 unsigned int cpu_path, long inc);
 
 /*
- * The extremes the comparisons are checked at (issue 14): R in {0, 1,
+ * The extremes the comparisons are checked at: R in {0, 1,
  * over - 1, over, over + 1, T - 1, T} inside [0, T], no duplicate.
  * Returns how many were written into @r (at most HPCC_EDGE_MAX_EXTREMES).
  */
@@ -105,7 +105,7 @@ unsigned int hpcc_edge_value_offsets(unsigned long under, unsigned long over, un
 
 /*
  * Deltas D = approx(a) - approx(b) around every boundary of the
- * two-counter comparisons (spec/hpcc.md §6.2): the outer window
+ * two-counter comparisons (docs/spec/hpcc.md#hpcc-compare): the outer window
  * (a.over + b.under, a.under + b.over), both inner re-tests (D + R_a
  * against b's range, D - R_b against a's), and equal precise values
  * (D = R_b - R_a), each -1, 0, +1; sorted, no duplicate.

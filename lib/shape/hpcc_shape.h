@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The suite's independent model of an hpcc tree's shape and accuracy
- * (spec/hpcc.md §2.3, §3.1, §5). Derived from a rule, not from the
- * library's table, so that tests, --describe and the stress oracle can
- * check the library (or a kernel tree's file) against it.
+ * (docs/spec/hpcc.md#hpcc-shape, #hpcc-carry, #hpcc-accuracy). Derived from a
+ * rule, not from the library's table, so that tests, --describe and the stress
+ * oracle can check the library (or a kernel tree's file) against it.
  */
 #ifndef _HPCC_SHAPE_H
 #define _HPCC_SHAPE_H
@@ -35,7 +35,10 @@ int hpcc_shape_compute(struct hpcc_shape *s, unsigned int nr_cpus, unsigned long
 unsigned long hpcc_shape_item_index(const struct hpcc_shape *s, unsigned int level,
 				    unsigned int cpu);
 
-/* roundup(|inc|, m_top): the most one in-flight update can hold pending (§5.3). */
+/*
+ * roundup(|inc|, m_top): the most one in-flight update can hold pending
+ * (docs/spec/hpcc.md#hpcc-residual).
+ */
 unsigned long hpcc_shape_pending_bound(const struct hpcc_shape *s, long inc);
 
 /* The shape as one JSON object (no trailing newline) into @buf. */

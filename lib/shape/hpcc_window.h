@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The documented window of an approximate comparison (spec/hpcc.md §6.1):
- * a delta within [-tol_neg, +tol_pos] compares 0. Shared by the unit tests
- * and the scenarios so that a failure names the tolerance on each side
- * the same way everywhere.
+ * The documented window of an approximate comparison
+ * (docs/spec/hpcc.md#hpcc-compare): a delta within [-tol_neg, +tol_pos]
+ * compares 0. Shared by the unit tests and the scenarios so that a failure
+ * names the tolerance on each side the same way everywhere.
  */
 #ifndef _SHAPE_HPCC_WINDOW_H
 #define _SHAPE_HPCC_WINDOW_H

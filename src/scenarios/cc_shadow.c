@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compaction_churn's shadow model (issue 14, spec/compaction-depletion.md
- * §8): each transition (reset: enter, deepen, SCANALLFREE; the end of a
- * run: leave; a success; the failure counter; the restart and depletion
- * decisions) is made on the zone by the library, with the real
- * concurrency, and replayed on the sequential reference from the state
- * the zone was seen in just before, in the same thread. Any difference
- * fails the run (invariants shadow-*) with the state before, the
- * reference's state after and the zone's state after.
+ * compaction_churn's shadow model (docs/spec/compaction.md
+ * docs/spec/compaction.md#cmp-states): each transition (reset: enter, deepen,
+ * SCANALLFREE; the end of a run: leave; a success; the failure counter; the
+ * restart and depletion decisions) is made on the zone by the library, with the
+ * real concurrency, and replayed on the sequential reference from the state the
+ * zone was seen in just before, in the same thread. Any difference fails the
+ * run (invariants shadow-*) with the state before, the reference's state after
+ * and the zone's state after.
  *
  * The kernel's transitions are unlocked, so a transition can only be
  * judged when no other thread wrote the zone while it ran: the zone counts

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * compaction_churn's shadow model (issue 14): every zone transition the
+ * compaction_churn's shadow model: every zone transition the
  * scenario makes goes through one of these wrappers, which replay it on
  * the sequential reference of the spec's state machine
  * (lib/mm/compaction_ref.h) from the state the zone was seen in, in the

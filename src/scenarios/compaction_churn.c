@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compaction_churn: the 2015 compaction depletion state machine under
- * concurrency (issue 5, spec/compaction-depletion.md).
+ * concurrency (docs/spec/compaction.md).
  *
- * Virtual CPUs run simulated direct-compaction requests on one zone
- * (async, then sync, §7): each run loads the cached pfns, takes its scan
- * limit from the depletion state, scans in rounds of at most a pageblock
- * and finds a suitable page with a probability that drifts with a seeded
- * fragmentation level. Selector threads evaluate depletion and scan limits
- * under rcu_read_lock(), resize the zone (a new descriptor published under
- * RCU, the old one freed after a grace period) and reset it as kswapd and
- * /proc would.
+ * Virtual CPUs run simulated direct-compaction requests on one zone (async,
+ * then sync, docs/spec/compaction.md#cmp-request): each run loads the cached
+ * pfns, takes its scan limit from the depletion state, scans in rounds of at
+ * most a pageblock and finds a suitable page with a probability that drifts
+ * with a seeded fragmentation level. Selector threads evaluate depletion and
+ * scan limits under rcu_read_lock(), resize the zone (a new descriptor
+ * published under RCU, the old one freed after a grace period) and reset it as
+ * kswapd and /proc would.
  *
- * Hard invariants (§9.1) fail the run; the soft ones (§9.2) and the
+ * Hard invariants (docs/spec/compaction.md#cmp-hard-invariants) fail the run;
+ * the soft ones (docs/spec/compaction.md#cmp-soft-invariants) and the
  * effects of benign races are counted. Every increment of compact_success
  * and compact_failed is also counted per CPU: in relaxed and seq-cst
  * modes the zone must match exactly, in plain mode (the kernel's unlocked
@@ -44,11 +45,12 @@ static enum compact_atomic_mode opt_atomic = COMPACT_ATOMIC_RELAXED;
 static unsigned long opt_cluster_max = 32;
 static double opt_frag = -1;			/* < 0: drift */
 /*
- * The series itself can reach depth 64 (nothing bounds it, spec §5): a
- * long run of depleted resets in a clean build is the modelled design's
- * hazard, not the suite's bug. The library's guard must then report the
- * overflow and give the floor (checked with invariant 3); by default such
- * depths are counted and reported, --depth-guard fail makes them fatal.
+ * The series itself can reach depth 64 (nothing bounds it,
+ * docs/spec/compaction.md#cmp-scan-limit): a long run of depleted resets in a
+ * clean build is the modelled design's hazard, not the suite's bug. The
+ * library's guard must then report the overflow and give the floor (checked
+ * with invariant 3); by default such depths are counted and reported,
+ * --depth-guard fail makes them fatal.
  * --frag-level 0 (no success ever) reaches them within a second.
  */
 static bool opt_depth_clamp = true;
@@ -218,7 +220,7 @@ static void shift_guard(struct stress *s, int cpu, unsigned long depth, const ch
 		    "snaps back to full size)", where, depth);
 }
 
-/* §9.1 invariants 6 and 7 on what one reset saw and did. */
+/* docs/spec/compaction.md#cmp-hard-invariants invariants 6 and 7 on what one reset saw and did. */
 static void check_reset(struct stress *s, int cpu, const struct compact_reset_report *rep)
 {
 	atomic_fetch_add_explicit(&C->resets, 1, memory_order_relaxed);
@@ -233,8 +235,9 @@ static void check_reset(struct stress *s, int cpu, const struct compact_reset_re
 		 * Invariant 7: the deepening RMW adds 1 to the value it saw.
 		 * depth_before is read earlier, on its own: an overlapping
 		 * reset may zero (entering) or raise the depth in between
-		 * (spec §9.2/§10.1, benign), so only the RMW's own result is
-		 * hard: it is at least 1 with atomic RMWs.
+		 * (docs/spec/compaction.md#cmp-soft-invariants/#cmp-races,
+		 * benign), so only the RMW's own result is hard: it is at least
+		 * 1 with atomic RMWs.
 		 */
 		if (rep->depth_incremented < 1 && opt_atomic != COMPACT_ATOMIC_PLAIN)
 			stress_fail(s, "depth-writes", cpu, "deepening reset: depth %ld -> %ld",
@@ -258,9 +261,10 @@ static void check_reset(struct stress *s, int cpu, const struct compact_reset_re
 enum run_status { RUN_SKIPPED, RUN_PARTIAL, RUN_COMPLETE };
 
 /*
- * Invariant 3, exactly (spec §5): max(max(M >> 8, PB) >> depth, CLUSTER_MAX),
- * LONG_MAX with the flag off or at depth 0. From depth 64 on the shift is
- * undefined: the guard must report it and give the floor.
+ * Invariant 3, exactly (docs/spec/compaction.md#cmp-scan-limit): max(max(M >>
+ * 8, PB) >> depth, CLUSTER_MAX), LONG_MAX with the flag off or at depth 0. From
+ * depth 64 on the shift is undefined: the guard must report it and give the
+ * floor.
  */
 static void check_limit(struct stress *s, int cpu, const struct zone_desc *d, long limit,
 			bool depleted, unsigned long depth, bool ovf)
@@ -279,7 +283,7 @@ static void check_limit(struct stress *s, int cpu, const struct zone_desc *d, lo
 	stress_count_checks(s, 1);
 }
 
-/* One compact_zone() (§7) on the zone described by @d. */
+/* One compact_zone() (docs/spec/compaction.md#cmp-request) on the zone described by @d. */
 static enum run_status compact_run(struct stress *s, unsigned int cpu, struct stress_rng *rng,
 				   const struct zone_desc *d, bool sync, bool *found)
 {
@@ -319,7 +323,11 @@ static enum run_status compact_run(struct stress *s, unsigned int cpu, struct st
 	for (rounds = 0; rounds <= CC_MAX_BLOCKS + 1; rounds++) {
 		unsigned long blk_end, nr;
 
-		/* __compact_finished(), v2 order (§5): contention (need_resched) first. */
+		/*
+		 * __compact_finished(), v2 order
+		 * (docs/spec/compaction.md#cmp-scan-limit): contention
+		 * (need_resched) first.
+		 */
 		if (rounds && !stress_rng_below(rng, CC_CONTENTION)) {
 			atomic_fetch_add_explicit(&me->contended, 1, memory_order_relaxed);
 			break;
@@ -536,7 +544,10 @@ static void select_step(struct stress *s, unsigned int id, struct stress_rng *rn
 	    th < 4 || th != max(4UL, managed >> (cof + 9)) : th != 1)
 		stress_fail(s, "threshold", cpu, "threshold %lu for managed %lu cof %ld", th,
 			    managed, cof);
-	/* Soft (§9.2): several CPUs can record a failure before one resets. */
+	/*
+	 * Soft (docs/spec/compaction.md#cmp-soft-invariants): several CPUs can
+	 * record a failure before one resets.
+	 */
 	if (f > COMPACT_MAX_FAILED)
 		stress_soft(s, "compact_failed_above_4", 1);
 	/* Invariant 6, whole state: only a reset/leave race can get here (analysis). */

@@ -9,7 +9,7 @@
  *      == the adds made as that CPU, at quiescent points;
  *  (b) at any instant, approximate and precise sums inside the window
  *      that the settled bound T and the updates in flight allow
- *      (spec/hpcc.md §5.3): precise in [lo, hi], approximate in
+ *      (docs/spec/hpcc.md#hpcc-residual): precise in [lo, hi], approximate in
  *      [lo - T - pending, hi + pending];
  *  (c) 0 <= precise - approximate <= T at quiescent points (and the
  *      declared under/over contract);
@@ -91,8 +91,7 @@ static unsigned long top_threshold(const struct storm *st)
 
 /*
  * The update side draws from the vCPU thread's stream, which the step
- * loop keeps in a local (a register): no load and store per draw
- * (issue 17).
+ * loop keeps in a local (a register): no load and store per draw.
  */
 #define below(n)	stress_rng_below(r, (n))
 
@@ -438,7 +437,7 @@ static void storm_report_json(struct stress *s, struct json *j)
 static const struct scenario counter_storm = {
 	.name = "counter_storm",
 	.summary = "hpcc counters under seeded update patterns, checked exactly against "
-		   "ground truth (spec/hpcc.md §5.3)",
+		   "ground truth (docs/spec/hpcc.md#hpcc-residual)",
 	.opts = storm_opts,
 	.setup = storm_setup,
 	.cpu_step = storm_cpu_step,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * oom_race's per-candidate oracle (issue 14): the final victim hides most
+ * oom_race's per-candidate oracle: the final victim hides most
  * slips of the pass-2 filters (a filter one off, a tolerance taken from
  * the wrong side, an accuracy forgotten change which tasks get a precise
  * sum, rarely who wins). At each quiescent point (no kill pending) the

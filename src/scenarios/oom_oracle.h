@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* oom_race's per-candidate oracle (issue 14); see oom_oracle.c. */
+/* oom_race's per-candidate oracle; see oom_oracle.c. */
 #ifndef _STRESS_OOM_ORACLE_H
 #define _STRESS_OOM_ORACLE_H
 

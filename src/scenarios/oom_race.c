@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * oom_race: the two-pass OOM victim selection under RCU (issue 4).
+ * oom_race: the two-pass OOM victim selection under RCU
+ * (docs/spec/oom.md#oom-correct-victim).
  *
  * Virtual CPUs charge and uncharge RSS pages toward seeded per-slot
  * targets (layouts: one hog, a packed crowd, ties, a descending chain),
@@ -415,7 +416,7 @@ static bool kill_stage_done(struct oom_cpu_kill *k)
  * CPU goes on with its work for a while (selections meanwhile must
  * abort), then the reaper sets MMF_OOM_SKIP; the reaped task lingers on
  * the task list for a while more (selections meanwhile must skip it, not
- * abort: §1) before it exits.
+ * abort: docs/spec/oom.md#oom-badness) before it exits.
  */
 static void oom_kill_start(struct stress *s, unsigned int cpu,
 			   struct task_struct *p)
@@ -717,7 +718,10 @@ static void quiescent(struct stress *s)
 			stress_fail(s, "approx_badness_contract", -1,
 				    "pid %d: approximate %ld outside [%ld - %lu, %ld + %lu]",
 				    p->pid, q[n].approx, q[n].truth, u, q[n].truth, o);
-		/* Each counter's approximation is clamped at 0 (§10.3). */
+		/*
+		 * Each counter's approximation is clamped at 0
+		 * (docs/spec/hpcc.md#hpcc-bug-3).
+		 */
 		adjp = ((struct oom_gt *)p->owner)->adj * (long)(R->totalpages / 1000);
 		if (q[n].eligible && q[n].approx < adjp)
 			stress_fail(s, "approx_badness_nonnegative", -1,

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * counter_storm's checks: continuous ones from the selector threads
- * (windows of spec/hpcc.md §5.3, comparisons of settled counters, WARN)
- * and the quiescent-point ones (conservation, settled bound, contract,
- * min/max, comparisons at every edge, set()). See counter_storm.c.
+ * counter_storm's checks: continuous ones from the selector threads (windows of
+ * docs/spec/hpcc.md#hpcc-residual, comparisons of settled counters, WARN) and
+ * the quiescent-point ones (conservation, settled bound, contract, min/max,
+ * comparisons at every edge, set()). See counter_storm.c.
  */
 #include <limits.h>
 #include <kcompat/kcompat.h>
@@ -16,7 +16,7 @@ static int sgn(long v)
 	return (v > 0) - (v < 0);
 }
 
-/* The documented comparison helper (spec/hpcc.md §6.1), for semantics checks. */
+/* The documented comparison helper (docs/spec/hpcc.md#hpcc-compare), for semantics checks. */
 static int compare_delta(long delta, unsigned long tol_neg, unsigned long tol_pos)
 {
 	if (delta >= 0)
@@ -78,7 +78,7 @@ static void check_approx(struct stress *s, struct storm *st, unsigned int key, u
 	v = percpu_counter_tree_approximate_sum(st->ctr[key]);
 	truth_read_started(st->truth, key, &w);
 	window_check(s, st, key, &w, v, true, "approximate_sum");
-	/* The clamped variant never goes negative (spec §10 bug 3). */
+	/* The clamped variant never goes negative (docs/spec/hpcc.md#hpcc-bugs bug 3). */
 	if (percpu_counter_tree_approximate_sum_positive(st->ctr[key]) < 0)
 		stress_fail(s, "positive", -1, "approximate_sum_positive(%s) < 0",
 			    key_names[key]);
@@ -209,7 +209,10 @@ void storm_compare_pair_verdict(struct stress *s, struct storm *st, unsigned int
 	int expect = compare_delta((long)((unsigned long)aa - ab),
 				   st->under[ka] + st->over[kb], st->over[ka] + st->under[kb]);
 
-	/* No order is defined for values spread over more than LONG_MAX (§6.1). */
+	/*
+	 * No order is defined for values spread over more than LONG_MAX
+	 * (docs/spec/hpcc.md#hpcc-compare).
+	 */
 	if (diff > (1L << 62) || diff < -(1L << 62)) {
 		atomic_fetch_add_explicit(&st->far_pairs, 1, memory_order_relaxed);
 		return;
@@ -352,10 +355,11 @@ static void quiescent_counter(struct stress *s, struct storm *st, unsigned int k
 		stress_fail(s, "settled_bound", -1, "counter %s settled: precise %ld - approximate "
 			    "%ld = %ld, outside [0, T=%lu]", key_names[key], precise, approx, d, T);
 	/*
-	 * §10.6: the query adds into *under and *over, so that a sum of counters
-	 * gets the sum of their ranges (OOM badness sums four). Preset them as
-	 * such a sum would. A kernel tree of the assigning API (probed) is
-	 * judged by its own contract; our lib/hpcc must add.
+	 * docs/spec/hpcc.md#hpcc-bug-6: the query adds into *under and *over,
+	 * so that a sum of counters gets the sum of their ranges (OOM badness
+	 * sums four). Preset them as such a sum would. A kernel tree of the
+	 * assigning API (probed) is judged by its own contract; our lib/hpcc
+	 * must add.
 	 */
 	pre_u = under = 7 + key;
 	pre_o = over = 11 + key;

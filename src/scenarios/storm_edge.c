@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * counter_storm's edge plans (issue 14): three counters, of batch 2, 4
+ * counter_storm's edge plans: three counters, of batch 2, 4
  * and the run's batch, that only these plans move. At 256 CPUs the small
  * batches have a settled bound T above `over` (batch below a level's
  * fan-in), the states where a comparison that mixes up its tolerances
@@ -18,7 +18,7 @@
  *  - edge_state: every level-0 word and item holds the model's residual,
  *    and precise_sum - approximate_sum equals their sum;
  *  - compare: set() places the approximations on and around every
- *    boundary of spec/hpcc.md §6.2 (outer window, both inner re-tests of
+ *    boundary of docs/spec/hpcc.md#hpcc-compare (outer window, both inner re-tests of
  *    precise_compare, equal values; both argument orders; every pair of
  *    the three batches) and every answer is checked against the exact
  *    values and the documented formula. The values are restored after.

@@ -5,8 +5,8 @@
 #include <linux/types.h>
 #include <linux/smp.h>
 /*
- * As in the kernel, cpumask.h (and so percpu.h) brings linux/kernel.h:
- * a kernel file that includes only spec/hpcc.md §8's headers still gets
+ * As in the kernel, cpumask.h (and so percpu.h) brings linux/kernel.h: a kernel
+ * file that includes only docs/spec/hpcc.md#hpcc-kcompat headers still gets
  * WARN_ON, ARRAY_SIZE, printk, get_count_order and memset.
  */
 #include <linux/kernel.h>
