@@ -11,7 +11,8 @@
 # Checked: the seven rows, the cache, "first bad" at 2, "fixed by" at 5,
 # exit 1; the same from --am on the series' mbox; KTAP and JSON forms; bad
 # inputs exit 2 with one line; the repository is left byte-identical
-# (branches, index, dirty worktree, stash). Two trees are built.
+# (branches, index, dirty worktree, stash). Two trees are built, and a
+# third on a side branch that does not compile.
 # Env: CC. KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,7 +23,7 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 	echo "ok 1 series # SKIP already building against KERNEL_SRC"
 	exit 0
 fi
-echo "1..6"
+echo "1..7"
 unset MAKEFLAGS MAKELEVEL MFLAGS
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -55,6 +56,12 @@ commit "percpu_counter_tree: carry bit from get_count_order_long() again"
 echo "more notes" >>"$repo/Documentation/notes.txt"
 commit "docs: more notes"
 mapfile -t h < <(g rev-list --reverse --abbrev-commit --abbrev=12 HEAD)
+# A side branch whose one commit does not compile.
+trunk=$(g symbolic-ref --short HEAD)
+g checkout -q -b broken "${h[0]}"
+sed -i '1i #error broken on purpose' "$repo/lib/percpu_counter_tree.c"
+commit "percpu_counter_tree: does not compile"
+g checkout -q "$trunk"
 # The user's state: a stash, a dirty tracked file, an untracked file.
 echo "stashed" >>"$repo/MAINTAINERS" && g stash -q
 echo "dirty" >>"$repo/mm/vmscan.c"
@@ -182,4 +189,14 @@ scripts/kernel-check "${opts[@]}" --git "$repo" "${h[2]}..${h[3]}" >"$tmp/pre.ou
 r=$?
 [ $r = 0 ] || bad+="exit $r, want 0 (the failure is BASE's)"$'\n'
 result 6 base_failure_not_regression
+# 7. a commit that does not build: first bad names the build and its error.
+bad=
+scripts/kernel-check "${opts[@]}" --git "$repo" "${h[0]}..broken" >"$tmp/broken.out" 2>"$tmp/err"
+r=$?
+[ $r = 1 ] || bad+="exit $r, want 1"$'\n'
+grep -q "^first bad: [0-9a-f]\{12\} percpu_counter_tree: does not compile: builds: build failed: .*error: #error broken on purpose" \
+	"$tmp/broken.out" || bad+=$(cat "$tmp/broken.out")$'\n'
+snapshot >"$tmp/after"
+cmp -s "$tmp/before" "$tmp/after" || bad+="the repository changed"
+result 7 build_regression
 exit $rc
