@@ -62,10 +62,11 @@ g checkout -q -b broken "${h[0]}"
 sed -i '1i #error broken on purpose' "$repo/lib/percpu_counter_tree.c"
 commit "percpu_counter_tree: does not compile"
 g checkout -q "$trunk"
-# The user's state: a stash, a dirty tracked file, an untracked file.
+# The user's state: a stash, a dirty tracked file, an untracked file, a staged one.
 echo "stashed" >>"$repo/MAINTAINERS" && g stash -q
 echo "dirty" >>"$repo/mm/vmscan.c"
 echo "untracked" >"$repo/scratch.txt"
+echo "staged" >"$repo/Documentation/staged.txt" && g add Documentation/staged.txt
 g format-patch -q --stdout "${h[0]}..HEAD" >"$tmp/series.mbox"
 
 snapshot() {
