@@ -39,9 +39,10 @@ commit() {	# SUBJECT
 }
 mkdir -p "$repo/lib" "$repo/include/linux" "$repo/mm" "$repo/Documentation"
 git init -q "$repo"
+echo "fixture tree" >"$repo/MAINTAINERS"
+commit "start: no hpcc files yet"
 cp lib/hpcc/percpu_counter_tree.c "$repo/lib/"
 cp lib/hpcc/include/linux/percpu_counter_tree.h "$repo/include/linux/"
-echo "fixture tree" >"$repo/MAINTAINERS"
 commit "base"
 echo "notes" >"$repo/Documentation/notes.txt"
 commit "docs: notes on the counters"
@@ -55,7 +56,8 @@ g apply -R -p1 "$root/tests/fixtures/ktrees/count-order-int.patch"
 commit "percpu_counter_tree: carry bit from get_count_order_long() again"
 echo "more notes" >>"$repo/Documentation/notes.txt"
 commit "docs: more notes"
-mapfile -t h < <(g rev-list --reverse --abbrev-commit --abbrev=12 HEAD)
+mapfile -t h < <(g rev-list --reverse --abbrev-commit --abbrev=12 HEAD~7..HEAD)
+start=$(g rev-parse HEAD~7)
 # A side branch whose one commit does not compile.
 trunk=$(g symbolic-ref --short HEAD)
 g checkout -q -b broken "${h[0]}"
@@ -175,6 +177,7 @@ refuse unknown_rev --git "$repo" "${h[0]}..nosuchbranch"
 refuse empty_range --git "$repo" "HEAD..HEAD"
 refuse base_unknown --am "$tmp/series.mbox" --base nosuchrev "$repo"
 refuse mbox_missing --am "$tmp/nosuch.mbox" --base "${h[0]}" "$repo"
+refuse base_without_files --git "$repo" "$start..HEAD"
 refuse mbox_no_apply --am "$tmp/noapply.mbox" --base "${h[2]}" "$repo"
 result 4 bad_input_exit_2
 
