@@ -200,8 +200,8 @@ static __always_inline void one_op(struct stress *s, struct storm *st, unsigned 
 		 * back when it ends, unless the next run hops too.
 		 */
 		if (c->pattern == P_HOP) {
-			if (kc_get_cpu() != c->hop_target)
-				kc_set_cpu(c->hop_target);
+			if (kc_get_cpu() != c->hop_target)	/* not to an offline CPU */
+				kc_set_cpu(kc_cpu_online_fallback(c->hop_target));
 			c->hopped = true;
 		} else if (c->hopped) {
 			c->hopped = false;
