@@ -270,6 +270,8 @@ static void storm_cpu_steps(struct stress *s, unsigned int cpu, struct stress_rn
 			one_op(s, st, cpu, &lr);
 	}
 	*r = lr;
+	if (unlikely(st->set_race) && !(++c->sr_bursts & 31))
+		storm_set_race_step(s, st, cpu, c->sr_bursts >> 5);
 }
 
 /* Serial replays and slowed runs step one at a time (stress_step_home() is a no-op there). */
@@ -285,6 +287,7 @@ static void storm_free(struct storm *st)
 	unsigned int i;
 
 	storm_edge_free(st);
+	storm_set_race_free(st);
 	truth_free(st->truth);
 	free(st->cpus);
 	for (i = 0; i < ARRAY_SIZE(st->items); i++)
@@ -340,6 +343,13 @@ static int storm_setup(struct stress *s)
 	for (i = 0; i < K_EDGE0; i++)
 		st->kshape[i] = *st->shape;
 	if (storm_edge_setup(s, st)) {
+		percpu_counter_tree_destroy_many(st->group, NR_GROUP);
+		percpu_counter_tree_destroy(&st->solo[0]);
+		percpu_counter_tree_destroy(&st->solo[1]);
+		goto fail;
+	}
+	if (storm_set_race_setup(s, st)) {
+		storm_edge_free(st);
 		percpu_counter_tree_destroy_many(st->group, NR_GROUP);
 		percpu_counter_tree_destroy(&st->solo[0]);
 		percpu_counter_tree_destroy(&st->solo[1]);
@@ -405,6 +415,7 @@ static void storm_report_text(struct stress *s, FILE *out)
 	unsigned int key;
 
 	storm_edge_report(st, out);
+	storm_set_race_report(st, out);
 	/* Every thread has stopped: the final values (same seed and --steps, same values). */
 	fprintf(out, "# counter_storm final");
 	for (key = 0; key < NR_KEYS; key++)
