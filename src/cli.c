@@ -28,6 +28,7 @@ enum opt_id {
 	O_STEPS, O_NICE, O_ROUNDS, O_REPLAY, O_REPLAY_OUT, O_SHRINK, O_REPLAY_SEARCH,
 	O_PCPU_OPS,
 	O_RCU,
+	O_HOTPLUG,
 	O_END,
 	O_SCENARIO_OPT = 1024,	/* + index into the scenario option list */
 };
@@ -60,6 +61,7 @@ static const struct cli_opt {
 	{ "pcpu-ops", 0, "MODEL", O_PCPU_OPS, RUN, "this_cpu ops: owned (a vCPU is run by one thread at a time, no LOCK, as in the kernel) or atomic (LOCK-prefixed; threads may share a vCPU) (default owned, or $KC_PCPU_OPS)" },
 	{ "rcu", 0, "FLAVOR", O_RCU, ANY, "RCU flavor: memb, qsbr, bp (liburcu) or ck-epoch (Concurrency Kit); default $KC_RCU_FLAVOR, else memb" },
 	{ "stutter", 0, "SPEC", O_STUTTER, RUN, "park every CPU for quiescent checks every D or every MIN-MAX (seeded), or off (default 250ms-1s)" },
+	{ "hotplug", 0, "P", O_HOTPLUG, RUN, "at each quiescent point, with probability P, 1 to CPUs/16 CPUs go offline (their threads park) or come back; off (default 0.75)" },
 	{ "report", 0, "FMT", O_REPORT, ANY, "stdout format: text, ktap or json (default text)" },
 	{ "json", 0, "FILE", O_JSON, ANY, "also write the JSON report to FILE" },
 	{ "stat-interval", 0, "D", O_STAT, RUN, "progress line interval; 0 = none (default 1s)" },
@@ -388,6 +390,11 @@ static int apply(struct stress_config *cfg, enum opt_id id, const char *name,
 		if (stress_parse_stutter(val, &cfg->stutter, err, sizeof(err)))
 			goto bad;
 		return 0;
+	case O_HOTPLUG:
+		if (stress_parse_hotplug(val, &cfg->hotplug, cfg->hotplug_text,
+					 sizeof(cfg->hotplug_text), err, sizeof(err)))
+			goto bad;
+		return 0;
 	case O_REPORT:
 		if (!strcmp(val, "text"))
 			cfg->report = REPORT_TEXT;
@@ -491,6 +498,8 @@ static void set_defaults(struct stress_config *cfg)
 	cfg->pcpu_ops = kc_pcpu_ops;	/* KC_PCPU_OPS, else owned */
 	stress_parse_inject("hop=0.01,delay=0.0002,yield=0.0002", &cfg->inject, err, sizeof(err));
 	stress_parse_stutter("250ms-1s", &cfg->stutter, err, sizeof(err));
+	stress_parse_hotplug("0.75", &cfg->hotplug, cfg->hotplug_text, sizeof(cfg->hotplug_text),
+			     err, sizeof(err));
 }
 
 static bool selected(const struct stress_config *cfg, const struct scenario *sc)

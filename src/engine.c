@@ -290,10 +290,11 @@ void stress_build_reproducer(const struct stress_config *cfg, const struct scena
 		snprintf(stall, sizeof(stall), " --stall-timeout %s", t);
 	}
 	snprintf(buf, len, "%s --scenario %s --cpus %u --batch %lu --seed %llu --duration %s "
-		 "--selectors %u --selector-duty %g --inject %s --stutter %s --rcu %s%s%s%s%s%s%s",
+		 "--selectors %u --selector-duty %g --inject %s --stutter %s --hotplug %s "
+		 "--rcu %s%s%s%s%s%s%s",
 		 cfg->argv0, sc->name, cfg->nr_cpus, cfg->batch, seed, dur,
 		 cfg->nr_selectors, cfg->selector_duty, cfg->inject.text, cfg->stutter.text,
-		 cfg->rcu, stall,
+		 cfg->hotplug_text, cfg->rcu, stall,
 		 steps, nice, cfg->pcpu_ops == KC_PCPU_ATOMIC ? " --pcpu-ops atomic" : "",
 		 cfg->no_check ? " --no-check" : "", cfg->scenario_args);
 }
@@ -386,6 +387,7 @@ static int run_threads(struct stress *s)
 	if (stress_run_prepare(s))
 		return STRESS_EXIT_INTERNAL;
 	stress_inject_install(cfg);
+	stress_hotplug_begin(s);
 	stress_rng_seed(&srng, s->seed, "stutter", 0);
 
 	stress_watch_phase(s, PH_START);
@@ -451,6 +453,7 @@ static int run_threads(struct stress *s)
 		atomic_fetch_add(&s->quiescent, 1);
 		s->sc->quiescent(s);
 	}
+	stress_hotplug_end(s);
 	stress_capture_reports(s);
 	if (s->sc->teardown)
 		s->sc->teardown(s);

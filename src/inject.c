@@ -20,6 +20,7 @@
 #include <sched.h>
 #include <time.h>
 #include <kcompat/kcompat.h>
+#include <linux/cpumask.h>
 #include "stress.h"
 
 __thread bool stress_hop_pending;	/* scenario.h: stress_step_home() */
@@ -39,7 +40,8 @@ static void inject_hook(void)
 	if (!inj.active)
 		return;
 	if (spec.hop && stress_rng_chance(&inj.rng, spec.hop)) {
-		kc_set_cpu(stress_rng_below(&inj.rng, inj.nr_cpus));
+		/* An offline CPU runs nothing: the next online one instead. */
+		kc_set_cpu(kc_cpu_online_fallback(stress_rng_below(&inj.rng, inj.nr_cpus)));
 		stress_hop_pending = true;
 		inj.hops++;
 	}

@@ -225,6 +225,28 @@ bad:
 	return -1;
 }
 
+/* --hotplug off | P: the chance, per quiescent point, that a CPU goes offline or back. */
+int stress_parse_hotplug(const char *s, double *p, char *text, size_t textlen, char *err,
+			 size_t errlen)
+{
+	char *end;
+	double d;
+
+	if (s && !strcmp(s, "off")) {
+		*p = 0;
+		snprintf(text, textlen, "off");
+		return 0;
+	}
+	d = s && *s && strlen(s) < textlen ? strtod(s, &end) : -1;
+	if (d < 0 || d > 1 || *end || d != d) {
+		snprintf(err, errlen, "'%s' is not off or a probability in [0, 1]", s ? s : "");
+		return -1;
+	}
+	*p = d;
+	snprintf(text, textlen, "%s", d ? s : "off");
+	return 0;
+}
+
 int stress_opt_choice(const char *val, const char *const *names, unsigned int n,
 		      char *err, size_t errlen)
 {

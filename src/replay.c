@@ -61,6 +61,10 @@ int replay_to_config(const struct stress_config *cli, const struct replay *rp,
 	snprintf(cfg->inject.text, sizeof(cfg->inject.text), "serial");
 	snprintf(cfg->stutter.text, sizeof(cfg->stutter.text), "%lu-%lu-steps",
 		 rp->stutter_min, rp->stutter_max);
+	cfg->hotplug = rp->hotplug;
+	snprintf(cfg->hotplug_text, sizeof(cfg->hotplug_text), "%.17g", rp->hotplug);
+	if (!rp->hotplug)
+		snprintf(cfg->hotplug_text, sizeof(cfg->hotplug_text), "off");
 	return 0;
 }
 

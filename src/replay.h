@@ -36,6 +36,7 @@ struct replay {
 	double hop;			/* P(migration at the injection point) */
 	double selector_share;		/* fraction of steps given to selectors */
 	unsigned long stutter_min, stutter_max;	/* steps between quiescent checks; 0: off */
+	double hotplug;			/* P(CPUs change state) per quiescent check */
 	unsigned long steps;		/* the run stops after this many steps */
 	unsigned long *ops;		/* per-CPU cap on operations started; NULL: none */
 	char expect[64];		/* the invariant this file reproduces ("" unknown) */

@@ -19,7 +19,7 @@
 enum replay_key {
 	K_SCENARIO, K_ARGS, K_SEED, K_CPUS, K_BATCH, K_SELECTORS, K_SCHED_SEED,
 	K_PREEMPT, K_HOP, K_SHARE, K_STUTTER, K_STEPS, K_OPS,
-	K_EXPECT, K_ORIGIN, K_OUTCOME, K_END, NR_KEYS
+	K_EXPECT, K_ORIGIN, K_OUTCOME, K_HOTPLUG, K_END, NR_KEYS
 };
 
 /* Keys before K_EXPECT are required: a file without one is truncated. */
@@ -45,6 +45,7 @@ static const struct {
 	[K_EXPECT] = { "expect", "an invariant name" },
 	[K_ORIGIN] = { "origin", "text" },
 	[K_OUTCOME] = { "outcome", "pass|fail INVARIANT|- FAIL-STEP HOPS PREEMPTS QUIESCENT" },
+	[K_HOTPLUG] = { "hotplug", "a probability per quiescent point, 0..1 (absent: 0)" },
 	[K_END] = { "end", "nothing" },
 };
 
@@ -119,6 +120,8 @@ void replay_write(FILE *out, const struct replay *rp)
 		fprintf(out, "stutter %lu-%lu\n", rp->stutter_min, rp->stutter_max);
 	else
 		fprintf(out, "stutter off\n");
+	if (rp->hotplug)
+		fprintf(out, "hotplug %.17g\n", rp->hotplug);
 	fprintf(out, "steps %lu\n", rp->steps);
 	fprintf(out, "ops");
 	if (!rp->ops)
@@ -361,6 +364,8 @@ static int set_key(struct replay *rp, enum replay_key k, const char *v, unsigned
 		return parse_prob(v, &rp->hop);
 	case K_SHARE:
 		return parse_prob(v, &rp->selector_share);
+	case K_HOTPLUG:
+		return parse_prob(v, &rp->hotplug);
 	case K_STUTTER:
 		if (!strcmp(v, "off")) {
 			rp->stutter_min = rp->stutter_max = 0;

@@ -179,6 +179,7 @@ int replay_after_failure(struct stress *s, FILE *out)
 	rp.batch = cfg->batch;
 	rp.nr_selectors = cfg->nr_selectors;
 	rp.hop = cfg->inject.hop;
+	rp.hotplug = cfg->hotplug;
 	/*
 	 * A check costs O(cpus) (truth windows, precise sums): past 64 CPUs
 	 * the selectors get 16 / cpus of the steps, about 16 checks per

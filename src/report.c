@@ -130,11 +130,11 @@ void report_begin(const struct stress_config *cfg, unsigned int nr_runs, FILE *o
 			 cfg->scenarios[i]->name);
 	}
 	human_line(cfg, human(cfg), "stress: hpcc-stress %s hpcc=%s cpus=%u batch=%lu seed=%llu "
-		   "selectors=%u duration=%s%s inject=%s stutter=%s rcu=%s pcpu-ops=%s%s "
+		   "selectors=%u duration=%s%s inject=%s stutter=%s hotplug=%s rcu=%s pcpu-ops=%s%s "
 		   "scenarios=%s",
 		   STRESS_VERSION, HPCC_SOURCE, cfg->nr_cpus, cfg->batch, cfg->seed,
 		   cfg->nr_selectors, dur, cfg->until_fail ? "(total) until-fail" : "",
-		   cfg->inject.text, cfg->stutter.text, cfg->rcu,
+		   cfg->inject.text, cfg->stutter.text, cfg->hotplug_text, cfg->rcu,
 		   kc_pcpu_ops_name(cfg->pcpu_ops), cfg->no_check ? " no-check" : "",
 		   names);
 	stress_out_flush(human(cfg));
@@ -379,6 +379,7 @@ void report_json_begin(const struct stress_config *cfg, FILE *out)
 	json_kdouble(&jw, "yield", cfg->inject.yield);
 	json_obj_end(&jw);
 	json_kstr(&jw, "stutter", cfg->stutter.text);
+	json_kstr(&jw, "hotplug", cfg->hotplug_text);
 	json_kstr(&jw, "rcu", cfg->rcu);
 	json_kstr(&jw, "pcpu_ops", kc_pcpu_ops_name(cfg->pcpu_ops));
 	json_kbool(&jw, "until_fail", cfg->until_fail);

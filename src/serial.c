@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <kcompat/kcompat.h>
+#include <linux/cpumask.h>
 #include "replay.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -109,7 +110,7 @@ static void fiber_entry(void)
 		struct stress_thread *th = &s->threads[f - S.fibers];
 
 		/* Its own CPU, or where the scenario moved it; home after a hop (threads.c). */
-		kc_set_cpu(f->hopped ? f->cpu : f->ident);
+		kc_set_cpu(kc_cpu_online_fallback(f->hopped ? f->cpu : f->ident));
 		f->hopped = false;
 		if (f->selector)
 			s->sc->select_step(s, f->id, &f->rng);
@@ -135,7 +136,8 @@ static void serial_hook(void)
 	target = stress_rng_next(&f->hop_rng);
 	u_pre = stress_rng_next(&f->pre_rng);
 	if ((u_hop >> 11) * (1.0 / 9007199254740992.0) < S.rp->hop) {
-		kc_set_cpu((unsigned int)(((unsigned __int128)target * S.rp->nr_cpus) >> 64));
+		kc_set_cpu(kc_cpu_online_fallback((unsigned int)(((unsigned __int128)target *
+								   S.rp->nr_cpus) >> 64)));
 		f->hopped = true;
 		S.hops++;
 	}
@@ -179,7 +181,7 @@ static unsigned long stutter_gap(struct replay *rp, struct stress_rng *r)
 }
 
 /* Apart from fibers_new(): getcontext() returns twice. */
-static int __attribute__((noinline)) fiber_init(struct fiber *f)
+static int __attribute__((__noinline__)) fiber_init(struct fiber *f)
 {
 	f->stack = mmap(NULL, FIBER_STACK, PROT_READ | PROT_WRITE,
 			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -237,6 +239,9 @@ static bool can_start(struct fiber *f)
 {
 	const unsigned long *ops = S.rp->ops;
 
+	/* An offline CPU runs nothing (--hotplug): the step is idle. */
+	if (!f->mid && !f->selector && !cpu_online(f->cpu))
+		return false;
 	return f->mid || f->selector || !ops || f->started < ops[f->id];
 }
 
@@ -254,6 +259,8 @@ static void schedule(struct stress *s, struct replay *rp)
 		stress_watch_beat();
 		if (next_q && step == next_q) {
 			drain();
+			if (!atomic_load(&s->failed))
+				stress_hotplug_step(s);
 			if (!atomic_load(&s->failed)) {
 				atomic_fetch_add(&s->quiescent, 1);
 				if (s->sc->quiescent)
@@ -334,6 +341,7 @@ static int run_serial(struct stress *s, struct replay *rp)
 		return STRESS_EXIT_INTERNAL;
 	}
 	kc_set_after_pcpu_add_hook(serial_hook);
+	stress_hotplug_begin(s);
 	t0 = stress_now();
 	stress_watch_phase(s, PH_SERIAL);
 	schedule(s, rp);
@@ -348,6 +356,7 @@ static int run_serial(struct stress *s, struct replay *rp)
 		atomic_fetch_add(&s->quiescent, 1);
 		s->sc->quiescent(s);
 	}
+	stress_hotplug_end(s);
 	set_result(s, rp);
 	stress_capture_reports(s);
 	if (s->sc->teardown)

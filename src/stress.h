@@ -68,6 +68,8 @@ struct stress_config {
 	enum kc_pcpu_ops pcpu_ops;	/* --pcpu-ops */
 	struct inject_spec inject;
 	struct stutter_spec stutter;
+	double hotplug;		/* --hotplug: P(a CPU changes state) per quiescent point */
+	char hotplug_text[32];	/* as given, for the reproducer */
 	enum stress_report_fmt report;
 	const char *json_file;
 	struct stress_out *json_out;	/* json_file, prepared before the run */
@@ -93,6 +95,8 @@ int stress_parse_ulong(const char *s, unsigned long long min, unsigned long long
 int stress_parse_duration(const char *s, double *out, char *err, size_t errlen);
 int stress_parse_inject(const char *s, struct inject_spec *out, char *err, size_t errlen);
 int stress_parse_stutter(const char *s, struct stutter_spec *out, char *err, size_t errlen);
+int stress_parse_hotplug(const char *s, double *p, char *text, size_t textlen, char *err,
+			 size_t errlen);
 void stress_format_duration(double secs, char *buf, size_t len);
 /* @s for a message: bytes outside printable ASCII as \xNN, a newline as \n. */
 const char *stress_escape(const char *s, char *buf, size_t len);
@@ -179,7 +183,8 @@ struct stress_thread {
 	double seen_at;
 } __attribute__((aligned(64)));
 
-enum thread_state { TS_NEW, TS_RUN, TS_STEP, TS_PARKED, TS_EXITED };
+/* TS_OFFLINE: a vCPU thread parked while its CPU is offline (--hotplug). */
+enum thread_state { TS_NEW, TS_RUN, TS_STEP, TS_PARKED, TS_EXITED, TS_OFFLINE };
 
 /* What the controller is doing (watchdog reports). */
 enum stress_phase { PH_IDLE, PH_SETUP, PH_START, PH_RUN, PH_STUTTER, PH_STOP, PH_FINAL,
@@ -214,6 +219,7 @@ struct stress {
 	atomic_uint nr_parked;
 	atomic_uint nr_exited;
 	atomic_uint nr_vcpus_done;	/* vCPUs that did --steps */
+	struct stress_rng hp_rng;	/* hotplug.c: the controller's seeded choices */
 	atomic_uint ctl_seq;		/* futex: +1 when a worker wakes the controller */
 	int ctl_tid;			/* the controller's thread id (watchdog) */
 	int vcpu_nice;			/* vCPU threads' nice value */
@@ -258,6 +264,11 @@ struct stress {
 	bool skipped;			/* checking off */
 	char *sc_text, *sc_json;	/* scenario reports, taken before teardown */
 };
+
+/* hotplug.c: --hotplug at quiescent points (every worker parked) */
+void stress_hotplug_begin(struct stress *s);
+void stress_hotplug_step(struct stress *s);
+void stress_hotplug_end(struct stress *s);
 
 /* engine.c */
 /* Locks, shape, thread state, recorder, scenario setup: 0 or -1 (reported). */

@@ -29,6 +29,7 @@
 #include <string.h>
 #include <time.h>
 #include <kcompat/kcompat.h>
+#include <linux/cpumask.h>
 #include "stress.h"
 
 
@@ -138,6 +139,12 @@ static void ctl_wait(struct stress *s, unsigned int seq, double secs)
  * moved the generation it waits on. A thread counted during a resume
  * runs no step before it looks at park_req again (worker()). Woken, it
  * takes its vCPU back.
+ *
+ * A vCPU thread whose CPU a quiescent point took offline (--hotplug,
+ * src/hotplug.c) stays parked, counted in nr_parked and in state
+ * TS_OFFLINE, through every resume until one finds its CPU online again
+ * (or the run stops: stress_threads_stop() moves park_gen too). It comes
+ * back on its own CPU when the one it last ran as went offline.
  */
 static void park(struct stress *s, struct stress_thread *th)
 {
@@ -153,8 +160,17 @@ static void park(struct stress *s, struct stress_thread *th)
 		while (atomic_load(&s->park_gen) == gen)
 			word_wait(&s->park_gen, gen, 0);
 	}
+	while (!th->selector && !cpu_online(th->id) && !atomic_load(&s->stop)) {
+		atomic_store_explicit(&th->state, TS_OFFLINE, memory_order_relaxed);
+		gen = atomic_load(&s->park_gen);
+		if (cpu_online(th->id) || atomic_load(&s->stop))
+			break;
+		word_wait(&s->park_gen, gen, 0);
+	}
 	atomic_fetch_sub(&s->nr_parked, 1);
 	stress_test_hook(s, STRESS_HOOK_RESUMED, th - s->threads);
+	if (!th->selector && !cpu_online(kc_get_cpu()))
+		kc_set_cpu(kc_cpu_online_fallback(th->id));	/* not held: a plain move */
 	if (!th->selector)
 		kc_cpu_hold();
 	kc_rcu_thread_online();
@@ -379,6 +395,7 @@ bool stress_threads_quiesce(struct stress *s)
 	s->park_time += stress_now() - t0;
 	t1 = stress_now();
 	if (ok && !atomic_load(&s->stop)) {
+		stress_hotplug_step(s);
 		stress_test_hook(s, STRESS_HOOK_QUIESCENT, 0);
 		atomic_fetch_add(&s->quiescent, 1);
 		if (s->sc->quiescent)
@@ -407,6 +424,8 @@ bool stress_threads_stop(struct stress *s)
 	atomic_store(&s->stop, true);
 	atomic_store(&s->go, 1);	/* workers not started yet see the stop */
 	word_wake(&s->go);
+	atomic_fetch_add(&s->park_gen, 1);	/* and those parked while offline */
+	word_wake(&s->park_gen);
 	for (;;) {
 		unsigned int seq = atomic_load(&s->ctl_seq);
 

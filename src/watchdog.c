@@ -44,7 +44,7 @@
 
 static const char *const state_names[] = {
 	[TS_NEW] = "waiting-start", [TS_RUN] = "run", [TS_STEP] = "in-step",
-	[TS_PARKED] = "parked", [TS_EXITED] = "exited",
+	[TS_PARKED] = "parked", [TS_EXITED] = "exited", [TS_OFFLINE] = "offline",
 };
 
 static const char *const phase_names[] = {
@@ -175,7 +175,7 @@ void stress_dump_threads(struct stress *s, FILE *out)
 		}
 		fprintf(out, "#   %s %u core %d state %s steps %lu idle %.1fs\n",
 			th->selector ? "selector" : "cpu", th->id, th->core,
-			st >= 0 && st <= TS_EXITED ? state_names[st] : "?",
+			st >= 0 && st <= TS_OFFLINE ? state_names[st] : "?",
 			atomic_load_explicit(&th->progress, memory_order_relaxed),
 			th->seen_at ? now - th->seen_at : 0);
 	}
@@ -200,7 +200,7 @@ static unsigned int stalled_threads(struct stress *s, double now, double limit, 
 		unsigned long p = atomic_load_explicit(&th->progress, memory_order_relaxed);
 		int st = atomic_load_explicit(&th->state, memory_order_relaxed);
 
-		if (!atomic_load_explicit(&th->started, memory_order_acquire) || st == TS_EXITED || (st == TS_NEW && ph == PH_START) ||
+		if (!atomic_load_explicit(&th->started, memory_order_acquire) || st == TS_EXITED || st == TS_OFFLINE || (st == TS_NEW && ph == PH_START) ||
 		    (st == TS_PARKED && ph == PH_STUTTER) || p != th->seen || !th->seen_at) {
 			th->seen = p;
 			th->seen_at = now;

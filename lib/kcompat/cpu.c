@@ -74,13 +74,16 @@ static long long kc_now_ns(void)
 }
 
 void kc_percpu_note_nr_cpu_ids(unsigned int n);
+void kc_cpumask_boot(unsigned int n);
 
+/* A boot: every possible CPU online (lib/kcompat/hotplug.c). */
 int kc_set_nr_cpu_ids(unsigned int n)
 {
 	if (n == 0)
 		return -EINVAL;
 	nr_cpu_ids = n;
 	kc_percpu_note_nr_cpu_ids(n);
+	kc_cpumask_boot(n);
 	return 0;
 }
 
@@ -339,9 +342,14 @@ void kc_cpu_lend(void)
 	kc_pcpu_fast = kc_cpu;
 }
 
-/* A holder moves to @cpu: its own vCPU first, then wait for the new one. */
+/*
+ * A holder moves to @cpu: its own vCPU first, then wait for the new one.
+ * An offline @cpu runs nothing: the move goes to the next online CPU, as
+ * the scheduler's fallback would send it.
+ */
 void kc_cpu_migrate(unsigned int cpu)
 {
+	cpu = kc_cpu_online_fallback(cpu);
 	kc_pcpu_fast = KC_PCPU_NOT_HELD;
 	vcpu_give(kc_held_cpu);
 	__atomic_store_n(&kc_cpu, cpu, __ATOMIC_RELAXED);

@@ -2,10 +2,14 @@
 /*
  * Per-CPU allocator. One NORESERVE mapping holds NR_CPUS areas of
  * KC_PERCPU_UNIT bytes; an allocation is an offset range valid in every
- * area. A size header sits just before each block in CPU 0's area only
- * (no per-CPU code touches it). Freed blocks go to per-size free lists.
+ * area. A header (size, tag of the block's record) sits just before each
+ * block in CPU 0's area only (no per-CPU code touches it). Freed blocks
+ * go to per-size free lists. A free of anything but the start of a live
+ * block WARNs and frees nothing (<linux/percpu.h>).
  */
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <linux/kernel.h>
@@ -41,6 +45,59 @@ static size_t *hdr_of(size_t off)
 	return (size_t *)(pcpu_base + off - KC_PCPU_HDR);
 }
 
+/*
+ * Every block ever carved out has a record, found from its header's
+ * second word (a tag: magic and index); a pointer whose header holds no
+ * tag naming a record of that offset is not the start of a block.
+ */
+#define KC_PCPU_TAG		0x9e3779b900000000UL
+#define KC_PCPU_TAG_MASK	0xffffffff00000000UL
+
+struct pcpu_blk {
+	size_t off, size;
+	const char *file;		/* the allocation's site, or NULL: */
+	const void *caller;		/* its caller's address */
+	int line;
+	bool live;
+	const char *free_file;		/* the last free's site */
+	int free_line;
+};
+
+static struct pcpu_blk *pcpu_blks;
+static size_t pcpu_nr_blks, pcpu_cap_blks;
+
+static struct pcpu_blk *blk_of(size_t off)
+{
+	size_t tag, idx;
+
+	if (off < KC_PCPU_HDR || off >= KC_PERCPU_UNIT)
+		return NULL;
+	/* Inside a block this is per-CPU data other threads may be writing. */
+	tag = __atomic_load_n(&hdr_of(off)[1], __ATOMIC_RELAXED);
+	idx = tag & ~KC_PCPU_TAG_MASK;
+	if ((tag & KC_PCPU_TAG_MASK) != KC_PCPU_TAG || idx >= pcpu_nr_blks ||
+	    pcpu_blks[idx].off != off)
+		return NULL;
+	return &pcpu_blks[idx];
+}
+
+static int blk_new(size_t off, size_t size)
+{
+	if (pcpu_nr_blks == pcpu_cap_blks) {
+		size_t cap = pcpu_cap_blks ? 2 * pcpu_cap_blks : 256;
+		struct pcpu_blk *n = realloc(pcpu_blks, cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		pcpu_blks = n;
+		pcpu_cap_blks = cap;
+	}
+	pcpu_blks[pcpu_nr_blks] = (struct pcpu_blk){ .off = off, .size = size };
+	hdr_of(off)[1] = KC_PCPU_TAG | pcpu_nr_blks;
+	pcpu_nr_blks++;
+	return 0;
+}
+
 static long pcpu_alloc_off(size_t size, size_t align)
 {
 	unsigned int cls = size / KC_PCPU_MIN_ALIGN;
@@ -67,11 +124,15 @@ static long pcpu_alloc_off(size_t size, size_t align)
 		return -1;
 	pcpu_brk = off + size;
 	*hdr_of(off) = size;
+	if (blk_new(off, size))
+		return -1;
 	return off;
 }
 
-void __percpu *__alloc_percpu_gfp(size_t size, size_t align, gfp_t gfp)
+void __percpu *kc_alloc_percpu_at(size_t size, size_t align, gfp_t gfp, const char *file,
+				  int line, const void *caller)
 {
+	struct pcpu_blk *b;
 	unsigned int cpu;
 	long off;
 
@@ -83,40 +144,104 @@ void __percpu *__alloc_percpu_gfp(size_t size, size_t align, gfp_t gfp)
 		align = KC_PCPU_MIN_ALIGN;
 	pthread_mutex_lock(&pcpu_lock);
 	off = pcpu_alloc_off(size, align);
-	if (off >= 0)
+	if (off >= 0) {
 		for (cpu = 0; cpu < pcpu_high_cpus; cpu++)
 			memset(pcpu_base + (size_t)cpu * KC_PERCPU_UNIT + off, 0, size);
+		b = blk_of(off);
+		b->live = true;
+		b->file = file;
+		b->line = line;
+		b->caller = caller;
+	}
 	pthread_mutex_unlock(&pcpu_lock);
 	return off < 0 ? NULL : pcpu_base + off;
 }
 
-void __percpu *__alloc_percpu(size_t size, size_t align)
+void __percpu *(__alloc_percpu_gfp)(size_t size, size_t align, gfp_t gfp)
 {
-	return __alloc_percpu_gfp(size, align, GFP_KERNEL);
+	return kc_alloc_percpu_at(size, align, gfp, NULL, 0, __builtin_return_address(0));
 }
 
-void free_percpu(void __percpu *ptr)
+void __percpu *(__alloc_percpu)(size_t size, size_t align)
 {
-	struct kc_free_block *b;
-	size_t off, size;
+	return kc_alloc_percpu_at(size, align, GFP_KERNEL, NULL, 0, __builtin_return_address(0));
+}
+
+static void blk_origin(const struct pcpu_blk *b, char *buf, size_t len)
+{
+	if (b->file)
+		snprintf(buf, len, "%s:%d", b->file, b->line);
+	else
+		snprintf(buf, len, "caller %p", b->caller);
+}
+
+/* Under pcpu_lock: why @ptr cannot be freed, into @msg. */
+static void bad_free(const void *ptr, size_t off, const struct pcpu_blk *b, char *msg,
+		     size_t len)
+{
+	char origin[160];
+	size_t i;
+
+	if (b) {
+		blk_origin(b, origin, sizeof(origin));
+		snprintf(msg, len, "double free_percpu() of the %zu-byte per-CPU allocation "
+			 "from %s, already freed at %s:%d", b->size, origin,
+			 b->free_file ? b->free_file : "?", b->free_line);
+		return;
+	}
+	for (i = 0; pcpu_base && off < KC_PERCPU_UNIT && i < pcpu_nr_blks; i++) {
+		b = &pcpu_blks[i];
+		if (off > b->off && off < b->off + b->size) {
+			blk_origin(b, origin, sizeof(origin));
+			snprintf(msg, len, "free_percpu() of a pointer %zu bytes into the %s "
+				 "%zu-byte per-CPU allocation from %s", off - b->off,
+				 b->live ? "live" : "freed", b->size, origin);
+			return;
+		}
+	}
+	snprintf(msg, len, "free_percpu(%p): no per-CPU allocation starts there", ptr);
+}
+
+void kc_free_percpu_at(void __percpu *ptr, const char *file, int line)
+{
+	struct kc_free_block *fb;
+	struct pcpu_blk *b = NULL;
+	size_t off = 0;
 	unsigned int cls;
+	char msg[400];
 
 	if (!ptr)
 		return;
 	pthread_mutex_lock(&pcpu_lock);
-	off = (char *)ptr - pcpu_base;
-	size = *hdr_of(off);
-	cls = size / KC_PCPU_MIN_ALIGN;
+	if (pcpu_base && (char *)ptr >= pcpu_base) {
+		off = (char *)ptr - pcpu_base;
+		b = blk_of(off);
+	}
+	if (!b || !b->live) {
+		bad_free(ptr, off, b, msg, sizeof(msg));
+		pthread_mutex_unlock(&pcpu_lock);
+		kc_warn(file, line, msg, false);
+		return;
+	}
+	b->live = false;
+	b->free_file = file;
+	b->free_line = line;
+	cls = b->size / KC_PCPU_MIN_ALIGN;
 	if (cls < KC_PCPU_CLASSES) {
-		b = malloc(sizeof(*b));
-		if (b) {
-			b->off = off;
-			b->next = pcpu_free[cls];
-			pcpu_free[cls] = b;
+		fb = malloc(sizeof(*fb));
+		if (fb) {
+			fb->off = off;
+			fb->next = pcpu_free[cls];
+			pcpu_free[cls] = fb;
 		}
 	}
 	/* Larger blocks are not reused: the suite allocates them once. */
 	pthread_mutex_unlock(&pcpu_lock);
+}
+
+void (free_percpu)(void __percpu *ptr)
+{
+	kc_free_percpu_at(ptr, "free_percpu()", 0);
 }
 
 #if defined(__x86_64__)

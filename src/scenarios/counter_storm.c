@@ -199,8 +199,8 @@ static __always_inline void one_op(struct stress *s, struct storm *st, unsigned 
 		 * back when it ends, unless the next run hops too.
 		 */
 		if (c->pattern == P_HOP) {
-			if (kc_get_cpu() != c->hop_target)
-				kc_set_cpu(c->hop_target);
+			if (kc_get_cpu() != c->hop_target)	/* not to an offline CPU */
+				kc_set_cpu(kc_cpu_online_fallback(c->hop_target));
 			c->hopped = true;
 		} else if (c->hopped) {
 			c->hopped = false;
@@ -269,6 +269,8 @@ static void storm_cpu_steps(struct stress *s, unsigned int cpu, struct stress_rn
 			one_op(s, st, cpu, &lr);
 	}
 	*r = lr;
+	if (unlikely(st->set_race) && !(++c->sr_bursts & 31))
+		storm_set_race_step(s, st, cpu, c->sr_bursts >> 5);
 }
 
 /* Serial replays and slowed runs step one at a time (stress_step_home() is a no-op there). */
@@ -284,6 +286,7 @@ static void storm_free(struct storm *st)
 	unsigned int i;
 
 	storm_edge_free(st);
+	storm_set_race_free(st);
 	truth_free(st->truth);
 	free(st->cpus);
 	for (i = 0; i < ARRAY_SIZE(st->items); i++)
@@ -339,6 +342,13 @@ static int storm_setup(struct stress *s)
 	for (i = 0; i < K_EDGE0; i++)
 		st->kshape[i] = *st->shape;
 	if (storm_edge_setup(s, st)) {
+		percpu_counter_tree_destroy_many(st->group, NR_GROUP);
+		percpu_counter_tree_destroy(&st->solo[0]);
+		percpu_counter_tree_destroy(&st->solo[1]);
+		goto fail;
+	}
+	if (storm_set_race_setup(s, st)) {
+		storm_edge_free(st);
 		percpu_counter_tree_destroy_many(st->group, NR_GROUP);
 		percpu_counter_tree_destroy(&st->solo[0]);
 		percpu_counter_tree_destroy(&st->solo[1]);
@@ -404,6 +414,7 @@ static void storm_report_text(struct stress *s, FILE *out)
 	unsigned int key;
 
 	storm_edge_report(st, out);
+	storm_set_race_report(st, out);
 	/* Every thread has stopped: the final values (same seed and --steps, same values). */
 	fprintf(out, "# counter_storm final");
 	for (key = 0; key < NR_KEYS; key++)

@@ -40,9 +40,11 @@ struct cs_cpu {
 	unsigned long adds, other_adds;
 	unsigned int edge_pos;		/* next edge-plan add of this CPU */
 	unsigned int edge_end;		/* past its last one (a cheap test per step) */
+	unsigned long sr_bursts;	/* bursts run: a set-race turn every 32 */
 } __attribute__((aligned(64)));
 
 struct storm_edge;
+struct storm_set_race;
 
 struct storm {
 	struct percpu_counter_tree solo[2];
@@ -53,6 +55,7 @@ struct storm {
 	unsigned long under[NR_KEYS], over[NR_KEYS];
 	struct hpcc_shape kshape[NR_KEYS];	/* each counter's own batch */
 	struct storm_edge *edge_plan;
+	struct storm_set_race *set_race;	/* storm_set_race.c; NULL: none */
 	struct truth *truth;
 	struct cs_cpu *cpus;
 	const struct hpcc_shape *shape;
@@ -85,5 +88,11 @@ void storm_edge_step(struct stress *s, struct storm *st, unsigned int cpu);
 void storm_edge_quiescent(struct stress *s, struct storm *st);
 void storm_edge_report(struct storm *st, FILE *out);
 void storm_edge_report_json(struct storm *st, struct json *j);
+
+int storm_set_race_setup(struct stress *s, struct storm *st);
+void storm_set_race_free(struct storm *st);
+void storm_set_race_step(struct stress *s, struct storm *st, unsigned int cpu, unsigned long n);
+void storm_set_race_quiescent(struct stress *s, struct storm *st);
+void storm_set_race_report(struct storm *st, FILE *out);
 
 #endif /* _STRESS_STORM_H */

@@ -465,6 +465,8 @@ void storm_quiescent(struct stress *s)
 	}
 	if (!stress_failed(s))
 		storm_edge_quiescent(s, st);
+	if (!stress_failed(s))
+		storm_set_race_quiescent(s, st);
 	check_warn(s, st);
 	/* Now and then, move every counter to another region (not at the very end). */
 	if (!stress_stopping(s) && !stress_rng_below(&st->qrng, 4))

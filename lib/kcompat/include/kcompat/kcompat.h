@@ -101,7 +101,8 @@ extern __thread unsigned int kc_held_cpu;	/* while kc_cpu_held: == kc_cpu */
  * Set the number of possible CPUs. Call before subsystem init and before
  * any per-CPU allocation made under the new value. Values above NR_CPUS
  * are accepted (shape-only use, e.g. the tree-shape table test) but
- * per-CPU allocation then fails with NULL.
+ * per-CPU allocation then fails with NULL. Every possible CPU is then
+ * online (<linux/cpumask.h>: kc_cpu_down(), kc_cpu_up()).
  */
 int kc_set_nr_cpu_ids(unsigned int n);
 

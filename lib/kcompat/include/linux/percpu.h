@@ -25,9 +25,25 @@
  * 0's, and a __percpu pointer is the address in CPU 0's area. Any offset
  * inside an allocation therefore maps to every CPU's copy.
  */
-void __percpu *__alloc_percpu_gfp(size_t size, size_t align, gfp_t gfp);
-void __percpu *__alloc_percpu(size_t size, size_t align);
-void free_percpu(void __percpu *ptr);
+void __percpu *(__alloc_percpu_gfp)(size_t size, size_t align, gfp_t gfp);
+void __percpu *(__alloc_percpu)(size_t size, size_t align);
+void (free_percpu)(void __percpu *ptr);
+
+/*
+ * Strict frees, as the kernel's percpu allocator WARNs: freeing a pointer
+ * that is not the start of a live allocation (an interior pointer, one
+ * never allocated, a double free) WARNs, naming the allocation's origin
+ * and the free's site, and frees nothing. Calls through the macros
+ * record their file:line; the functions record their caller's address.
+ */
+void __percpu *kc_alloc_percpu_at(size_t size, size_t align, gfp_t gfp, const char *file,
+				  int line, const void *caller);
+void kc_free_percpu_at(void __percpu *ptr, const char *file, int line);
+#define __alloc_percpu_gfp(size, align, gfp)				\
+	kc_alloc_percpu_at(size, align, gfp, __FILE__, __LINE__, NULL)
+#define __alloc_percpu(size, align)					\
+	kc_alloc_percpu_at(size, align, GFP_KERNEL, __FILE__, __LINE__, NULL)
+#define free_percpu(ptr)	kc_free_percpu_at(ptr, __FILE__, __LINE__)
 
 #define alloc_percpu_gfp(type, gfp)					\
 	((type __percpu *)__alloc_percpu_gfp(sizeof(type), __alignof__(type), gfp))

@@ -8,42 +8,6 @@
 #include <linux/string.h>
 #include <linux/cache.h>
 
-/*
- * Cache-line aligned, as the kernel's kmalloc() is for these sizes: hpcc
- * items are ____cacheline_aligned_in_smp, and callers put them in
- * kzalloc()ed memory (malloc()'s 16 bytes would misalign them).
- */
-static inline void *kmalloc(size_t size, gfp_t gfp)
-{
-	void *p;
-
-	(void)gfp;
-	return posix_memalign(&p, SMP_CACHE_BYTES, size ? size : 1) ? NULL : p;
-}
-
-static inline void *kzalloc(size_t size, gfp_t gfp)
-{
-	void *p = kmalloc(size, gfp);
-
-	if (p)
-		memset(p, 0, size);
-	return p;
-}
-
-static inline void *kcalloc(size_t n, size_t size, gfp_t gfp)
-{
-	if (size && n > (size_t)-1 / size)
-		return NULL;
-	return kzalloc(n * size, gfp);
-}
-
-static inline void *kmalloc_array(size_t n, size_t size, gfp_t gfp)
-{
-	if (size && n > (size_t)-1 / size)
-		return NULL;
-	return kmalloc(n * size, gfp);
-}
-
 /* The byte freed memory is filled with, as slub_debug=P does. */
 #define POISON_FREE	0x6b
 
@@ -55,19 +19,66 @@ static inline void *kmalloc_array(size_t n, size_t size, gfp_t gfp)
 #define KC_SANITIZED_FREE 1
 #endif
 #endif
+#if defined(__SANITIZE_ADDRESS__)
+#define KC_ASAN_FREE 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KC_ASAN_FREE 1
+#endif
+#endif
 
 /*
- * Freed memory is poisoned first: a reader that outlives the free (an
- * object freed before its grace period) then reads 0x6b6b..., not a
- * plausible stale value, and the scenario's checks see it without ASan.
+ * Cache-line aligned, as the kernel's kmalloc() is for these sizes: hpcc
+ * items are ____cacheline_aligned_in_smp, and callers put them in
+ * kzalloc()ed memory (malloc()'s 16 bytes would misalign them).
+ *
+ * Strict frees (lib/kcompat/slab.c), as slub_debug's free checks: kfree()
+ * of a pointer that is not the start of a live kmalloc() object (an
+ * interior pointer, a double free, memory from elsewhere) WARNs with the
+ * object's origin (file:line of its allocation) and frees nothing. Freed
+ * memory is poisoned first: a reader that outlives the free (an object
+ * freed before its grace period) then reads 0x6b6b..., not a plausible
+ * stale value, and the scenario's checks see it without ASan. Under ASan
+ * both are ASan's (it reports bad and double frees with both stacks).
  */
-static inline void kfree(const void *p)
+#ifdef KC_ASAN_FREE
+static inline void *kc_kmalloc_at(size_t size, bool zero, const char *file, int line)
 {
-#ifndef KC_SANITIZED_FREE
-	if (p)
-		memset((void *)p, POISON_FREE, malloc_usable_size((void *)p));
-#endif
+	void *p;
+
+	(void)file;
+	(void)line;
+	if (posix_memalign(&p, SMP_CACHE_BYTES, size ? size : 1))
+		return NULL;
+	if (zero)
+		memset(p, 0, size);
+	return p;
+}
+
+static inline void kc_kfree_at(const void *p, const char *file, int line)
+{
+	(void)file;
+	(void)line;
 	free((void *)p);
 }
+#else
+void *kc_kmalloc_at(size_t size, bool zero, const char *file, int line);
+void kc_kfree_at(const void *p, const char *file, int line);
+#endif
+
+#define kmalloc(size, gfp)	((void)(gfp), kc_kmalloc_at((size), false, __FILE__, __LINE__))
+#define kzalloc(size, gfp)	((void)(gfp), kc_kmalloc_at((size), true, __FILE__, __LINE__))
+#define kfree(p)		kc_kfree_at((p), __FILE__, __LINE__)
+
+static inline size_t kc_array_bytes(size_t n, size_t size)
+{
+	return size && n > (size_t)-1 / size ? (size_t)-1 : n * size;
+}
+
+/* An overflowing size fails (SIZE_MAX is never allocated). */
+#define kcalloc(n, size, gfp)						\
+	((void)(gfp), kc_kmalloc_at(kc_array_bytes((n), (size)), true, __FILE__, __LINE__))
+#define kmalloc_array(n, size, gfp)					\
+	((void)(gfp), kc_kmalloc_at(kc_array_bytes((n), (size)), false, __FILE__, __LINE__))
 
 #endif /* _KC_LINUX_SLAB_H */

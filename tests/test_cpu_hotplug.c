@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CPU hotplug in lib/kcompat: the online mask apart from the possible
+ * one, kc_cpu_down()/kc_cpu_up() with the cpuhp_setup_state() callbacks in
+ * the kernel's order (AP states as the CPU while online, BP states on the
+ * caller while offline; a failing startup rolls back), per-CPU memory
+ * that stays, and hpcc's sums counting offline CPUs' words.
+ */
+#include <string.h>
+#include <linux/kernel.h>
+#include <linux/errno.h>
+#include <linux/percpu.h>
+#include <linux/cpumask.h>
+#include <linux/cpuhotplug.h>
+#include <kcompat/kcompat.h>
+#include <linux/percpu_counter_tree.h>
+#include "hpcc_util.h"
+
+#define NCPUS	8
+
+static void hotplug_masks(struct kt *t)
+{
+	unsigned int cpu, n = 0, first, next;
+
+	if (!kt_hpcc_setup(t, NCPUS))
+		return;
+	KT_EXPECT_EQU(t, num_online_cpus(), NCPUS);
+	KT_EXPECT_EQU(t, num_possible_cpus(), NCPUS);
+	KT_EXPECT_EQ(t, kc_cpu_down(3), 0);
+	KT_EXPECT_EQ(t, kc_cpu_down(0), 0);
+	KT_EXPECT(t, !cpu_online(3) && !cpu_online(0) && cpu_online(1), "online mask");
+	KT_EXPECT(t, cpu_possible(3) && cpu_possible(0), "possible mask unchanged");
+	KT_EXPECT_EQU(t, num_online_cpus(), NCPUS - 2);
+	KT_EXPECT_EQU(t, cpumask_weight(cpu_online_mask), NCPUS - 2);
+	KT_EXPECT_EQU(t, cpumask_weight(cpu_possible_mask), NCPUS);
+	for_each_online_cpu(cpu) {
+		KT_EXPECT(t, cpu != 3 && cpu != 0, "offline CPU %u walked", cpu);
+		n++;
+	}
+	KT_EXPECT_EQU(t, n, NCPUS - 2);
+	n = 0;
+	for_each_possible_cpu(cpu)
+		n++;
+	KT_EXPECT_EQU(t, n, NCPUS);
+	first = cpumask_first(cpu_online_mask);
+	next = cpumask_next(2, cpu_online_mask);
+	KT_EXPECT_EQU(t, first, 1);
+	KT_EXPECT_EQU(t, next, 4);
+	KT_EXPECT_EQU(t, cpumask_next(NCPUS - 1, cpu_online_mask), nr_cpu_ids);
+	KT_EXPECT_EQU(t, kc_cpu_online_fallback(3), 4);
+	KT_EXPECT_EQU(t, kc_cpu_online_fallback(5), 5);
+	/* Repeated downs are no-ops; beyond nr_cpu_ids is refused. */
+	KT_EXPECT_EQ(t, kc_cpu_down(3), 0);
+	KT_EXPECT_EQ(t, kc_cpu_down(NCPUS), -EINVAL);
+	KT_EXPECT_EQ(t, kc_cpu_up(NCPUS), -EINVAL);
+	/* The last online CPU stays. */
+	for (cpu = 1; cpu < NCPUS - 1; cpu++)
+		KT_EXPECT_EQ(t, kc_cpu_down(cpu), 0);
+	KT_EXPECT_EQ(t, kc_cpu_down(NCPUS - 1), -EBUSY);
+	KT_EXPECT_EQU(t, num_online_cpus(), 1);
+	KT_EXPECT_EQU(t, kc_cpu_online_fallback(0), NCPUS - 1);
+	for (cpu = 0; cpu < NCPUS; cpu++)
+		KT_EXPECT_EQ(t, kc_cpu_up(cpu), 0);
+	KT_EXPECT_EQU(t, num_online_cpus(), NCPUS);
+	KT_EXPECT_EQU(t, kc_cpu_hotplug_count(), 2 * (NCPUS - 1));	/* 7 downs, 7 ups */
+}
+
+/* The callbacks' log: tag, CPU, "@other" when run as another CPU, +/- online. */
+static char cb_log[4096];
+static int cb_fail_cpu = -1;
+
+static void cb_note(const char *tag, unsigned int cpu)
+{
+	size_t len = strlen(cb_log);
+
+	snprintf(cb_log + len, sizeof(cb_log) - len, "%s%u%s%s ", tag, cpu,
+		 kc_get_cpu() == cpu ? "" : "@other", cpu_online(cpu) ? "+" : "-");
+}
+
+static int ap_up(unsigned int cpu)
+{
+	cb_note("apU", cpu);
+	return (int)cpu == cb_fail_cpu ? -ENOMEM : 0;
+}
+
+static int ap_down(unsigned int cpu)
+{
+	cb_note("apD", cpu);
+	return 0;
+}
+
+static int ap2_up(unsigned int cpu)
+{
+	cb_note("ap2U", cpu);
+	return 0;
+}
+
+static int ap2_down(unsigned int cpu)
+{
+	cb_note("ap2D", cpu);
+	return 0;
+}
+
+static int bp_up(unsigned int cpu)
+{
+	cb_note("bpU", cpu);
+	return 0;
+}
+
+static int bp_dead(unsigned int cpu)
+{
+	cb_note("bpD", cpu);
+	return 0;
+}
+
+static void hotplug_callbacks(struct kt *t)
+{
+	int ap, ap2, bp;
+
+	if (!kt_hpcc_setup(t, 4))
+		return;
+	kc_set_cpu(0);
+	ap = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "test/ap", ap_up, ap_down);
+	KT_ASSERT(t, ap >= CPUHP_AP_ONLINE_DYN && ap <= CPUHP_AP_ONLINE_DYN_END, "ap = %d", ap);
+	/* Startup ran on every online CPU, as that CPU. */
+	KT_EXPECT(t, !strcmp(cb_log, "apU0+ apU1+ apU2+ apU3+ "), "setup: %s", cb_log);
+	KT_EXPECT_EQU(t, kc_get_cpu(), 0);
+	cb_log[0] = 0;
+	ap2 = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "test/ap2", ap2_up, ap2_down);
+	KT_ASSERT(t, ap2 > ap, "ap2 = %d", ap2);
+	bp = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN, "test/bp", bp_up, bp_dead);
+	KT_ASSERT(t, bp >= CPUHP_BP_PREPARE_DYN && bp <= CPUHP_BP_PREPARE_DYN_END, "bp = %d", bp);
+	KT_EXPECT(t, !cb_log[0], "nocalls ran: %s", cb_log);
+
+	/* Down: AP teardowns as the CPU while online, last state first; then BP, offline. */
+	KT_EXPECT_EQ(t, kc_cpu_down(2), 0);
+	KT_EXPECT(t, !strcmp(cb_log, "ap2D2+ apD2+ bpD2@other- "), "down: %s", cb_log);
+	cb_log[0] = 0;
+	KT_EXPECT_EQ(t, kc_cpu_up(2), 0);
+	KT_EXPECT(t, !strcmp(cb_log, "bpU2@other- apU2+ ap2U2+ "), "up: %s", cb_log);
+	KT_EXPECT_EQU(t, kc_get_cpu(), 0);
+
+	/* A failing startup rolls back: the CPU stays offline, what ran is undone. */
+	KT_EXPECT_EQ(t, kc_cpu_down(1), 0);
+	cb_log[0] = 0;
+	cb_fail_cpu = 1;
+	KT_EXPECT_EQ(t, kc_cpu_up(1), -ENOMEM);
+	KT_EXPECT(t, !cpu_online(1), "cpu 1 online after a failed up");
+	KT_EXPECT(t, !strcmp(cb_log, "bpU1@other- apU1+ bpD1@other- "), "failed up: %s", cb_log);
+	cb_fail_cpu = -1;
+	KT_EXPECT_EQ(t, kc_cpu_up(1), 0);
+
+	/* A failing setup undoes the CPUs done and frees the state. */
+	cb_log[0] = 0;
+	cb_fail_cpu = 2;
+	KT_EXPECT_EQ(t, cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "test/fail", ap_up, ap2_down),
+		     -ENOMEM);
+	KT_EXPECT(t, !strcmp(cb_log, "apU0+ apU1+ apU2+ ap2D0+ ap2D1+ "), "failed setup: %s",
+		  cb_log);
+	cb_fail_cpu = -1;
+
+	/* Remove runs the teardowns on the online CPUs only. */
+	KT_EXPECT_EQ(t, kc_cpu_down(3), 0);
+	cb_log[0] = 0;
+	cpuhp_remove_state(ap);
+	KT_EXPECT(t, !strcmp(cb_log, "apD0+ apD1+ apD2+ "), "remove: %s", cb_log);
+	cb_log[0] = 0;
+	cpuhp_remove_state_nocalls(ap2);
+	cpuhp_remove_state_nocalls(bp);
+	KT_EXPECT_EQ(t, kc_cpu_up(3), 0);
+	KT_EXPECT(t, !cb_log[0], "removed states ran: %s", cb_log);
+}
+
+static void hotplug_percpu_memory_stays(struct kt *t)
+{
+	unsigned long *p;
+	unsigned int cpu;
+
+	if (!kt_hpcc_setup(t, NCPUS))
+		return;
+	p = alloc_percpu(unsigned long);
+	KT_ASSERT(t, p != NULL, "alloc");
+	for_each_possible_cpu(cpu)
+		*per_cpu_ptr(p, cpu) = 1000 + cpu;
+	KT_EXPECT_EQ(t, kc_cpu_down(5), 0);
+	KT_EXPECT_EQU(t, *per_cpu_ptr(p, 5), 1005);
+	KT_EXPECT_EQ(t, kc_cpu_up(5), 0);
+	for_each_possible_cpu(cpu)
+		KT_EXPECT_EQU(t, *per_cpu_ptr(p, cpu), 1000 + cpu);
+	free_percpu(p);
+}
+
+/*
+ * Adds on every CPU, then CPUs go offline: the precise sum (and every
+ * comparison that falls back to it) still counts their words, which stay.
+ */
+static void hotplug_hpcc_sums_count_offline_cpus(struct kt *t)
+{
+	struct hu_counter hc;
+	struct kt_rng rng;
+	unsigned int cpu, round;
+	long total = 0, inc;
+
+	if (!kt_hpcc_setup(t, NCPUS) || !hu_counter_init(t, &hc, 32))
+		return;
+	kt_rng_seed(&rng, 42);
+	for (round = 0; round < 6; round++) {
+		for_each_online_cpu(cpu) {
+			inc = (long)kt_rng_below(&rng, 200) - 60;
+			hu_add_as(&hc.c, cpu, inc);
+			total += inc;
+		}
+		/* Down 1, 3, 5, then up again in the same order. */
+		cpu = 1 + 2 * (round % 3);
+		if (round < 3)
+			KT_EXPECT_EQ(t, kc_cpu_down(cpu), 0);
+		else
+			KT_EXPECT_EQ(t, kc_cpu_up(cpu), 0);
+		KT_EXPECT(t, percpu_counter_tree_precise_sum(&hc.c) == total,
+			  "round %u (%u online): precise %ld, exact %ld", round,
+			  num_online_cpus(), percpu_counter_tree_precise_sum(&hc.c), total);
+		KT_EXPECT_EQ(t, percpu_counter_tree_precise_compare_value(&hc.c, total), 0);
+		KT_EXPECT_EQ(t, percpu_counter_tree_precise_compare_value(&hc.c, total + 1), 1);
+		KT_EXPECT_EQ(t, percpu_counter_tree_precise_compare_value(&hc.c, total - 1), -1);
+	}
+	/* Offline again, set(): the new value holds with offline words counted. */
+	KT_EXPECT_EQ(t, kc_cpu_down(6), 0);
+	percpu_counter_tree_set(&hc.c, 12345);
+	KT_EXPECT_EQ(t, percpu_counter_tree_precise_sum(&hc.c), 12345);
+	hu_add_as(&hc.c, 2, 5);
+	KT_EXPECT_EQ(t, kc_cpu_up(6), 0);
+	KT_EXPECT_EQ(t, percpu_counter_tree_precise_sum(&hc.c), 12350);
+	hu_counter_destroy(&hc);
+}
+
+static const struct kt_case cases[] = {
+	KT_CASE(hotplug_masks),
+	KT_CASE(hotplug_callbacks),
+	KT_CASE(hotplug_percpu_memory_stays),
+	KT_CASE(hotplug_hpcc_sums_count_offline_cpus),
+};
+
+KT_MAIN("cpu_hotplug", cases)
