@@ -88,7 +88,7 @@ ifneq ($(KERNEL_SRC),)
 	$(MAKE) --no-print-directory $(KUNIT_KBIN) && \
 	{ echo "kunit: $(KUNIT_KBIN) --cpus $(KUNIT_CPUS) --seed $(KUNIT_SEED)" >&2; \
 	  $(KUNIT_KBIN) --cpus $(KUNIT_CPUS) --seed $(KUNIT_SEED) >$(KUNIT_KTAP); rc=$$?; \
-	  grep -E '^(# Totals|ok|not ok) ' $(KUNIT_KTAP); \
+	  grep -E '^(# Totals:|ok |not ok )' $(KUNIT_KTAP); \
 	  echo "kunit: KTAP in $(KUNIT_KTAP), exit $$rc" >&2; exit $$rc; }; fi
 endif
 
