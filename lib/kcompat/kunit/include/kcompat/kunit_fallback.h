@@ -26,7 +26,9 @@ unsigned int kc_kunit_any_distribute(void);
  */
 struct kc_kunit_online_mask;
 #define cpu_online_mask		((const struct kc_kunit_online_mask *)&nr_cpu_ids)
+#ifndef cpu_possible_mask
 #define cpu_possible_mask	cpu_online_mask
+#endif
 #define kc_kunit_online(cpu)	((unsigned int)(cpu) < nr_cpu_ids)
 #else
 static inline bool kc_kunit_online(unsigned int cpu)
