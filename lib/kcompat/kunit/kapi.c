@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel APIs KUnit files use around the code under test: kthreads
+ * that run as a virtual CPU, wait queues, a seeded get_random_*(), and
+ * cpumask_any_distribute() when cpumask.h has none (kunit_fallback.h).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/kthread.h>
+#include <linux/random.h>
+#include <linux/wait.h>
+#include <kcompat/kunit_fallback.h>
+#include "kunit_run.h"
+
+/* A kthread's stack: its function is short; sanitizers want more. */
+#if defined(KC_TSAN) || defined(__SANITIZE_ADDRESS__)
+#define KC_KTHREAD_STACK	(1024 * 1024)
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KC_KTHREAD_STACK	(1024 * 1024)
+#endif
+#endif
+#ifndef KC_KTHREAD_STACK
+#define KC_KTHREAD_STACK	(128 * 1024)
+#endif
+/* pthread_create() of a new kthread retries this often on EAGAIN. */
+#define KC_KTHREAD_RETRIES	1000
+
+struct kc_kthread {
+	struct task_struct task;	/* the kernel's handle: first */
+	int (*fn)(void *data);
+	void *data;
+	int cpu;			/* -1: any (CPU 0) */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool woken, exited, should_stop;
+	int result;
+};
+
+static __thread struct kc_kthread *kc_current_kthread;
+
+static struct kc_kthread *to_kthread(struct task_struct *t)
+{
+	return (struct kc_kthread *)t;
+}
+
+/*
+ * task_struct references (linux/sched/task.h); the last put frees the
+ * kthread. The KUnit binary has no OOM task model, whose tasks these
+ * would otherwise be (lib/mm/oom_task.c is not linked in).
+ */
+void get_task_struct(struct task_struct *t)
+{
+	atomic_inc(&t->usage);
+}
+
+void put_task_struct(struct task_struct *t)
+{
+	struct kc_kthread *k = to_kthread(t);
+
+	if (atomic_dec_and_test(&t->usage)) {
+		pthread_mutex_destroy(&k->lock);
+		pthread_cond_destroy(&k->cond);
+		free(k);
+	}
+}
+
+static void kthread_done(struct kc_kthread *k, int result)
+{
+	pthread_mutex_lock(&k->lock);
+	k->result = result;
+	k->exited = true;
+	pthread_cond_broadcast(&k->cond);
+	pthread_mutex_unlock(&k->lock);
+	put_task_struct(&k->task);	/* the thread's own reference */
+}
+
+/* A failed KUnit assertion in a kthread ends it: it exits as killed. */
+void kc_kthread_abort(void)
+{
+	struct kc_kthread *k = kc_current_kthread;
+
+	if (k) {
+		kc_current_kthread = NULL;
+		kthread_done(k, -EINTR);
+	}
+}
+
+static void *kthread_main(void *arg)
+{
+	struct kc_kthread *k = arg;
+	bool run;
+	int ret = -EINTR;
+
+	kc_current_kthread = k;
+	pthread_mutex_lock(&k->lock);
+	while (!k->woken && !k->should_stop)
+		pthread_cond_wait(&k->cond, &k->lock);
+	run = k->woken && !k->should_stop;
+	pthread_mutex_unlock(&k->lock);
+	if (run) {
+		kc_set_cpu(k->cpu >= 0 ? (unsigned int)k->cpu : 0);
+		ret = k->fn(k->data);
+	}
+	kthread_done(k, ret);
+	return NULL;
+}
+
+struct task_struct *kc_kthread_create(int (*threadfn)(void *data), void *data, int cpu,
+				      const char *name)
+{
+	struct kc_kthread *k;
+	pthread_attr_t attr;
+	pthread_t th;
+	int err = EAGAIN, i;
+
+	(void)name;
+	if (cpu >= (int)nr_cpu_ids)
+		return ERR_PTR(-EINVAL);
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return ERR_PTR(-ENOMEM);
+	k->fn = threadfn;
+	k->data = data;
+	k->cpu = cpu;
+	pthread_mutex_init(&k->lock, NULL);
+	pthread_cond_init(&k->cond, NULL);
+	atomic_set(&k->task.usage, 1);
+	k->task.flags = PF_KTHREAD;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, KC_KTHREAD_STACK);
+	/* Threads that just exited may not be reaped yet: try again a while. */
+	for (i = 0; i < KC_KTHREAD_RETRIES && err == EAGAIN; i++) {
+		err = pthread_create(&th, &attr, kthread_main, k);
+		if (err == EAGAIN)
+			usleep(1000);
+	}
+	pthread_attr_destroy(&attr);
+	if (err) {
+		pthread_mutex_destroy(&k->lock);
+		pthread_cond_destroy(&k->cond);
+		free(k);
+		return ERR_PTR(-ENOMEM);
+	}
+	return &k->task;
+}
+
+int wake_up_process(struct task_struct *p)
+{
+	struct kc_kthread *k = to_kthread(p);
+	int woke;
+
+	pthread_mutex_lock(&k->lock);
+	woke = !k->woken;
+	k->woken = true;
+	pthread_cond_broadcast(&k->cond);
+	pthread_mutex_unlock(&k->lock);
+	return woke;
+}
+
+void kthread_bind(struct task_struct *p, unsigned int cpu)
+{
+	struct kc_kthread *k = to_kthread(p);
+
+	pthread_mutex_lock(&k->lock);
+	if (!k->woken)
+		k->cpu = (int)cpu;
+	pthread_mutex_unlock(&k->lock);
+}
+
+/* Stop @k (never run if not woken yet) and wait for it: its result. */
+int kthread_stop(struct task_struct *p)
+{
+	struct kc_kthread *k = to_kthread(p);
+	int ret;
+
+	get_task_struct(p);
+	pthread_mutex_lock(&k->lock);
+	k->should_stop = true;
+	pthread_cond_broadcast(&k->cond);
+	while (!k->exited)
+		pthread_cond_wait(&k->cond, &k->lock);
+	ret = k->result;
+	pthread_mutex_unlock(&k->lock);
+	put_task_struct(p);
+	return ret;
+}
+
+int kthread_stop_put(struct task_struct *p)
+{
+	int ret = kthread_stop(p);
+
+	put_task_struct(p);
+	return ret;
+}
+
+bool kthread_should_stop(void)
+{
+	struct kc_kthread *k = kc_current_kthread;
+	bool stop;
+
+	if (!k)
+		return false;
+	pthread_mutex_lock(&k->lock);
+	stop = k->should_stop;
+	pthread_mutex_unlock(&k->lock);
+	return stop;
+}
+
+/* Wait queues (linux/wait.h). */
+void kc_wake_up(struct wait_queue_head *wq)
+{
+	atomic_fetch_add_explicit(&wq->seq, 1, memory_order_seq_cst);
+	if (atomic_load_explicit(&wq->sleepers, memory_order_seq_cst))
+		syscall(SYS_futex, &wq->seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+void kc_wait_sleep(struct wait_queue_head *wq, unsigned int seen)
+{
+	/* A bound on each sleep: a lost wake-up costs 10 ms, not a hang. */
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+	atomic_fetch_add_explicit(&wq->sleepers, 1, memory_order_seq_cst);
+	syscall(SYS_futex, &wq->seq, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+	atomic_fetch_sub_explicit(&wq->sleepers, 1, memory_order_relaxed);
+}
+
+/* splitmix64 over an atomic counter: any thread may draw. */
+static _Atomic u64 kc_random_state = 1;
+
+void kc_random_seed(u64 seed)
+{
+	atomic_store_explicit(&kc_random_state, seed, memory_order_relaxed);
+}
+
+u64 get_random_u64(void)
+{
+	u64 z = atomic_fetch_add_explicit(&kc_random_state, 0x9e3779b97f4a7c15ULL,
+					  memory_order_relaxed) + 0x9e3779b97f4a7c15ULL;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void get_random_bytes(void *buf, size_t len)
+{
+	unsigned char *p = buf;
+
+	while (len) {
+		u64 v = get_random_u64();
+		size_t n = len < sizeof(v) ? len : sizeof(v);
+
+		memcpy(p, &v, n);
+		p += n;
+		len -= n;
+	}
+}
+
+/* The CPU after the last one picked, wrapping (the kernel's per-CPU cursor). */
+static _Atomic unsigned int kc_distribute_prev;
+
+unsigned int kc_kunit_any_distribute(void)
+{
+	unsigned int prev = atomic_load_explicit(&kc_distribute_prev, memory_order_relaxed);
+	unsigned int next = nr_cpu_ids, first = nr_cpu_ids, c;
+
+#if !KUNIT_API_CPU_ONLINE_MASK
+	/* Every possible CPU is online. */
+	next = prev + 1 < nr_cpu_ids ? prev + 1 : 0;
+	atomic_store_explicit(&kc_distribute_prev, next, memory_order_relaxed);
+	return next;
+#endif
+	for_each_online_cpu(c) {
+		if (first == nr_cpu_ids)
+			first = c;
+		if (c > prev) {
+			next = c;
+			break;
+		}
+	}
+	if (next == nr_cpu_ids)
+		next = first;
+	if (next < nr_cpu_ids)
+		atomic_store_explicit(&kc_distribute_prev, next, memory_order_relaxed);
+	return next;
+}

@@ -1,0 +1,99 @@
+# A kernel tree's own KUnit suite, unchanged, in userspace (docs/kunit.md).
+#
+#   make KERNEL_SRC=DIR kunit [KUNIT_CPUS=N] [KUNIT_SEED=S]
+#                        build DIR/lib/tests/percpu_counter_tree_kunit.c with
+#                        the KUnit shim (lib/kcompat/include/kunit/test.h)
+#                        and run it on N virtual CPUs (1..4096, default 256);
+#                        KTAP in $(BUILD)/kunit.ktap
+#   make KERNEL_SRC=DIR kunit-tsan / kunit-asan
+#                        the same under TSan (clang) / ASan+UBSan
+#   make kunit-selftest  our own fixture suite (tests/kunit/), which
+#                        tests/kunit_shim.sh runs in make check
+#
+# The shim's kernel headers beyond the shared ones (linux/kthread.h,
+# wait.h, random.h, err.h, cpuhplock.h) sit in lib/kcompat/kunit/include,
+# searched after lib/kcompat/include (and before /usr/include, whose uapi
+# linux/wait.h and random.h are not these): a shared header of the same name
+# wins. Helpers that belong in shared headers (cpumask_any_distribute(),
+# kvcalloc()) are probed (mk/probes/kunit) and defined only when missing.
+
+KUNIT_CPUS	?= 256
+KUNIT_SEED	?= 1
+KUNIT_REL	:= lib/tests/percpu_counter_tree_kunit.c
+KUNIT_API_H	:= $(BUILD)/kinc/kunit_api.h
+KUNIT_PROBES	:= $(sort $(wildcard mk/probes/kunit/*.c))
+KUNIT_RT_SRCS	:= $(wildcard lib/kcompat/kunit/*.c)
+KUNIT_RT_OBJS	:= $(KUNIT_RT_SRCS:lib/kcompat/kunit/%.c=$(BUILD)/kunit/rt/%.o)
+KUNIT_CPPFLAGS	 = $(CPPFLAGS_ALL) -Ilib/kcompat/kunit/include
+KUNIT_FIXTURE	:= $(BUILD)/kunit/kunit_fixture
+KUNIT_KBIN	:= $(BUILD)/kunit/percpu_counter_tree_kunit
+KUNIT_KTAP	:= $(BUILD)/kunit.ktap
+# A kernel file is built as the kernel builds it (W=0: warnings, no
+# -Werror), except that a call to an undeclared function stays an error.
+KUNIT_KFLAGS	 = $(HPCC_CFLAGS) -Wno-error -Werror=implicit-function-declaration \
+		   -ffile-prefix-map=$(KSRC)/=
+
+.PHONY: kunit kunit-tsan kunit-asan kunit-selftest kunit-probe
+
+all: $(KUNIT_FIXTURE)
+kunit-selftest: $(KUNIT_FIXTURE)
+
+$(KUNIT_API_H): $(KUNIT_PROBES) $(PROBE_DEPS)
+	@scripts/probe --cc '$(CC)' --cflags '$(PROBE_CFLAGS)' --guard _KUNIT_API_H \
+		--what 'the KUnit shim' --out $@ $(KUNIT_PROBES)
+
+$(BUILD)/kunit/rt/%.o: lib/kcompat/kunit/%.c $(BUILD)/.flags | $(KUNIT_API_H)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(KUNIT_CPPFLAGS) -c -o $@ $<
+
+$(BUILD)/kunit/tests/%.o: tests/kunit/%.c $(BUILD)/.flags | $(KUNIT_API_H)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(KUNIT_CPPFLAGS) -c -o $@ $<
+
+$(KUNIT_FIXTURE): $(BUILD)/kunit/tests/kunit_fixture.o $(KUNIT_RT_OBJS) $(KC_OBJS)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
+ifneq ($(KERNEL_SRC),)
+KUNIT_SRC	:= $(KSRC)/$(KUNIT_REL)
+
+$(BUILD)/kunit/percpu_counter_tree_kunit.o: $(KUNIT_SRC) $(BUILD)/.flags \
+		$(BUILD)/kinc/linux/percpu_counter_tree.h | $(KUNIT_API_H)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(KUNIT_KFLAGS) $(KUNIT_CPPFLAGS) -c -o $@ $<
+
+$(KUNIT_KBIN): $(BUILD)/kunit/percpu_counter_tree_kunit.o $(KUNIT_RT_OBJS) $(KC_OBJS) \
+		$(HPCC_OBJ)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+endif
+
+# SKIP without a KUnit file; a file that needs what the shim lacks is
+# refused in one line naming it (scripts/kunit-probe), exit 2.
+kunit-probe:
+	@case '$(KUNIT_CPUS)' in ''|*[!0-9]*|0*) ok=0 ;; *) ok=$$([ '$(KUNIT_CPUS)' -le 4096 ] && echo 1 || echo 0) ;; esac; \
+	if [ $$ok = 0 ]; then echo "kunit: KUNIT_CPUS='$(KUNIT_CPUS)' is not a number in 1..4096" >&2; exit 2; fi
+	@case '$(KUNIT_SEED)' in ''|*[!0-9]*) echo "kunit: KUNIT_SEED='$(KUNIT_SEED)' is not an unsigned number" >&2; exit 2 ;; esac
+ifeq ($(KERNEL_SRC),)
+	@echo "kunit: SKIP lib/hpcc has no KUnit suite; give KERNEL_SRC=DIR"
+else
+	@if [ ! -f '$(KUNIT_SRC)' ]; then echo "kunit: SKIP $(KSRC) has no $(KUNIT_REL)"; exit 0; fi; \
+	mkdir -p $(BUILD) && $(MAKE) --no-print-directory -s $(HPCC_OBJ) $(KUNIT_API_H) $(KUNIT_RT_OBJS) \
+		>$(BUILD)/kunit-probe.log 2>&1 || { cat $(BUILD)/kunit-probe.log; exit 2; }; \
+	scripts/kunit-probe --cc '$(CC)' --log $(BUILD)/kunit-probe.log \
+		--cflags '$(CFLAGS_ALL) $(KUNIT_KFLAGS) $(KUNIT_CPPFLAGS)' '$(KUNIT_SRC)'
+endif
+
+kunit: kunit-probe
+ifneq ($(KERNEL_SRC),)
+	@if [ -f '$(KUNIT_SRC)' ]; then \
+	$(MAKE) --no-print-directory $(KUNIT_KBIN) && \
+	{ echo "kunit: $(KUNIT_KBIN) --cpus $(KUNIT_CPUS) --seed $(KUNIT_SEED)" >&2; \
+	  $(KUNIT_KBIN) --cpus $(KUNIT_CPUS) --seed $(KUNIT_SEED) >$(KUNIT_KTAP); rc=$$?; \
+	  grep -E '^(# Totals:|ok |not ok )' $(KUNIT_KTAP); \
+	  echo "kunit: KTAP in $(KUNIT_KTAP), exit $$rc" >&2; exit $$rc; }; fi
+endif
+
+kunit-tsan:
+	@$(MAKE) --no-print-directory CC='$(TSAN_CC)' SAN=tsan BUILD='$(TSAN_BUILD)' kunit
+
+kunit-asan:
+	@$(MAKE) --no-print-directory SAN=asan BUILD='$(ASAN_BUILD)' kunit
