@@ -8,15 +8,10 @@
 # Runs are bounded by steps or by short durations whose exact length does
 # not matter to the checks. KTAP on stdout.
 set -u
-STRESS=$(realpath "${STRESS:-${BUILD:-build/cc}/stress}")
 here=$(cd "$(dirname "$0")" && pwd)
 schema=$here/../docs/stress-report.schema.json
-n=0 failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-
 . "$here/sh/common.sh"
+test_begin
 
 echo "KTAP version 1"
 

@@ -6,14 +6,9 @@
 # time) without failing a check, and a replay file keeps the rate; a
 # threaded run bounded by --steps ends with every vCPU done. KTAP on stdout.
 set -u
-STRESS=$(realpath "${STRESS:-${BUILD:-build/cc}/stress}")
 here=$(cd "$(dirname "$0")" && pwd)
-n=0 failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-
 . "$here/sh/common.sh"
+test_begin
 
 echo "KTAP version 1"
 # The number of results is known at the end only: no plan (KTAP allows it).

@@ -11,14 +11,9 @@
 # build that renames over what it should not can only damage those.
 # Needs root for mknod (CI runs as root). KTAP on stdout.
 set -u
-STRESS=$(realpath "${STRESS:-${BUILD:-build/cc}/stress}")
 here=$(cd "$(dirname "$0")" && pwd)
-n=0 failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-
 . "$here/sh/common.sh"
+test_begin
 
 echo "KTAP version 1"
 if ! mknod full c 1 7 2>/dev/null || ! mknod null c 1 3 2>/dev/null; then

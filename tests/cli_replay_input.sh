@@ -6,14 +6,9 @@
 # call" and exit 2. The signal is what ends the wait (timeout -s sends it
 # once), not a time limit of the test. KTAP on stdout.
 set -u
-STRESS=$(realpath "${STRESS:-${BUILD:-build/cc}/stress}")
 here=$(cd "$(dirname "$0")" && pwd)
-n=0 failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-
 . "$here/sh/common.sh"
+test_begin
 
 echo "KTAP version 1"
 replay_file >ok.txt

@@ -1,6 +1,17 @@
 # Helpers shared by the tests/*.sh scripts (sourced, not run: make check
 # runs only tests/*.sh). Each script keeps its own n/failed counters.
 
+# test_begin: STRESS (the binary under test, from $STRESS or $BUILD), the
+# n/failed counters, and a private temporary directory as the working
+# directory, removed at exit.
+test_begin() {
+	STRESS=$(realpath "${STRESS:-${BUILD:-build/cc}/stress}")
+	n=0 failed=0
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	cd "$tmp" || exit 1
+}
+
 # result RC NAME [DIAG]: one KTAP line; DIAG is printed only on failure.
 result() {
 	n=$((n + 1))
