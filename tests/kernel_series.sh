@@ -193,12 +193,13 @@ scripts/kernel-check "${opts[@]}" --git "$repo" "${h[2]}..${h[3]}" >"$tmp/pre.ou
 r=$?
 [ $r = 0 ] || bad+="exit $r, want 0 (the failure is BASE's)"$'\n'
 result 6 base_failure_not_regression
-# 7. a commit that does not build: first bad names the build and its error.
+# 7. a commit that does not build: first bad names the build and its error
+#    (gcc says "error: #error TEXT", clang "error: TEXT").
 bad=
 scripts/kernel-check "${opts[@]}" --git "$repo" "${h[0]}..broken" >"$tmp/broken.out" 2>"$tmp/err"
 r=$?
 [ $r = 1 ] || bad+="exit $r, want 1"$'\n'
-grep -q "^first bad: [0-9a-f]\{12\} percpu_counter_tree: does not compile: builds: build failed: .*error: #error broken on purpose" \
+grep -q "^first bad: [0-9a-f]\{12\} percpu_counter_tree: does not compile: builds: build failed: .*error: \(#error \)\{0,1\}broken on purpose" \
 	"$tmp/broken.out" || bad+=$(cat "$tmp/broken.out")$'\n'
 snapshot >"$tmp/after"
 cmp -s "$tmp/before" "$tmp/after" || bad+="the repository changed"
