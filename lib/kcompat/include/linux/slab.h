@@ -48,6 +48,9 @@ static inline void *kc_kmalloc_at(size_t size, bool zero, const char *file, int 
 
 	(void)file;
 	(void)line;
+	/* As kmalloc() refuses a size beyond its largest cache. */
+	if (size > (size_t)-1 / 2)
+		return NULL;
 	if (posix_memalign(&p, SMP_CACHE_BYTES, size ? size : 1))
 		return NULL;
 	if (zero)
