@@ -62,8 +62,9 @@ endif
 CPPFLAGS_ALL	:= $(HPCC_INC) $(if $(KERNEL_SRC),,-I$(BUILD)/kinc) -Ilib/kcompat/include \
 		   -Ilib -Isrc -Itests -DHPCC_SOURCE='"$(HPCC_DESC)"'
 
-# lib/mm/oom_kernel.c is the kernel tree's OOM selection: mk/koom.mk adds it.
-LIB_SRCS	:= $(filter-out lib/mm/oom_kernel.c,\
+# lib/mm/oom_kernel.c is the kernel tree's OOM selection: mk/koom.mk adds it;
+# lib/mm/kcompact_kernel.c its compaction deferral: mk/kcompact.mk.
+LIB_SRCS	:= $(filter-out lib/mm/oom_kernel.c lib/mm/kcompact_kernel.c,\
 		   $(wildcard lib/kcompat/*.c lib/shape/*.c lib/mm/*.c lib/util/*.c))
 LIB_OBJS	:= $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/hpcc/percpu_counter_tree.o
 LIBSUITE	:= $(BUILD)/libsuite.a
