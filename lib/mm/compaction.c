@@ -430,6 +430,29 @@ void defer_agreement_clear(void)
 	__atomic_store_n(&defer_first_taken, 0, __ATOMIC_RELEASE);
 }
 
+unsigned long defer_agreement_line(char *buf, size_t len)
+{
+	struct defer_agreement a;
+	unsigned long n = 0, bad = 0;
+	int op;
+
+	if (!defer_have_kernel()) {
+		snprintf(buf, len, "%s", defer_impl_describe());
+		return 0;
+	}
+	defer_agreement_get(&a);
+	for (op = 0; op < DEFER_NR_OPS; op++) {
+		n += a.decisions[op];
+		bad += a.disagreements[op];
+	}
+	snprintf(buf, len, "%s: %lu decisions, %lu agree (defer %lu, deferred %lu, reset %lu, "
+		 "restarting %lu)%s%s", defer_impl_describe(), n, n - bad,
+		 a.decisions[DEFER_OP_DEFER], a.decisions[DEFER_OP_DEFERRED],
+		 a.decisions[DEFER_OP_RESET], a.decisions[DEFER_OP_RESTARTING],
+		 bad ? "; first disagreement: " : "", a.first);
+	return bad;
+}
+
 const char *defer_impl_describe(void)
 {
 #ifdef CONFIG_KCOMPACT

@@ -59,6 +59,11 @@ bool defer_have_kernel(void);
 void defer_agreement_get(struct defer_agreement *a);
 void defer_agreement_clear(void);
 const char *defer_op_name(enum defer_op op);
+/*
+ * The counts in one line ("IMPL: N decisions, N agree (...)", and the
+ * first disagreement if any); returns the number of disagreements.
+ */
+unsigned long defer_agreement_line(char *buf, size_t len);
 /* "model (lib/mm/compaction.c)" or "kernel FILE (sha256 ...)". */
 const char *defer_impl_describe(void);
 
