@@ -150,7 +150,8 @@ deps:
 TOOL_BUILD	:= $(BUILD)-tool
 # The long tier (make check-long, run in CI): tests that build the suite
 # again per fixture tree, or run scripts/regress over a matrix.
-CHECK_LONG_SH	:= tests/kernel_src_seam.sh tests/koom_seam.sh tests/regress_matrix.sh \
+CHECK_LONG_SH	:= tests/kernel_src_seam.sh tests/koom_seam.sh tests/kcompact_seam.sh \
+		   tests/regress_matrix.sh \
 		   tests/kernel_series.sh
 CHECK_SH	:= $(filter-out $(CHECK_LONG_SH),$(sort $(wildcard tests/*.sh)))
 # Programs at once (scripts/run-tests --jobs); the document keeps its order.
