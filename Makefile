@@ -62,8 +62,9 @@ endif
 CPPFLAGS_ALL	:= $(HPCC_INC) $(if $(KERNEL_SRC),,-I$(BUILD)/kinc) -Ilib/kcompat/include \
 		   -Ilib -Isrc -Itests -DHPCC_SOURCE='"$(HPCC_DESC)"'
 
-# lib/mm/oom_kernel.c is the kernel tree's OOM selection: mk/koom.mk adds it.
-LIB_SRCS	:= $(filter-out lib/mm/oom_kernel.c,\
+# lib/mm/oom_kernel.c is the kernel tree's OOM selection: mk/koom.mk adds it;
+# lib/mm/kcompact_kernel.c its compaction deferral: mk/kcompact.mk.
+LIB_SRCS	:= $(filter-out lib/mm/oom_kernel.c lib/mm/kcompact_kernel.c,\
 		   $(wildcard lib/kcompat/*.c lib/shape/*.c lib/mm/*.c lib/util/*.c))
 LIB_OBJS	:= $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/hpcc/percpu_counter_tree.o
 LIBSUITE	:= $(BUILD)/libsuite.a
@@ -149,7 +150,8 @@ deps:
 TOOL_BUILD	:= $(BUILD)-tool
 # The long tier (make check-long, run in CI): tests that build the suite
 # again per fixture tree, or run scripts/regress over a matrix.
-CHECK_LONG_SH	:= tests/kernel_src_seam.sh tests/koom_seam.sh tests/regress_matrix.sh \
+CHECK_LONG_SH	:= tests/kernel_src_seam.sh tests/koom_seam.sh tests/kcompact_seam.sh \
+		   tests/regress_matrix.sh \
 		   tests/kernel_series.sh
 CHECK_SH	:= $(filter-out $(CHECK_LONG_SH),$(sort $(wildcard tests/*.sh)))
 # Programs at once (scripts/run-tests --jobs); the document keeps its order.

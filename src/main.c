@@ -15,6 +15,7 @@
 #include "stress.h"
 #include "replay.h"
 #include "mm/oom_select.h"
+#include "mm/kcompact.h"
 
 #ifndef HPCC_SOURCE
 #define HPCC_SOURCE "unknown"
@@ -228,6 +229,7 @@ static int stress_main(int argc, char **argv)
 		       "built with %s\n", STRESS_VERSION, HPCC_SOURCE, HPCC_API_DESC, NR_CPUS,
 		       __VERSION__);
 		print_oom_impls();
+		printf("compaction deferral: %s\n", defer_impl_describe());
 		return 0;
 	case ACT_LIST:
 		list_scenarios();

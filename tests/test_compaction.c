@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "mm/compaction.h"
+#include "mm/kcompact.h"
 #include "mm/compaction_ref.h"
 #include "ktap.h"
 
@@ -378,6 +379,58 @@ static void compaction_deferral(struct kt *t)
 	zone_destroy(&z);
 }
 
+/* Every deferral call the two cases below made was judged: print and check. */
+static void deferral_agreement(struct kt *t, const char *what)
+{
+	struct defer_agreement a;
+	unsigned long n = 0, bad = 0;
+	int op;
+
+	defer_agreement_get(&a);
+	for (op = 0; op < DEFER_NR_OPS; op++) {
+		n += a.decisions[op];
+		bad += a.disagreements[op];
+	}
+	kt_diag(t, "%s: %s: %lu decisions, %lu agree (defer %lu, deferred %lu, reset %lu, "
+		"restarting %lu)", what, defer_impl_describe(), n, n - bad,
+		a.decisions[DEFER_OP_DEFER], a.decisions[DEFER_OP_DEFERRED],
+		a.decisions[DEFER_OP_RESET], a.decisions[DEFER_OP_RESTARTING]);
+	KT_EXPECT(t, !bad, "model and kernel disagree %lu times; first: %s", bad, a.first);
+	KT_EXPECT(t, n > 0, "no deferral call was judged");
+}
+
+/*
+ * The tree's deferral (KERNEL_SRC with mm/compaction.c) against the model
+ * on the same inputs: every call of compaction_deferral above, then every
+ * operation from every state of a grid (considered 0..65, shift 0..6,
+ * order_failed 0..11, orders 0..10, both alloc_success), answer and fields.
+ */
+static void compaction_deferral_kernel(struct kt *t)
+{
+	struct defer_state s;
+	long c, sh, cof;
+	int order, op, succ;
+
+	if (!defer_have_kernel()) {
+		kt_skip(t, "no kernel tree's mm/compaction.c built in (KERNEL_SRC)");
+		return;
+	}
+	defer_agreement_clear();
+	compaction_deferral(t);
+	deferral_agreement(t, "compaction_deferral");
+	defer_agreement_clear();
+	for (c = 0; c <= 65; c++)
+		for (sh = 0; sh <= COMPACT_MAX_DEFER_SHIFT; sh++)
+			for (cof = 0; cof <= MAX_ORDER; cof++)
+				for (order = 0; order < MAX_ORDER; order++)
+					for (op = 0; op < DEFER_NR_OPS; op++)
+						for (succ = 0; succ <= (op == DEFER_OP_RESET); succ++) {
+							s = (struct defer_state){ c, sh, cof };
+							defer_judged(&s, op, order, succ);
+						}
+	deferral_agreement(t, "grid");
+}
+
 /* The library's state after a transition against the reference's; false on a difference. */
 static bool grid_same(struct kt *t, struct zone *z, const struct cref_state *pre,
 		      const struct cref_state *want, const char *what, bool pfns,
@@ -487,6 +540,7 @@ static const struct kt_case cases[] = {
 	KT_CASE(compaction_transitions_reset),
 	KT_CASE(compaction_p5_dangling_else),
 	KT_CASE(compaction_deferral),
+	KT_CASE(compaction_deferral_kernel),
 	KT_CASE(compaction_reference_grid),
 };
 

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 #include "mm/frag_model.h"
+#include "mm/kcompact.h"
 
 #define NR_K		FRAG_NR_KERNELS
 #define NR_ROWS		9
@@ -307,6 +308,17 @@ int main(int argc, char **argv)
 			ok &= check_run(what, &st[v][i]);
 		}
 	printf("# %.2f s for the %u runs\n", secs, 2 * NR_K - FRAG_NONMOVABLE);
+	{
+		char line[1024];
+		/* A kernel tree's deferral decides Base: any disagreement fails the bench. */
+		unsigned long bad = defer_agreement_line(line, sizeof(line));
+
+		printf("# Base deferral: %s\n", line);
+		if (bad) {
+			printf("# frag-bench: the kernel's deferral and the model disagree\n");
+			return 1;
+		}
+	}
 	if (check && !ok) {
 		printf("# frag-bench: the published direction is NOT reproduced\n");
 		return 1;

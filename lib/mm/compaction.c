@@ -10,6 +10,7 @@
 #include <linux/bitops.h>
 #include <linux/percpu_counter_tree.h>
 #include "mm/compaction.h"
+#include "mm/kcompact.h"
 
 #define SUCCESS_TREE_BATCH	32
 
@@ -316,40 +317,195 @@ bool compaction_restarting(struct zone *z, int order)
 	       zone_read(z, &z->compact_failed) >= COMPACT_MAX_FAILED;
 }
 
+/*
+ * docs/spec/compaction.md#cmp-deferral: the v4.3 deferral, on the three
+ * fields only, so that a kernel tree's code can take the same inputs.
+ */
+bool defer_model(struct defer_state *s, enum defer_op op, int order, bool alloc_success)
+{
+	long limit;
+
+	switch (op) {
+	case DEFER_OP_DEFER:
+		s->considered = 0;
+		if (++s->shift > COMPACT_MAX_DEFER_SHIFT)
+			s->shift = COMPACT_MAX_DEFER_SHIFT;
+		if (order < s->order_failed)
+			s->order_failed = order;
+		return false;
+	case DEFER_OP_DEFERRED:
+		limit = 1L << s->shift;
+		if (order < s->order_failed)
+			return false;
+		if (++s->considered > limit)
+			s->considered = limit;
+		return s->considered < limit;
+	case DEFER_OP_RESET:
+		if (alloc_success) {
+			s->considered = 0;
+			s->shift = 0;
+		}
+		if (order >= s->order_failed)
+			s->order_failed = min(order + 1, MAX_ORDER);
+		return false;
+	default:
+		if (order < s->order_failed)
+			return false;
+		return s->shift == COMPACT_MAX_DEFER_SHIFT &&
+		       s->considered >= 1L << COMPACT_MAX_DEFER_SHIFT;
+	}
+}
+
+static const char *const defer_op_names[DEFER_NR_OPS] = {
+	"defer_compaction", "compaction_deferred", "compaction_defer_reset",
+	"compaction_restarting",
+};
+
+const char *defer_op_name(enum defer_op op)
+{
+	return defer_op_names[op];
+}
+
+static struct defer_agreement defer_agree;
+static int defer_first_taken;
+
+bool defer_judged(struct defer_state *s, enum defer_op op, int order, bool alloc_success)
+{
+	struct defer_state m = *s;
+	bool mret = defer_model(&m, op, order, alloc_success);
+#ifdef CONFIG_KCOMPACT
+	struct defer_state k = *s;
+	bool kret = defer_kernel(&k, op, order, alloc_success);
+
+	__atomic_fetch_add(&defer_agree.decisions[op], 1, __ATOMIC_RELAXED);
+	if (kret != mret || k.considered != m.considered || k.shift != m.shift ||
+	    k.order_failed != m.order_failed) {
+		__atomic_fetch_add(&defer_agree.disagreements[op], 1, __ATOMIC_RELAXED);
+		if (!__atomic_exchange_n(&defer_first_taken, 1, __ATOMIC_ACQ_REL))
+			snprintf(defer_agree.first, sizeof(defer_agree.first),
+				 "%s(order %d%s) from considered %ld shift %ld order_failed %ld: "
+				 "model %d -> %ld/%ld/%ld, kernel %d -> %ld/%ld/%ld",
+				 defer_op_names[op], order,
+				 op == DEFER_OP_RESET ? (alloc_success ? ", success" : ", no success") : "",
+				 s->considered, s->shift, s->order_failed,
+				 mret, m.considered, m.shift, m.order_failed,
+				 kret, k.considered, k.shift, k.order_failed);
+	}
+	/* The tree's code decides; the model is its judge. */
+	*s = k;
+	return kret;
+#else
+	*s = m;
+	return mret;
+#endif
+}
+
+bool defer_have_kernel(void)
+{
+#ifdef CONFIG_KCOMPACT
+	return true;
+#else
+	return false;
+#endif
+}
+
+void defer_agreement_get(struct defer_agreement *a)
+{
+	int i;
+
+	for (i = 0; i < DEFER_NR_OPS; i++) {
+		a->decisions[i] = __atomic_load_n(&defer_agree.decisions[i], __ATOMIC_RELAXED);
+		a->disagreements[i] = __atomic_load_n(&defer_agree.disagreements[i],
+						      __ATOMIC_RELAXED);
+	}
+	if (__atomic_load_n(&defer_first_taken, __ATOMIC_ACQUIRE))
+		memcpy(a->first, defer_agree.first, sizeof(a->first));
+	else
+		a->first[0] = 0;
+}
+
+void defer_agreement_clear(void)
+{
+	memset(&defer_agree, 0, sizeof(defer_agree));
+	__atomic_store_n(&defer_first_taken, 0, __ATOMIC_RELEASE);
+}
+
+unsigned long defer_agreement_line(char *buf, size_t len)
+{
+	struct defer_agreement a;
+	unsigned long n = 0, bad = 0;
+	int op;
+
+	if (!defer_have_kernel()) {
+		snprintf(buf, len, "%s", defer_impl_describe());
+		return 0;
+	}
+	defer_agreement_get(&a);
+	for (op = 0; op < DEFER_NR_OPS; op++) {
+		n += a.decisions[op];
+		bad += a.disagreements[op];
+	}
+	snprintf(buf, len, "%s: %lu decisions, %lu agree (defer %lu, deferred %lu, reset %lu, "
+		 "restarting %lu)%s%s", defer_impl_describe(), n, n - bad,
+		 a.decisions[DEFER_OP_DEFER], a.decisions[DEFER_OP_DEFERRED],
+		 a.decisions[DEFER_OP_RESET], a.decisions[DEFER_OP_RESTARTING],
+		 bad ? "; first disagreement: " : "", a.first);
+	return bad;
+}
+
+const char *defer_impl_describe(void)
+{
+#ifdef CONFIG_KCOMPACT
+	static char buf[512];
+
+	snprintf(buf, sizeof(buf), "kernel %s (sha256 %.12s; COMPACT_MAX_DEFER_SHIFT from %s)",
+		 kcompact_info.source, kcompact_info.sha256, kcompact_info.shift_source);
+	return buf;
+#else
+	return "model (lib/mm/compaction.c)";
+#endif
+}
+
+/*
+ * The zone's deferral: the fields are read, the call judged on the copy,
+ * and what changed stored back, an unlocked read-modify-write as in the
+ * kernel (a concurrent update can be lost in every atomic mode).
+ */
+static bool zone_defer_op(struct zone *z, enum defer_op op, int order, bool alloc_success)
+{
+	struct defer_state s = {
+		.considered = zone_read(z, &z->compact_considered),
+		.shift = zone_read(z, &z->compact_defer_shift),
+		.order_failed = zone_read(z, &z->compact_order_failed),
+	};
+	struct defer_state o = s;
+	bool ret = defer_judged(&s, op, order, alloc_success);
+
+	if (s.considered != o.considered)
+		zone_write(z, &z->compact_considered, s.considered);
+	if (s.shift != o.shift)
+		zone_write(z, &z->compact_defer_shift, s.shift);
+	if (s.order_failed != o.order_failed)
+		zone_write(z, &z->compact_order_failed, s.order_failed);
+	return ret;
+}
+
 void compaction_defer(struct zone *z, int order)
 {
-	zone_write(z, &z->compact_considered, 0);
-	if (zone_add_return(z, &z->compact_defer_shift, 1) > COMPACT_MAX_DEFER_SHIFT)
-		zone_write(z, &z->compact_defer_shift, COMPACT_MAX_DEFER_SHIFT);
-	if (order < zone_read(z, &z->compact_order_failed))
-		zone_write(z, &z->compact_order_failed, order);
+	zone_defer_op(z, DEFER_OP_DEFER, order, false);
 }
 
 bool compaction_deferred(struct zone *z, int order)
 {
-	long limit = 1L << zone_read(z, &z->compact_defer_shift);
-
-	if (order < zone_read(z, &z->compact_order_failed))
-		return false;
-	if (zone_add_return(z, &z->compact_considered, 1) > limit)
-		zone_write(z, &z->compact_considered, limit);
-	return zone_read(z, &z->compact_considered) < limit;
+	return zone_defer_op(z, DEFER_OP_DEFERRED, order, false);
 }
 
 void compaction_defer_reset(struct zone *z, int order, bool alloc_success)
 {
-	if (alloc_success) {
-		zone_write(z, &z->compact_considered, 0);
-		zone_write(z, &z->compact_defer_shift, 0);
-	}
-	if (order >= zone_read(z, &z->compact_order_failed))
-		zone_write(z, &z->compact_order_failed, min(order + 1, MAX_ORDER));
+	zone_defer_op(z, DEFER_OP_RESET, order, alloc_success);
 }
 
 bool compaction_restarting_base(struct zone *z, int order)
 {
-	if (order < zone_read(z, &z->compact_order_failed))
-		return false;
-	return zone_read(z, &z->compact_defer_shift) == COMPACT_MAX_DEFER_SHIFT &&
-	       zone_read(z, &z->compact_considered) >= 1L << COMPACT_MAX_DEFER_SHIFT;
+	return zone_defer_op(z, DEFER_OP_RESTARTING, order, false);
 }

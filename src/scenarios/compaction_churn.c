@@ -28,6 +28,7 @@
 #include <kcompat/kcompat.h>
 #include <linux/bitops.h>
 #include "mm/compaction.h"
+#include "mm/kcompact.h"
 #include "util/json.h"
 #include "scenario.h"
 #include "cc_shadow.h"
@@ -56,6 +57,7 @@ static double opt_frag = -1;			/* < 0: drift */
 static bool opt_depth_clamp = true;
 
 static const char *const atomic_names[] = { "plain", "relaxed", "seqcst" };
+static const char *const policy_names[] = { "base", "threshold1", "p9" };
 
 struct cc_cpu {
 	/* Ground truth, written by the owning vCPU only. */
@@ -63,6 +65,7 @@ struct cc_cpu {
 	atomic_ulong failed_incs;	/* compaction_fail() calls that counted */
 	atomic_ulong stall, success, fail;	/* vmstat events (per CPU, exact) */
 	atomic_ulong scanned, limited_runs, budget_stops, contended;
+	atomic_ulong deferred;		/* Base: requests compaction_deferred() skipped */
 	unsigned long steps;
 } __attribute__((aligned(64)));
 
@@ -85,12 +88,14 @@ static struct cc_state *C;
 
 static int parse_policy(const char *v, char *err, size_t len)
 {
-	if (!strcmp(v, "threshold1"))
+	if (!strcmp(v, "base"))
+		opt_policy = COMPACT_POLICY_BASE;
+	else if (!strcmp(v, "threshold1"))
 		opt_policy = COMPACT_POLICY_THRESHOLD1;
 	else if (!strcmp(v, "p9"))
 		opt_policy = COMPACT_POLICY_P9;
 	else
-		return snprintf(err, len, "takes threshold1 or p9"), -1;
+		return snprintf(err, len, "takes base, threshold1 or p9"), -1;
 	return 0;
 }
 
@@ -154,7 +159,8 @@ static int parse_guard(const char *v, char *err, size_t len)
 }
 
 static const struct scenario_opt cc_opts[] = {
-	{ "depletion-policy", "P", "compaction_churn: threshold1 (P2-P8) or p9 (default p9)",
+	{ "depletion-policy", "P", "compaction_churn: base (v4.3 deferral), threshold1 (P2-P8) "
+	  "or p9 (default p9)",
 	  parse_policy },
 	{ "p5", "V", "compaction_churn: intended or as-posted (the dangling else; default intended)",
 	  parse_p5 },
@@ -218,6 +224,39 @@ static void shift_guard(struct stress *s, int cpu, unsigned long depth, const ch
 		    "%s: compact_depletion_depth %lu >= BITS_PER_LONG: the scan limit shift "
 		    "max(M >> 8, PB) >> depth is undefined in C (x86 masks it and the limit "
 		    "snaps back to full size)", where, depth);
+}
+
+/*
+ * Invariant 12 (docs/spec/compaction.md#cmp-deferral): the shift stays in
+ * [0, COMPACT_MAX_DEFER_SHIFT] and considered in [0, 1 << that]. Only the
+ * global bounds: an unlocked reset may zero the shift after a
+ * compaction_deferred() read it, so considered <= 1 << shift is racy.
+ */
+static void check_deferral_range(struct stress *s, int cpu)
+{
+	struct zone *z = &C->zone;
+	long sh = zone_read(z, &z->compact_defer_shift), c = zone_read(z, &z->compact_considered);
+
+	if (sh < 0 || sh > COMPACT_MAX_DEFER_SHIFT || c < 0 || c > 1L << COMPACT_MAX_DEFER_SHIFT)
+		stress_fail(s, "deferral-range", cpu,
+			    "compact_defer_shift %ld, compact_considered %ld: outside [0, %d], "
+			    "[0, %d]", sh, c, COMPACT_MAX_DEFER_SHIFT, 1 << COMPACT_MAX_DEFER_SHIFT);
+	stress_count_checks(s, 1);
+}
+
+/*
+ * A kernel tree's deferral decides Base; the model took the same inputs on
+ * every call. Any disagreement fails the run, with both answers.
+ */
+static void check_deferral_agreement(struct stress *s, const char *when)
+{
+	char line[1024];
+
+	if (C->par.policy != COMPACT_POLICY_BASE)
+		return;
+	if (defer_agreement_line(line, sizeof(line)))
+		stress_fail(s, "kernel-deferral", -1, "%s: %s", when, line);
+	stress_count_checks(s, 1);
 }
 
 /* docs/spec/compaction.md#cmp-hard-invariants invariants 6 and 7 on what one reset saw and did. */
@@ -298,7 +337,8 @@ static enum run_status compact_run(struct stress *s, unsigned int cpu, struct st
 	unsigned int rounds;
 
 	*found = false;
-	if (cc_shadow_restarting(s, &C->shadow, cpu, z, CC_ORDER)) {
+	if (opt_policy == COMPACT_POLICY_BASE ? compaction_restarting_base(z, CC_ORDER) :
+	    cc_shadow_restarting(s, &C->shadow, cpu, z, CC_ORDER)) {
 		cc_shadow_reset(s, &C->shadow, cpu, z, d, &rep);
 		stress_trace(s, cpu, "reset", rep.depth_before, rep.depth_after);
 		check_reset(s, cpu, &rep);
@@ -349,8 +389,12 @@ static enum run_status compact_run(struct stress *s, unsigned int cpu, struct st
 			break;
 		}
 		if (rounds && stress_rng_chance(rng, chance)) {
-			cc_shadow_note_success(s, &C->shadow, cpu, z);
-			atomic_fetch_add_explicit(&me->success_incs, 1, memory_order_relaxed);
+			/* v4.3 (Base) has no success counter. */
+			if (opt_policy != COMPACT_POLICY_BASE) {
+				cc_shadow_note_success(s, &C->shadow, cpu, z);
+				atomic_fetch_add_explicit(&me->success_incs, 1,
+							  memory_order_relaxed);
+			}
 			*found = true;
 			break;
 		}
@@ -393,23 +437,35 @@ static bool direct_compact(struct stress *s, unsigned int cpu, struct stress_rng
 	struct zone *z = &C->zone;
 	struct cc_cpu *me = &C->cpu[cpu];
 	enum run_status st;
-	bool found, wmark;
+	bool found, wmark, base = opt_policy == COMPACT_POLICY_BASE;
 
+	/* v4.3 try_to_compact_pages(): a deferred zone is not compacted (no stall). */
+	if (base && compaction_deferred(z, CC_ORDER)) {
+		atomic_fetch_add_explicit(&me->deferred, 1, memory_order_relaxed);
+		return false;
+	}
 	st = compact_run(s, cpu, rng, d, sync, &found);
 	if (st == RUN_SKIPPED)
 		return false;
 	atomic_fetch_add_explicit(&me->stall, 1, memory_order_relaxed);
 	/* Another CPU may take the page first; reclaim may have made one. */
 	wmark = found ? stress_rng_below(rng, 8) != 0 : !stress_rng_below(rng, 64);
-	if (wmark) {
+	if (wmark && base) {
+		compaction_defer_reset(z, CC_ORDER, false);
+	} else if (wmark) {
 		cc_shadow_failed_reset(s, &C->shadow, cpu, z, CC_ORDER, false);
+	} else if (sync && st == RUN_COMPLETE && base) {
+		compaction_defer(z, CC_ORDER);
 	} else if (sync && st == RUN_COMPLETE) {
 		if (cc_shadow_fail(s, &C->shadow, cpu, z, CC_ORDER))
 			atomic_fetch_add_explicit(&me->failed_incs, 1, memory_order_relaxed);
 	}
 	if (wmark) {
 		atomic_fetch_add_explicit(&me->success, 1, memory_order_relaxed);
-		cc_shadow_failed_reset(s, &C->shadow, cpu, z, CC_ORDER, true);
+		if (base)
+			compaction_defer_reset(z, CC_ORDER, true);
+		else
+			cc_shadow_failed_reset(s, &C->shadow, cpu, z, CC_ORDER, true);
 		return true;
 	}
 	atomic_fetch_add_explicit(&me->fail, 1, memory_order_relaxed);
@@ -442,6 +498,7 @@ static int setup(struct stress *s)
 	}
 	if (opt_atomic == COMPACT_ATOMIC_PLAIN)
 		C->zone.rmw_window = cc_rmw_window;
+	defer_agreement_clear();
 	C->zone.wseq = &C->shadow.wseq;
 	for (i = 0; i < C->nr_cpus; i++)
 		C->cpu[i].steps = 0;
@@ -550,6 +607,8 @@ static void select_step(struct stress *s, unsigned int id, struct stress_rng *rn
 	 */
 	if (f > COMPACT_MAX_FAILED)
 		stress_soft(s, "compact_failed_above_4", 1);
+	if (C->par.policy == COMPACT_POLICY_BASE)
+		check_deferral_range(s, cpu);
 	/* Invariant 6, whole state: only a reset/leave race can get here (analysis). */
 	if ((flags >> ZONE_COMPACTION_SCANALLFREE & 1) && !(flags >> ZONE_COMPACTION_DEPLETED & 1))
 		stress_soft(s, "scanallfree_seen_without_depleted", 1);
@@ -656,6 +715,7 @@ static void quiescent(struct stress *s)
 
 	C->q_checks++;
 	check_counts(s, "quiescent");
+	check_deferral_agreement(s, "quiescent");
 	rcu_read_lock();
 	d = rcu_dereference(z->desc);
 	/* The hpcc decision equals the precise one on a settled counter. */
@@ -695,8 +755,10 @@ static void teardown(struct stress *s)
 {
 	if (!C)
 		return;
-	if (!stress_failed(s))
+	if (!stress_failed(s)) {
 		check_counts(s, "end");
+		check_deferral_agreement(s, "end");
+	}
 	/* Descriptors replaced during the run are freed by their callbacks first. */
 	kc_rcu_barrier();
 	cc_free();
@@ -718,7 +780,7 @@ static unsigned long cpu_sum(size_t off)
 static void report_text(struct stress *s, FILE *out)
 {
 	fprintf(out, "# compaction_churn: policy %s, P5 %s, atomic %s, COMPACT_CLUSTER_MAX %lu, "
-		"frag %s\n", opt_policy == COMPACT_POLICY_P9 ? "p9" : "threshold1",
+		"frag %s\n", policy_names[opt_policy],
 		opt_p5 == COMPACT_P5_INTENDED ? "intended" : "as-posted",
 		atomic_names[opt_atomic], opt_cluster_max, opt_frag < 0 ? "drift" : "fixed");
 	fprintf(out, "# compaction_churn: requests %lu stall %lu success %lu fail %lu "
@@ -734,13 +796,20 @@ static void report_text(struct stress *s, FILE *out)
 		"compact_failed %lu; quiescent checks %lu (hpcc precise fallback %lu, "
 		"hpcc vs field differ %lu)\n", C->q_lost_success, C->q_lost_failed,
 		C->q_checks, C->q_hpcc_precise, C->q_hpcc_vs_field);
+	if (opt_policy == COMPACT_POLICY_BASE) {
+		char line[1024];
+
+		defer_agreement_line(line, sizeof(line));
+		fprintf(out, "# compaction_churn: deferred %lu; deferral %s\n", CPU_SUM(deferred),
+			line);
+	}
 	cc_shadow_report(&C->shadow, out);
 }
 
 static void report_json(struct stress *s, struct json *j)
 {
 	json_kobj_begin(j, "compaction");
-	json_kstr(j, "policy", opt_policy == COMPACT_POLICY_P9 ? "p9" : "threshold1");
+	json_kstr(j, "policy", policy_names[opt_policy]);
 	json_kstr(j, "p5", opt_p5 == COMPACT_P5_INTENDED ? "intended" : "as-posted");
 	json_kstr(j, "atomic_mode", atomic_names[opt_atomic]);
 	json_ku64(j, "cluster_max", opt_cluster_max);
@@ -755,6 +824,21 @@ static void report_json(struct stress *s, struct json *j)
 	json_ku64(j, "lost_success", C->q_lost_success);
 	json_ku64(j, "lost_failed", C->q_lost_failed);
 	json_ku64(j, "quiescent_checks", C->q_checks);
+	if (opt_policy == COMPACT_POLICY_BASE) {
+		struct defer_agreement a;
+		unsigned long n = 0, bad = 0;
+		int op;
+
+		defer_agreement_get(&a);
+		for (op = 0; op < DEFER_NR_OPS; op++) {
+			n += a.decisions[op];
+			bad += a.disagreements[op];
+		}
+		json_ku64(j, "deferred", CPU_SUM(deferred));
+		json_kstr(j, "deferral_impl", defer_impl_describe());
+		json_ku64(j, "deferral_decisions", n);
+		json_ku64(j, "deferral_disagreements", bad);
+	}
 	cc_shadow_report_json(&C->shadow, j);
 	json_obj_end(j);
 }
