@@ -129,7 +129,7 @@ static const struct stress_opt options[] = {
 	  .help = "the option reference as Markdown (docs/stress.md)."),
 	E("version", 'V', NULL, O_VERSION, ANY,
 	  .help = "version and the hpcc source it was built from."),
-	{ NULL }
+	{ .name = NULL }
 };
 
 #define NR_OPTIONS	(sizeof(options) / sizeof(options[0]) - 1)

@@ -114,7 +114,7 @@ static const struct stress_opt cc_opts[] = {
 	  .choices = guard_names, .deflt = "clamp",
 	  .help = "depth >= 64 (an undefined shift in the series) is clamped and reported "
 		  "(clamp) or a failure (fail)." },
-	{ NULL }
+	{ .name = NULL }
 };
 
 /* Plain mode: sometimes yield inside the RMW window so lost updates show on 2 cores. */

@@ -61,7 +61,7 @@ static const struct stress_opt storm_opts[] = {
 	  .unavailable = "this hpcc build has no level-skip switch",
 #endif
 	  .help = "the library's level-skip optimisation (default: the library's)." },
-	{ NULL }
+	{ .name = NULL }
 };
 
 /* --- the update side --- */

@@ -127,7 +127,7 @@ static const struct stress_opt oom_opts[] = {
 	{ "oom-tasks", .arg = "N", .type = OPT_UINT, OPT_FIELD(struct oom_cfg, tasks),
 	  .min = 2, .max = 4096, .deflt = "48",
 	  .help = "task slots (chain uses at least 24)." },
-	{ NULL }
+	{ .name = NULL }
 };
 
 /* --- layouts --- */

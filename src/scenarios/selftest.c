@@ -115,7 +115,7 @@ static const struct stress_opt selftest_opts[] = {
 		  "serial replay only), start (the controller, before thread 1), "
 		  "start-until-signal, start-slow (10 ms per thread created), quiescent (the "
 		  "controller, in a stutter)." },
-	{ NULL }
+	{ .name = NULL }
 };
 
 struct selftest {
