@@ -635,19 +635,18 @@ static bool oracle_move(struct task_struct *p, short adj, long pages)
 	return true;
 }
 
-static void quiescent(struct stress *s)
+/*
+ * Every task's badness against the ground truth: precise equal, the
+ * approximation within its contract and never below its adj part. Fills
+ * @q (at most @cap tasks): the count; the true and approximate maxima of
+ * the eligible tasks in @pmax, @amax.
+ */
+static unsigned int check_badness(struct stress *s, struct qtask *q, unsigned int cap,
+				  long *pmax, long *amax)
 {
-	struct qtask *q;
 	struct task_struct *p;
-	unsigned int n = 0, i, inwin = 0, pending = 0, cap = R->nr_slots + 2;
-	long pmax = LONG_MIN, amax = LONG_MIN;
-	int a;
+	unsigned int n = 0;
 
-	if (!stress_checking(s))
-		return;
-	q = calloc(cap, sizeof(*q));
-	if (!q)
-		return;
 	rcu_read_lock();
 	for_each_process(p) {
 		unsigned long u = 0, o = 0;
@@ -679,14 +678,103 @@ static void quiescent(struct stress *s)
 				    "pid %d: approximate badness %ld below its adj part %ld",
 				    p->pid, q[n].approx, adjp);
 		if (q[n].eligible) {
-			pmax = max(pmax, q[n].truth);
-			amax = max(amax, q[n].approx);
+			*pmax = max(*pmax, q[n].truth);
+			*amax = max(*amax, q[n].approx);
 		}
 		n++;
 	}
 	rcu_read_unlock();
+	return n;
+}
+
+/*
+ * Selection @a at this quiescent point (@pending victims, @inwin tasks in
+ * the window, true maximum @pmax): false when it chose no victim at all
+ * (the checks of the other selections would only repeat that).
+ */
+static bool check_selection(struct stress *s, int a, unsigned int pending, long pmax,
+			    unsigned int inwin)
+{
+	struct oom_control oc = { .totalpages = R->totalpages, .algo = a };
+	long got = LONG_MIN, sh;
+	bool el = false;
+
+	oom_select_bad_process(&oc);
+	stress_count_checks(s, 1);
+	if (pending) {
+		/* A kill in progress, frozen: every selection aborts. */
+		if (oc.chosen != OOM_ABORT)
+			stress_fail(s, "abort_on_victim", -1,
+				    "%s at a quiescent point did not abort with %u OOM victims pending",
+				    oom_algo_names[a], pending);
+		oom_select_put(&oc);
+		return true;
+	}
+	if (oc.chosen && oc.chosen != OOM_ABORT)
+		got = truth_badness(oc.chosen, &el);
+	if (oc.chosen == OOM_ABORT || (pmax != LONG_MIN && !el)) {
+		stress_fail(s, "oracle_victim", -1,
+			    "%s at a quiescent point chose %s",
+			    oom_algo_names[a], oc.chosen == OOM_ABORT ? "abort" :
+			    "no eligible task");
+		oom_select_put(&oc);
+		return false;
+	}
+	sh = pmax == LONG_MIN ? 0 : pmax - got;
+	oom_select_put(&oc);
+	R->q_worst[a] = max(R->q_worst[a], sh);
+	R->q_hits[a] += sh != 0;
+	if (a == OOM_ALGO_PRECISE) {
+		if (sh)
+			stress_fail(s, "oracle_precise", -1,
+				    "precise one-pass chose %ld, true maximum %ld", got, pmax);
+		return true;
+	}
+	/*
+	 * v16 is exact only if the true maximum also passes its
+	 * filter against an exact anchor: 4T <= O. A batch below a
+	 * fan-in breaks that (test_oom: oom_v16_exactness_needs_small_t).
+	 */
+	if (inwin <= OOM_MAX_PRECISE_BADNESS_SUMS && sh &&
+	    (a == OOM_ALGO_BOUNDED || R->slack4 <= R->over))
+		stress_fail(s, "exact_in_window", -1,
+			    "%s chose %ld, true maximum %ld with %u tasks in the window",
+			    oom_algo_names[a], got, pmax, inwin);
+	if (a == OOM_ALGO_BOUNDED) {
+		stress_margin(s, "bounded_window", sh, R->window);
+		if (sh > (long)R->window)
+			stress_fail(s, "bounded_window", -1,
+				    "bounded chose %ld, %ld below the true maximum %ld (window %lu)",
+				    got, sh, pmax, R->window);
+	} else {
+		R->q_v16_sel++;
+		R->q_v16_runout += oc.stats.budget_hits != 0;
+		if (cfg.max_shortfall >= 0 && sh > cfg.max_shortfall)
+			stress_fail(s, "v16_max_shortfall", -1,
+				    "v16 chose %ld, %ld pages (%.2f windows) below the true maximum %ld; %u tasks in the window, %lu approximate selections after the budget",
+				    got, sh, in_windows(sh), pmax, inwin,
+				    oc.stats.fallback_selects);
+	}
+	return true;
+}
+
+/* Every vCPU parked: badness, then each selection under test, then the oracle. */
+static void quiescent(struct stress *s)
+{
+	struct qtask *q;
+	unsigned int n, i, inwin = 0, pending = 0, cap = R->nr_slots + 2;
+	long pmax = LONG_MIN, amax = LONG_MIN;
+	int a;
+
+	if (!stress_checking(s))
+		return;
+	q = calloc(cap, sizeof(*q));
+	if (!q)
+		return;
+	n = check_badness(s, q, cap, &pmax, &amax);
 	for (i = 0; i < n; i++)
 		inwin += q[i].eligible && q[i].approx + (long)R->window >= amax;
+	free(q);
 	for (i = 0; i < stress_nr_cpus(s); i++)
 		pending += R->kill[i].killing != NULL;
 	R->q_checks++;
@@ -696,72 +784,10 @@ static void quiescent(struct stress *s)
 		R->q_exact++;
 	else
 		R->q_crowded++;
-
-	for (a = OOM_ALGO_PRECISE; a <= OOM_ALGO_BOUNDED; a++) {
-		struct oom_control oc = { .totalpages = R->totalpages, .algo = a };
-		long got = LONG_MIN, sh;
-		bool el = false;
-
-		if (a != OOM_ALGO_PRECISE && cfg.algo >= 0 && a != cfg.algo)
-			continue;
-		oom_select_bad_process(&oc);
-		stress_count_checks(s, 1);
-		if (pending) {
-			/* A kill in progress, frozen: every selection aborts. */
-			if (oc.chosen != OOM_ABORT)
-				stress_fail(s, "abort_on_victim", -1,
-					    "%s at a quiescent point did not abort with %u OOM victims pending",
-					    oom_algo_names[a], pending);
-			oom_select_put(&oc);
-			continue;
-		}
-		if (oc.chosen && oc.chosen != OOM_ABORT)
-			got = truth_badness(oc.chosen, &el);
-		if (oc.chosen == OOM_ABORT || (pmax != LONG_MIN && !el)) {
-			stress_fail(s, "oracle_victim", -1,
-				    "%s at a quiescent point chose %s",
-				    oom_algo_names[a], oc.chosen == OOM_ABORT ? "abort" :
-				    "no eligible task");
-			oom_select_put(&oc);
+	for (a = OOM_ALGO_PRECISE; a <= OOM_ALGO_BOUNDED; a++)
+		if ((a == OOM_ALGO_PRECISE || cfg.algo < 0 || a == cfg.algo) &&
+		    !check_selection(s, a, pending, pmax, inwin))
 			break;
-		}
-		sh = pmax == LONG_MIN ? 0 : pmax - got;
-		oom_select_put(&oc);
-		R->q_worst[a] = max(R->q_worst[a], sh);
-		R->q_hits[a] += sh != 0;
-		if (a == OOM_ALGO_PRECISE) {
-			if (sh)
-				stress_fail(s, "oracle_precise", -1,
-					    "precise one-pass chose %ld, true maximum %ld", got, pmax);
-			continue;
-		}
-		/*
-		 * v16 is exact only if the true maximum also passes its
-		 * filter against an exact anchor: 4T <= O. A batch below a
-		 * fan-in breaks that (test_oom: oom_v16_exactness_needs_small_t).
-		 */
-		if (inwin <= OOM_MAX_PRECISE_BADNESS_SUMS && sh &&
-		    (a == OOM_ALGO_BOUNDED || R->slack4 <= R->over))
-			stress_fail(s, "exact_in_window", -1,
-				    "%s chose %ld, true maximum %ld with %u tasks in the window",
-				    oom_algo_names[a], got, pmax, inwin);
-		if (a == OOM_ALGO_BOUNDED) {
-			stress_margin(s, "bounded_window", sh, R->window);
-			if (sh > (long)R->window)
-				stress_fail(s, "bounded_window", -1,
-					    "bounded chose %ld, %ld below the true maximum %ld (window %lu)",
-					    got, sh, pmax, R->window);
-		} else {
-			R->q_v16_sel++;
-			R->q_v16_runout += oc.stats.budget_hits != 0;
-			if (cfg.max_shortfall >= 0 && sh > cfg.max_shortfall)
-				stress_fail(s, "v16_max_shortfall", -1,
-					    "v16 chose %ld, %ld pages (%.2f windows) below the true maximum %ld; %u tasks in the window, %lu approximate selections after the budget",
-					    got, sh, in_windows(sh), pmax, inwin,
-					    oc.stats.fallback_selects);
-		}
-	}
-	free(q);
 	if (!pending && !stress_failed(s))
 		oom_oracle_quiescent(s, R->totalpages, cfg.algo, R->q_checks, oracle_move,
 				     &R->oracle);
