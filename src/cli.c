@@ -3,12 +3,13 @@
  * The command line, parsed by getopt_long (GNU conventions: --opt VALUE,
  * --opt=VALUE, unique abbreviations, -t1s, -t 1s, combined short flags,
  * "--" ends the options). The engine's options are the table below; every
- * registered scenario adds its own (struct scenario_opt). Any error is
+ * registered scenario adds its own (struct stress_opt, src/opts.h). Any error is
  * one line on stderr and -1 (exit status 2, the caller's job), also for
  * an option that does not apply to what was selected.
  *
- * Adding an engine option: an enum value, a row in options[] (scope: what
- * it needs, see enum opt_scope) and a case in apply().
+ * Adding an engine option: an enum value and a row in options[] (scope:
+ * what it needs, see enum opt_scope); a case in apply() only if its value
+ * needs code beyond the row's type (opts.h).
  */
 #include <getopt.h>
 #include <stdarg.h>
@@ -29,6 +30,7 @@ enum opt_id {
 	O_PCPU_OPS,
 	O_RCU,
 	O_HOTPLUG,
+	O_HELP_MD,
 	O_END,
 	O_SCENARIO_OPT = 1024,	/* + index into the scenario option list */
 };
@@ -40,54 +42,103 @@ enum opt_scope {
 	UNTIL_FAIL = 1 << 1,	/* only with --until-fail */
 };
 
-static const struct cli_opt {
-	const char *name;
-	char shortname;
-	const char *arg;	/* NULL: a flag */
-	enum opt_id id;
-	unsigned int scope;
-	const char *help;
-} options[] = {
-	{ "scenario", 's', "NAME", O_SCENARIO, RUN, "run scenario NAME (repeatable; 'all': every one)" },
-	{ "list", 0, NULL, O_LIST, ANY, "list the scenarios and exit" },
-	{ "cpus", 'c', "N", O_CPUS, RUN, "virtual CPUs (threads), 1..NR_CPUS (default 256)" },
-	{ "duration", 't', "D", O_DURATION, RUN, "run time per scenario: 30s, 5m, 2h, 1d, bare seconds; 0 = until interrupted (default: 10s in total)" },
-	{ "seed", 0, "N", O_SEED, RUN, "seed of every random decision, 0..2^64-1 (default: from the clock; always printed)" },
-	{ "batch", 0, "B", O_BATCH, RUN, "hpcc batch size, a power of two, 2..2^24 (default 32)" },
-	{ "selectors", 0, "K", O_SELECTORS, RUN, "checker/selector threads, 0..1024 (default 2, or CPUs/256 if more)" },
-	{ "vcpu-nice", 0, "N", O_NICE, RUN, "vCPU threads lower their priority to nice N, 0..19, or auto (selectors get ~1/4 of the CPU); default 0" },
-	{ "selector-duty", 0, "F", O_DUTY, RUN, "fraction of the time each selector may run, 0.01..1 (default 0.05)" },
-	{ "inject", 0, "SPEC", O_INJECT, RUN, "faults between the level-0 add and the carry: hop=P,delay=P,yield=P or off (default hop=0.01,delay=0.0002,yield=0.0002)" },
-	{ "pcpu-ops", 0, "MODEL", O_PCPU_OPS, RUN, "this_cpu ops: owned (a vCPU is run by one thread at a time, no LOCK, as in the kernel) or atomic (LOCK-prefixed; threads may share a vCPU) (default owned, or $KC_PCPU_OPS)" },
-	{ "rcu", 0, "FLAVOR", O_RCU, ANY, "RCU flavor: memb, qsbr, bp (liburcu) or ck-epoch (Concurrency Kit); default $KC_RCU_FLAVOR, else memb" },
-	{ "stutter", 0, "SPEC", O_STUTTER, RUN, "park every CPU for quiescent checks every D or every MIN-MAX (seeded), or off (default 250ms-1s)" },
-	{ "hotplug", 0, "P", O_HOTPLUG, RUN, "at each quiescent point, with probability P, 1 to CPUs/16 CPUs go offline (their threads park) or come back; off (default 0.75)" },
-	{ "report", 0, "FMT", O_REPORT, ANY, "stdout format: text, ktap or json (default text)" },
-	{ "json", 0, "FILE", O_JSON, ANY, "also write the JSON report to FILE" },
-	{ "stat-interval", 0, "D", O_STAT, RUN, "progress line interval; 0 = none (default 1s)" },
-	{ "stall-timeout", 0, "D", O_STALL, ANY, "the watchdog's limit: a thread or the controller without progress for D, or a run past its deadline by more than D, is a failure (default: 30s + 10ms per thread per core)" },
-	{ "steps", 0, "N", O_STEPS, RUN, "each vCPU stops after N steps; the run ends when all did (default: unbounded)" },
-	{ "until-fail", 0, NULL, O_UNTIL_FAIL, RUN, "repeat with fresh seeds until a failure or --duration (total) ends" },
-	{ "round", 0, "D", O_ROUND, RUN | UNTIL_FAIL, "--until-fail: run time of one scenario per round (default 2s)" },
-	{ "rounds", 0, "N", O_ROUNDS, RUN | UNTIL_FAIL, "--until-fail: stop after N rounds (default: no limit)" },
-	{ "replay", 0, "FILE", O_REPLAY, ANY, "rerun a replay file serially, exactly (docs/regress.md)" },
-	{ "replay-out", 0, "FILE", O_REPLAY_OUT, ANY, "where a failure's replay file goes (default ./stress-replay-SEED.txt); with --replay/--shrink: the result" },
-	{ "replay-search", 0, "N", O_REPLAY_SEARCH, ANY, "serial schedules tried to reproduce a failure, 0..1000 (default 8)" },
-	{ "shrink", 0, "FILE", O_SHRINK, ANY, "shrink a replay file: fewer CPUs, injections, operations" },
-	{ "describe", 0, NULL, O_DESCRIBE, ANY, "print the tree shape for --cpus/--batch as JSON and exit" },
-	{ "no-check", 0, NULL, O_NO_CHECK, RUN, "benchmark mode: no ground truth, no checkers, no stutter" },
-	{ "verbose", 'v', NULL, O_VERBOSE, ANY, "more detail (thread-to-core map, ...)" },
-	{ "help", 'h', NULL, O_HELP, ANY, "this help" },
-	{ "version", 'V', NULL, O_VERSION, ANY, "version and the hpcc source it was built from" },
+static const char *const report_names[] = { "text", "ktap", "json", NULL };
+
+#define E(n, s, a, i, sc, ...)	{ n, s, a, .id = i, .scope = sc, __VA_ARGS__ }
+#define F(field)		OPT_FIELD(struct stress_config, field)
+
+static const struct stress_opt options[] = {
+	E("scenario", 's', "NAME", O_SCENARIO, RUN,
+	  .help = "run scenario NAME (repeatable; 'all': every one)."),
+	E("list", 0, NULL, O_LIST, ANY, .help = "list the scenarios and exit."),
+	E("cpus", 'c', "N", O_CPUS, RUN, .type = OPT_UINT, F(nr_cpus), .min = 1, .max = NR_CPUS,
+	  .deflt = "256", .help = "virtual CPUs (threads), 1..NR_CPUS."),
+	E("duration", 't', "D", O_DURATION, RUN, .type = OPT_DURATION, F(duration),
+	  .help = "run time per scenario: 30s, 5m, 2h, 1d, bare seconds; 0 = until "
+		  "interrupted (default: 10s in total)."),
+	E("seed", 0, "N", O_SEED, RUN, .type = OPT_UINT, F(seed), .max = ~0ULL,
+	  .help = "seed of every random decision, 0..2^64-1 (default: from the clock; "
+		  "always printed)."),
+	E("batch", 0, "B", O_BATCH, RUN, .deflt = "32",
+	  .help = "hpcc batch size, a power of two, 2..2^24."),
+	E("selectors", 0, "K", O_SELECTORS, RUN, .type = OPT_UINT, F(nr_selectors),
+	  .max = STRESS_MAX_SELECTORS,
+	  .help = "checker/selector threads, 0..1024 (default 2, or CPUs/256 if more)."),
+	E("vcpu-nice", 0, "N", O_NICE, RUN, .deflt = "0",
+	  .help = "vCPU threads lower their priority to nice N, 0..19, or auto (selectors "
+		  "get ~1/4 of the CPU)."),
+	E("selector-duty", 0, "F", O_DUTY, RUN, .type = OPT_DOUBLE, F(selector_duty),
+	  .fmin = 0.01, .fmax = 1, .deflt = "0.05",
+	  .help = "fraction of the time each selector may run."),
+	E("inject", 0, "SPEC", O_INJECT, RUN, .deflt = "hop=0.01,delay=0.0002,yield=0.0002",
+	  .help = "faults between the level-0 add and the carry: hop=P,delay=P,yield=P "
+		  "or off."),
+	E("pcpu-ops", 0, "MODEL", O_PCPU_OPS, RUN,
+	  .help = "this_cpu ops: owned (a vCPU is run by one thread at a time, no LOCK, as "
+		  "in the kernel) or atomic (LOCK-prefixed; threads may share a vCPU) "
+		  "(default owned, or $KC_PCPU_OPS)."),
+	E("rcu", 0, "FLAVOR", O_RCU, ANY,
+	  .help = "RCU flavor: memb, qsbr, bp (liburcu) or ck-epoch (Concurrency Kit); "
+		  "default $KC_RCU_FLAVOR, else memb."),
+	E("stutter", 0, "SPEC", O_STUTTER, RUN, .deflt = "250ms-1s",
+	  .help = "park every CPU for quiescent checks every D or every MIN-MAX (seeded), "
+		  "or off."),
+	E("hotplug", 0, "P", O_HOTPLUG, RUN, .deflt = "0.75",
+	  .help = "at each quiescent point, with probability P, 1 to CPUs/16 CPUs go "
+		  "offline (their threads park) or come back; or off."),
+	E("report", 0, "FMT", O_REPORT, ANY, .type = OPT_CHOICE, F(report),
+	  .choices = report_names, .deflt = "text", .help = "stdout format."),
+	E("json", 0, "FILE", O_JSON, ANY, .type = OPT_STRING, F(json_file),
+	  .help = "also write the JSON report to FILE."),
+	E("stat-interval", 0, "D", O_STAT, RUN, .type = OPT_DURATION, F(stat_interval),
+	  .deflt = "1s", .help = "progress line interval; 0 = none."),
+	E("stall-timeout", 0, "D", O_STALL, ANY, .type = OPT_DURATION, F(stall_timeout),
+	  .fmin = 0.1,
+	  .help = "the watchdog's limit: a thread or the controller without progress for "
+		  "D, or a run past its deadline by more than D, is a failure (default: "
+		  "30s + 10ms per thread per core)."),
+	E("steps", 0, "N", O_STEPS, RUN, .type = OPT_UINT, F(steps), .min = 1, .max = ~0ULL,
+	  .help = "each vCPU stops after N steps; the run ends when all did (default: "
+		  "unbounded)."),
+	E("until-fail", 0, NULL, O_UNTIL_FAIL, RUN, .type = OPT_FLAG, F(until_fail),
+	  .help = "repeat with fresh seeds until a failure or --duration (total) ends."),
+	E("round", 0, "D", O_ROUND, RUN | UNTIL_FAIL, .type = OPT_DURATION, F(round),
+	  .fmin = 0.001, .deflt = "2s",
+	  .help = "--until-fail: run time of one scenario per round."),
+	E("rounds", 0, "N", O_ROUNDS, RUN | UNTIL_FAIL, .type = OPT_UINT, F(rounds), .min = 1,
+	  .max = ~0ULL, .help = "--until-fail: stop after N rounds (default: no limit)."),
+	E("replay", 0, "FILE", O_REPLAY, ANY, .type = OPT_STRING, F(replay_file),
+	  .help = "rerun a replay file serially, exactly (docs/regress.md)."),
+	E("replay-out", 0, "FILE", O_REPLAY_OUT, ANY, .type = OPT_STRING, F(replay_out),
+	  .help = "where a failure's replay file goes (default ./stress-replay-SEED.txt); "
+		  "with --replay/--shrink: the result."),
+	E("replay-search", 0, "N", O_REPLAY_SEARCH, ANY, .type = OPT_UINT, F(replay_search),
+	  .max = 1000, .deflt = "8",
+	  .help = "serial schedules tried to reproduce a failure, 0..1000."),
+	E("shrink", 0, "FILE", O_SHRINK, ANY, .type = OPT_STRING, F(shrink_file),
+	  .help = "shrink a replay file: fewer CPUs, injections, operations."),
+	E("describe", 0, NULL, O_DESCRIBE, ANY,
+	  .help = "print the tree shape for --cpus/--batch as JSON and exit."),
+	E("no-check", 0, NULL, O_NO_CHECK, RUN, .type = OPT_FLAG, F(no_check),
+	  .help = "benchmark mode: no ground truth, no checkers, no stutter."),
+	E("verbose", 'v', NULL, O_VERBOSE, ANY, .type = OPT_FLAG, F(verbose),
+	  .help = "more detail (thread-to-core map, ...)."),
+	E("help", 'h', NULL, O_HELP, ANY,
+	  .help = "this help; --help SCENARIO: that scenario's options."),
+	E("help-markdown", 0, NULL, O_HELP_MD, ANY,
+	  .help = "the option reference as Markdown (docs/stress.md)."),
+	E("version", 'V', NULL, O_VERSION, ANY,
+	  .help = "version and the hpcc source it was built from."),
+	{ .name = NULL }
 };
 
-#define NR_OPTIONS	(sizeof(options) / sizeof(options[0]))
+#define NR_OPTIONS	(sizeof(options) / sizeof(options[0]) - 1)
 #define MAX_SC_OPTS	128
 
 /* Every scenario's options, flattened (rebuilt by each parse). */
 struct sc_opt_ref {
 	const struct scenario *sc;
-	const struct scenario_opt *opt;
+	const struct stress_opt *opt;
 };
 
 struct parse_state {
@@ -100,42 +151,47 @@ struct parse_state {
 	bool sc_given[MAX_SC_OPTS];
 };
 
-void stress_usage(FILE *out)
+#define HELP_WIDTH	80
+
+static void scenario_help(FILE *out, const struct scenario *sc, bool md)
 {
-	unsigned int i, j;
+	const struct stress_opt *o;
 
-	fprintf(out, "usage: stress [OPTION]...\n"
-		"Stress and check hierarchical per-CPU counters (hpcc) and the mm logic on them.\n"
-		"Exit status: 0 pass, 1 an invariant failed, 2 usage error, 3 internal error.\n"
-		"Long options take --opt VALUE or --opt=VALUE (or a unique abbreviation); short\n"
-		"ones -tVALUE or -t VALUE, flags combined (-vh); \"--\" ends the options.\n\n"
-		"Options:\n");
-	for (i = 0; i < NR_OPTIONS; i++) {
-		char left[48];
-
-		snprintf(left, sizeof(left), "%s%c%s--%s%s%s",
-			 options[i].shortname ? "-" : "", options[i].shortname ?
-			 options[i].shortname : ' ', options[i].shortname ? ", " : " ",
-			 options[i].name, options[i].arg ? " " : "",
-			 options[i].arg ? options[i].arg : "");
-		fprintf(out, "  %-26s %s\n", options[i].shortname ? left : left + 2,
-			options[i].help);
-	}
-	for (i = 0; i < scenario_count(); i++) {
-		const struct scenario *sc = scenario_at(i);
-
-		if (!sc->opts || !sc->opts[0].name)
-			continue;
+	if (!sc->opts || !sc->opts[0].name)
+		return;
+	if (md)
+		fprintf(out, "\nScenario `%s` (its options need it selected):\n\n", sc->name);
+	else
 		fprintf(out, "\nScenario %s (its options need it selected):\n", sc->name);
-		for (j = 0; sc->opts[j].name; j++) {
-			char left[48];
+	for (o = sc->opts; o->name; o++)
+		md ? stress_opt_markdown(out, o) : stress_opt_help(out, o, HELP_WIDTH);
+}
 
-			snprintf(left, sizeof(left), "--%s%s%s", sc->opts[j].name,
-				 sc->opts[j].arg ? " " : "",
-				 sc->opts[j].arg ? sc->opts[j].arg : "");
-			fprintf(out, "  %-26s %s\n", left, sc->opts[j].help);
-		}
+/* --help, --help SCENARIO and --help-markdown: all from the tables. */
+void stress_usage(FILE *out, const struct stress_config *cfg)
+{
+	bool md = cfg->help_markdown;
+	unsigned int i;
+
+	if (cfg->help_scenario) {
+		scenario_help(out, cfg->help_scenario, false);
+		return;
 	}
+	if (!md)
+		fprintf(out, "usage: stress [OPTION]...\n"
+			"Stress and check hierarchical per-CPU counters (hpcc) and the mm logic\n"
+			"on them. Exit status: 0 pass, 1 an invariant failed, 2 usage error,\n"
+			"3 internal error. Long options take --opt VALUE or --opt=VALUE (or a\n"
+			"unique abbreviation); short ones -tVALUE or -t VALUE, flags combined\n"
+			"(-vh); \"--\" ends the options.\n\n"
+			"Options:\n");
+	else
+		fprintf(out, "Engine options:\n\n");
+	for (i = 0; i < NR_OPTIONS; i++)
+		md ? stress_opt_markdown(out, &options[i]) :
+		     stress_opt_help(out, &options[i], HELP_WIDTH);
+	for (i = 0; i < scenario_count(); i++)
+		scenario_help(out, scenario_at(i), md);
 }
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -252,7 +308,7 @@ static void build_tables(struct parse_state *ps)
 	ps->longopts[n] = (struct option){ 0 };
 }
 
-static const struct cli_opt *engine_opt(int id)
+static const struct stress_opt *engine_opt(int id)
 {
 	unsigned int i;
 
@@ -262,7 +318,7 @@ static const struct cli_opt *engine_opt(int id)
 	return NULL;
 }
 
-static const struct cli_opt *short_opt(int c)
+static const struct stress_opt *short_opt(int c)
 {
 	unsigned int i;
 
@@ -297,14 +353,15 @@ static void append_arg(struct stress_config *cfg, const char *name, const char *
 		snprintf(p, room, " --%s=%s", name, val);
 }
 
-static int apply(struct stress_config *cfg, enum opt_id id, const char *name,
+/* The options that need code: the rest is parsed from the table (opts.h). */
+static int apply(struct stress_config *cfg, const struct stress_opt *o, const char *name,
 		 const char *val, enum stress_action *act)
 {
 	unsigned long long v;
 	char err[160];
 	unsigned int i;
 
-	switch (id) {
+	switch ((enum opt_id)o->id) {
 	case O_SCENARIO:
 		if (!strcmp(val, "all")) {
 			for (i = 0; i < scenario_count(); i++)
@@ -314,22 +371,6 @@ static int apply(struct stress_config *cfg, enum opt_id id, const char *name,
 		if (!scenario_find(val))
 			return usage_error("%s: unknown scenario '%s' (see --list)", name, val);
 		return add_scenario(cfg, scenario_find(val));
-	case O_CPUS:
-		if (stress_parse_ulong(val, 1, NR_CPUS, &v, err, sizeof(err)))
-			goto bad;
-		cfg->nr_cpus = v;
-		return 0;
-	case O_DURATION:
-		if (stress_parse_duration(val, &cfg->duration, err, sizeof(err)))
-			goto bad;
-		cfg->duration_given = true;
-		return 0;
-	case O_SEED:
-		if (stress_parse_ulong(val, 0, ~0ULL, &v, err, sizeof(err)))
-			goto bad;
-		cfg->seed = v;
-		cfg->seed_given = true;
-		return 0;
 	case O_BATCH:
 		if (stress_parse_ulong(val, 2, STRESS_MAX_BATCH, &v, err, sizeof(err)))
 			goto bad;
@@ -338,11 +379,6 @@ static int apply(struct stress_config *cfg, enum opt_id id, const char *name,
 			goto bad;
 		}
 		cfg->batch = v;
-		return 0;
-	case O_ROUNDS:
-		if (stress_parse_ulong(val, 1, ~0ULL, &v, err, sizeof(err)))
-			goto bad;
-		cfg->rounds = v;
 		return 0;
 	case O_NICE:
 		if (!strcmp(val, "auto")) {
@@ -353,29 +389,6 @@ static int apply(struct stress_config *cfg, enum opt_id id, const char *name,
 			goto bad;
 		cfg->vcpu_nice = v;
 		return 0;
-	case O_STEPS:
-		if (stress_parse_ulong(val, 1, ~0ULL, &v, err, sizeof(err)))
-			goto bad;
-		cfg->steps = v;
-		return 0;
-	case O_SELECTORS:
-		if (stress_parse_ulong(val, 0, STRESS_MAX_SELECTORS, &v, err, sizeof(err)))
-			goto bad;
-		cfg->nr_selectors = v;
-		cfg->selectors_given = true;
-		return 0;
-	case O_DUTY: {
-		const char *end;
-		double d = 0;
-
-		end = stress_decimal(val, &d);
-		if (!end || *end || !(d >= 0.01 && d <= 1)) {
-			snprintf(err, sizeof(err), "'%s' is not a fraction in [0.01, 1]", val);
-			goto bad;
-		}
-		cfg->selector_duty = d;
-		return 0;
-	}
 	case O_INJECT:
 		if (stress_parse_inject(val, &cfg->inject, err, sizeof(err)))
 			goto bad;
@@ -395,40 +408,11 @@ static int apply(struct stress_config *cfg, enum opt_id id, const char *name,
 					 sizeof(cfg->hotplug_text), err, sizeof(err)))
 			goto bad;
 		return 0;
-	case O_REPORT:
-		if (!strcmp(val, "text"))
-			cfg->report = REPORT_TEXT;
-		else if (!strcmp(val, "ktap"))
-			cfg->report = REPORT_KTAP;
-		else if (!strcmp(val, "json"))
-			cfg->report = REPORT_JSON;
-		else
-			return usage_error("%s: '%s' is not one of text, ktap, json", name, val);
-		return 0;
-	case O_JSON:
-		if (!*val)
-			return usage_error("%s: empty file name", name);
-		cfg->json_file = val;
-		return 0;
-	case O_STAT:
-		if (stress_parse_duration(val, &cfg->stat_interval, err, sizeof(err)))
-			goto bad;
-		return 0;
-	case O_STALL:
-		if (stress_parse_duration(val, &cfg->stall_timeout, err, sizeof(err)))
-			goto bad;
-		if (cfg->stall_timeout < 0.1) {
-			snprintf(err, sizeof(err), "'%s' is below the minimum of 100ms", val);
-			goto bad;
-		}
-		return 0;
-	case O_ROUND:
-		if (stress_parse_duration(val, &cfg->round, err, sizeof(err)))
-			goto bad;
-		if (cfg->round <= 0) {
-			snprintf(err, sizeof(err), "'%s' must be positive", val);
-			goto bad;
-		}
+	case O_RCU:
+		if (!kc_rcu_flavor_valid(val))
+			return usage_error("%s: '%s' is not an RCU flavor (%s)", name, val,
+					   KC_RCU_FLAVORS);
+		cfg->rcu = val;
 		return 0;
 	case O_LIST:
 		*act = ACT_LIST;
@@ -436,48 +420,27 @@ static int apply(struct stress_config *cfg, enum opt_id id, const char *name,
 	case O_HELP:
 		*act = ACT_HELP;
 		return 0;
+	case O_HELP_MD:
+		*act = ACT_HELP;
+		cfg->help_markdown = true;
+		return 0;
 	case O_VERSION:
 		*act = ACT_VERSION;
 		return 0;
 	case O_DESCRIBE:
 		*act = ACT_DESCRIBE;
 		return 0;
-	case O_UNTIL_FAIL:
-		cfg->until_fail = true;
-		return 0;
-	case O_VERBOSE:
-		cfg->verbose = true;
-		return 0;
 	case O_REPLAY:
+		*act = ACT_REPLAY;
+		break;
 	case O_SHRINK:
-		if (!*val)
-			return usage_error("%s: empty file name", name);
-		*(id == O_REPLAY ? &cfg->replay_file : &cfg->shrink_file) = val;
-		*act = id == O_REPLAY ? ACT_REPLAY : ACT_SHRINK;
-		return 0;
-	case O_REPLAY_OUT:
-		if (!*val)
-			return usage_error("%s: empty file name", name);
-		cfg->replay_out = val;
-		return 0;
-	case O_REPLAY_SEARCH:
-		if (stress_parse_ulong(val, 0, 1000, &v, err, sizeof(err)))
-			goto bad;
-		cfg->replay_search = v;
-		return 0;
-	case O_NO_CHECK:
-		cfg->no_check = true;
-		return 0;
-	case O_RCU:
-		if (!kc_rcu_flavor_valid(val))
-			return usage_error("%s: '%s' is not an RCU flavor (%s)", name, val,
-					   KC_RCU_FLAVORS);
-		cfg->rcu = val;
-		return 0;
-	case O_END:
-	case O_SCENARIO_OPT:
+		*act = ACT_SHRINK;
+		break;
+	default:
 		break;
 	}
+	if (stress_opt_parse(o, cfg, val, err, sizeof(err)))
+		goto bad;
 	return 0;
 bad:
 	return usage_error("%s: %s", name, err);
@@ -485,21 +448,17 @@ bad:
 
 static void set_defaults(struct stress_config *cfg)
 {
-	char err[64];
+	enum stress_action act;
+	unsigned int i;
 
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->nr_cpus = 256;
-	cfg->nr_selectors = 2;
-	cfg->batch = 32;
-	cfg->stat_interval = 1;
-	cfg->round = 2;
-	cfg->replay_search = 8;
-	cfg->selector_duty = 0.05;
 	cfg->pcpu_ops = kc_pcpu_ops;	/* KC_PCPU_OPS, else owned */
-	stress_parse_inject("hop=0.01,delay=0.0002,yield=0.0002", &cfg->inject, err, sizeof(err));
-	stress_parse_stutter("250ms-1s", &cfg->stutter, err, sizeof(err));
-	stress_parse_hotplug("0.75", &cfg->hotplug, cfg->hotplug_text, sizeof(cfg->hotplug_text),
-			     err, sizeof(err));
+	cfg->nr_selectors = 2;
+	for (i = 0; i < NR_OPTIONS; i++)
+		if (options[i].deflt)
+			apply(cfg, &options[i], options[i].name, options[i].deflt, &act);
+	for (i = 0; i < scenario_count(); i++)
+		stress_opt_defaults(scenario_at(i)->opts, scenario_at(i)->opt_cfg);
 }
 
 static bool selected(const struct stress_config *cfg, const struct scenario *sc)
@@ -515,7 +474,7 @@ static bool selected(const struct stress_config *cfg, const struct scenario *sc)
 /* The options that choose what ./stress does: one at most. */
 static bool mode_opt(enum opt_id id)
 {
-	return id == O_LIST || id == O_HELP || id == O_VERSION || id == O_DESCRIBE ||
+	return id == O_LIST || id == O_HELP || id == O_HELP_MD || id == O_VERSION || id == O_DESCRIBE ||
 	       id == O_REPLAY || id == O_SHRINK;
 }
 
@@ -587,7 +546,7 @@ int stress_cli_parse(int argc, char **argv, struct stress_config *cfg,
 	optind = 0;
 	opterr = 0;
 	for (;;) {
-		const struct cli_opt *o;
+		const struct stress_opt *o;
 		char *as;
 
 		c = getopt_long(argc, argv, ps.shortopts, ps.longopts, NULL);
@@ -601,7 +560,7 @@ int stress_cli_parse(int argc, char **argv, struct stress_config *cfg,
 		}
 		if (c == ':') {
 			if (optopt >= O_SCENARIO_OPT) {
-				const struct scenario_opt *so = ps.sc_opts[optopt - O_SCENARIO_OPT].opt;
+				const struct stress_opt *so = ps.sc_opts[optopt - O_SCENARIO_OPT].opt;
 
 				return usage_error("--%s: missing %s", so->name, so->arg);
 			}
@@ -611,13 +570,14 @@ int stress_cli_parse(int argc, char **argv, struct stress_config *cfg,
 			return usage_error("-%c: missing %s", optopt, o->arg);
 		}
 		if (c >= O_SCENARIO_OPT) {
-			const struct scenario_opt *so = ps.sc_opts[c - O_SCENARIO_OPT].opt;
+			const struct stress_opt *so = ps.sc_opts[c - O_SCENARIO_OPT].opt;
 			char err[160] = "invalid value";
 
 			if (ps.sc_given[c - O_SCENARIO_OPT])
 				return usage_error("--%s given twice (each option once)", so->name);
 
-			if (so->parse(optarg, err, sizeof(err)))
+			if (stress_opt_parse(so, ps.sc_opts[c - O_SCENARIO_OPT].sc->opt_cfg, optarg,
+					     err, sizeof(err)))
 				return usage_error("--%s: %s", so->name, err);
 			append_arg(cfg, so->name, optarg);
 			ps.sc_given[c - O_SCENARIO_OPT] = true;
@@ -638,12 +598,23 @@ int stress_cli_parse(int argc, char **argv, struct stress_config *cfg,
 			return usage_error("%s and %s are different modes: pick one", mode, as);
 		if (mode_opt(o->id))
 			snprintf(mode, sizeof(mode), "%s", as);
-		if (apply(cfg, o->id, as, optarg, &requested))
+		if (apply(cfg, o, as, optarg, &requested))
 			return -1;
+	}
+	/* --help SCENARIO: that scenario's options. */
+	if (requested == ACT_HELP && !cfg->help_markdown && optind == argc - 1) {
+		cfg->help_scenario = scenario_find(argv[optind]);
+		if (!cfg->help_scenario)
+			return usage_error("--help: unknown scenario '%s' (see --list)",
+					   argv[optind]);
+		optind++;
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
 	*act = requested;
+	cfg->seed_given = *ps.given[O_SEED - O_SCENARIO];
+	cfg->duration_given = *ps.given[O_DURATION - O_SCENARIO];
+	cfg->selectors_given = *ps.given[O_SELECTORS - O_SCENARIO];
 	if (!cfg->rcu) {
 		const char *env = getenv(KC_RCU_FLAVOR_ENV);
 

@@ -16,14 +16,6 @@
 
 void (*stress_hook)(struct stress *s, enum stress_hook where, unsigned int arg);
 
-double stress_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* --- services for scenarios --- */
 
 unsigned int stress_nr_cpus(struct stress *s)
@@ -69,11 +61,6 @@ bool stress_stopping(struct stress *s)
 bool stress_serial(struct stress *s)
 {
 	return atomic_load(&s->phase) == PH_SERIAL;
-}
-
-bool stress_interrupted(void)
-{
-	return stress_signalled != 0;
 }
 
 bool stress_failed(struct stress *s)
@@ -149,18 +136,6 @@ void stress_soft(struct stress *s, const char *what, unsigned long n)
 void stress_count_checks(struct stress *s, unsigned long n)
 {
 	atomic_fetch_add_explicit(&s->checks, n, memory_order_relaxed);
-}
-
-const char *stress_class_name(enum stress_class cls)
-{
-	switch (cls) {
-	case STRESS_CONTRACT:
-		return "contract";
-	case STRESS_CRASH:
-		return "crash";
-	default:
-		return "wrong-answer";
-	}
 }
 
 /*

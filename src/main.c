@@ -222,7 +222,7 @@ static int stress_main(int argc, char **argv)
 	}
 	switch (act) {
 	case ACT_HELP:
-		stress_usage(stdout);
+		stress_usage(stdout, &cfg);
 		return 0;
 	case ACT_VERSION:
 		printf("stress (hpcc-stress) %s; hpcc source: %s; API: %s; NR_CPUS=%d; "

@@ -59,13 +59,13 @@ int stress_parse_ulong(const char *s, unsigned long long min, unsigned long long
 	char *end;
 
 	if (!s || !isdigit((unsigned char)s[0])) {
-		snprintf(err, errlen, "'%s' is not a non-negative integer", s ? s : "");
+		snprintf(err, errlen, "'%s' is not an integer (decimal digits only)", s ? s : "");
 		return -1;
 	}
 	errno = 0;
 	v = strtoull(s, &end, 10);
 	if (errno || *end) {
-		snprintf(err, errlen, "'%s' is not a non-negative integer", s);
+		snprintf(err, errlen, "'%s' is not an integer (decimal digits only)", s);
 		return -1;
 	}
 	if (v < min || v > max) {
@@ -245,19 +245,4 @@ int stress_parse_hotplug(const char *s, double *p, char *text, size_t textlen, c
 	*p = d;
 	snprintf(text, textlen, "%s", d ? s : "off");
 	return 0;
-}
-
-int stress_opt_choice(const char *val, const char *const *names, unsigned int n,
-		      char *err, size_t errlen)
-{
-	unsigned int i;
-	int len;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(val, names[i]))
-			return i;
-	len = snprintf(err, errlen, "'%s' is not one of ", val);
-	for (i = 0; i < n && len >= 0 && (size_t)len < errlen; i++)
-		len += snprintf(err + len, errlen - len, "%s%s", i ? ", " : "", names[i]);
-	return -1;
 }

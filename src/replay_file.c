@@ -432,7 +432,7 @@ int replay_args_argv(const char *args, char *buf, size_t len, char **argv, int m
 }
 
 /* The option of @sc that word @w ("--name" or "--name=value") names, or NULL. */
-static const struct scenario_opt *scenario_opt_of(const struct scenario *sc, const char *w)
+static const struct stress_opt *scenario_opt_of(const struct scenario *sc, const char *w)
 {
 	const char *eq = strchr(w, '=');
 	size_t n;
@@ -472,7 +472,7 @@ int replay_args_for(const char *args, const struct scenario *sc, char *out, size
 static int check_args(struct parser *p, const struct replay *rp, const struct scenario *sc)
 {
 	char buf[sizeof(rp->args)], *argv[REPLAY_MAX_ARGS], why[160], esc[200];
-	const struct scenario_opt *used[REPLAY_MAX_ARGS];
+	const struct stress_opt *used[REPLAY_MAX_ARGS];
 	int argc, i, j;
 
 	argc = replay_args_argv(rp->args, buf, sizeof(buf), argv, REPLAY_MAX_ARGS);
@@ -480,7 +480,7 @@ static int check_args(struct parser *p, const struct replay *rp, const struct sc
 		return perr(p, "'args': more than %d words or a badly quoted value",
 			    REPLAY_MAX_ARGS);
 	for (i = 0; i < argc; i++) {
-		const struct scenario_opt *so = scenario_opt_of(sc, argv[i]);
+		const struct stress_opt *so = scenario_opt_of(sc, argv[i]);
 		const char *eq = strchr(argv[i], '=');
 
 		if (!so)
@@ -496,7 +496,7 @@ static int check_args(struct parser *p, const struct replay *rp, const struct sc
 				    so->arg ? "needs =VALUE" : "takes no value");
 		snprintf(why, sizeof(why), "invalid value");
 		/* The parser's message may quote the value: escape it too. */
-		if (so->parse(eq ? eq + 1 : NULL, why, sizeof(why)))
+		if (stress_opt_parse(so, sc->opt_cfg, eq ? eq + 1 : NULL, why, sizeof(why)))
 			return perr(p, "'args': --%s: %s", so->name,
 				    escaped(why, strlen(why), esc, sizeof(esc)));
 	}

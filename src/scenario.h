@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <kcompat/kcompat.h>
 #include "util/rng.h"
+#include "opts.h"
 
 struct stress;		/* one run of one scenario (engine-owned) */
 struct json;		/* lib/util/json.h */
@@ -60,19 +61,12 @@ static inline void stress_step_home(unsigned int cpu)
 	}
 }
 
-/* A scenario-specific long option (e.g. --oom-algo v16). */
-struct scenario_opt {
-	const char *name;	/* without "--"; NULL ends the table */
-	const char *arg;	/* argument name for --help; NULL for a flag */
-	const char *help;
-	/* Parse @val (NULL for a flag): 0, or -1 with a one-line reason in @err. */
-	int (*parse)(const char *val, char *err, size_t errlen);
-};
-
 struct scenario {
 	const char *name;
 	const char *summary;
-	const struct scenario_opt *opts;	/* may be NULL */
+	/* Its options (opts.h; may be NULL): fields of *opt_cfg, set before setup(). */
+	const struct stress_opt *opts;
+	void *opt_cfg;
 	/* Before the threads start. 0, or -1: internal error (exit 3). */
 	int (*setup)(struct stress *s);
 	/*
@@ -110,17 +104,11 @@ struct scenario {
 
 void scenario_register(const struct scenario *sc);
 
-/*
- * For scenario_opt parsers: the index of @val in @names, or -1 with
- * "'val' is not one of a, b, c" in @err.
- */
 /* selftest: the watchdog finds every run starved of CPU (the INCOMPLETE verdict's test). */
 extern bool stress_wd_fake_starved;
 
 /* A plain decimal number at @s (no sign, exponent, hex): where it ends, or NULL. */
 const char *stress_decimal(const char *s, double *out);
-int stress_opt_choice(const char *val, const char *const *names, unsigned int n,
-		      char *err, size_t errlen);
 #define SCENARIO_REGISTER(sc)						\
 static void __attribute__((constructor)) __scenario_register_##sc(void) \
 {									\

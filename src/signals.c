@@ -118,3 +118,8 @@ void stress_kill_child(void)
 	if (pid > 0)
 		kill(pid, SIGKILL);	/* async-signal-safe */
 }
+
+bool stress_interrupted(void)
+{
+	return stress_signalled != 0;
+}

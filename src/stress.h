@@ -87,6 +87,9 @@ struct stress_config {
 	unsigned int nr_scenarios;
 	/* Scenario options as given ("--name=value" ...), for the reproducer. */
 	char scenario_args[1024];
+	/* --help SCENARIO, --help-markdown */
+	const struct scenario *help_scenario;
+	bool help_markdown;
 };
 
 /* Parsing helpers: 0, or -1 with a reason in @err. */
@@ -107,7 +110,7 @@ enum stress_action { ACT_RUN, ACT_LIST, ACT_HELP, ACT_VERSION, ACT_DESCRIBE, ACT
 		     ACT_SHRINK };
 int stress_cli_parse(int argc, char **argv, struct stress_config *cfg,
 		     enum stress_action *act);
-void stress_usage(FILE *out);
+void stress_usage(FILE *out, const struct stress_config *cfg);
 
 /*
  * output.c: checked output. Each failure prints "stress: cannot write

@@ -39,25 +39,25 @@
 #define CC_MAX_BLOCKS	(CC_MAX_PAGES / CC_PB)
 #define CC_CONTENTION	64	/* a run ends PARTIAL on contention: 1 round in 64 */
 
-/* Options (parsed before setup). */
-static enum compact_policy opt_policy = COMPACT_POLICY_P9;
-static enum compact_p5 opt_p5 = COMPACT_P5_INTENDED;
-static enum compact_atomic_mode opt_atomic = COMPACT_ATOMIC_RELAXED;
-static unsigned long opt_cluster_max = 32;
-static double opt_frag = -1;			/* < 0: drift */
 /*
- * The series itself can reach depth 64 (nothing bounds it,
- * docs/spec/compaction.md#cmp-scan-limit): a long run of depleted resets in a
- * clean build is the modelled design's hazard, not the suite's bug. The
- * library's guard must then report the overflow and give the floor (checked
- * with invariant 3); by default such depths are counted and reported,
- * --depth-guard fail makes them fatal.
+ * Options (set before setup). --depth-guard: the series itself can reach
+ * depth 64 (nothing bounds it, docs/spec/compaction.md#cmp-scan-limit): a
+ * long run of depleted resets in a clean build is the modelled design's
+ * hazard, not the suite's bug. The library's guard must then report the
+ * overflow and give the floor (checked with invariant 3); by default such
+ * depths are counted and reported, --depth-guard fail makes them fatal.
  * --frag-level 0 (no success ever) reaches them within a second.
  */
-static bool opt_depth_clamp = true;
+static struct cc_cfg {
+	int policy;		/* enum compact_policy */
+	int p5;			/* enum compact_p5 */
+	int atomic;		/* enum compact_atomic_mode */
+	unsigned long cluster_max;
+	double frag;		/* < 0: drift */
+	int depth_clamp;	/* 1: clamp; 0: fail */
+} cfg;
 
-static const char *const atomic_names[] = { "plain", "relaxed", "seqcst" };
-static const char *const policy_names[] = { "base", "threshold1", "p9" };
+static const char *const atomic_names[] = { "plain", "relaxed", "seqcst", NULL };
 
 struct cc_cpu {
 	/* Ground truth, written by the owning vCPU only. */
@@ -86,96 +86,38 @@ struct cc_state {
 
 static struct cc_state *C;
 
-static int parse_policy(const char *v, char *err, size_t len)
-{
-	if (!strcmp(v, "base"))
-		opt_policy = COMPACT_POLICY_BASE;
-	else if (!strcmp(v, "threshold1"))
-		opt_policy = COMPACT_POLICY_THRESHOLD1;
-	else if (!strcmp(v, "p9"))
-		opt_policy = COMPACT_POLICY_P9;
-	else
-		return snprintf(err, len, "takes base, threshold1 or p9"), -1;
-	return 0;
-}
+static const char *const policy_names[] = { "base", "threshold1", "p9", NULL };
+static const int policy_values[] = { COMPACT_POLICY_BASE, COMPACT_POLICY_THRESHOLD1,
+				     COMPACT_POLICY_P9 };
+static const char *const p5_names[] = { "intended", "as-posted", NULL };
+static const int p5_values[] = { COMPACT_P5_INTENDED, COMPACT_P5_AS_POSTED };
+static const char *const cluster_names[] = { "32", "256", NULL };
+static const int cluster_values[] = { 32, 256 };
+static const char *const frag_names[] = { "drift", NULL };
+static const int frag_values[] = { -1 };
+static const char *const guard_names[] = { "fail", "clamp", NULL };
 
-static int parse_p5(const char *v, char *err, size_t len)
-{
-	if (!strcmp(v, "intended"))
-		opt_p5 = COMPACT_P5_INTENDED;
-	else if (!strcmp(v, "as-posted"))
-		opt_p5 = COMPACT_P5_AS_POSTED;
-	else
-		return snprintf(err, len, "takes intended or as-posted"), -1;
-	return 0;
-}
-
-static int parse_atomic(const char *v, char *err, size_t len)
-{
-	int i = stress_opt_choice(v, atomic_names, ARRAY_SIZE(atomic_names), err, len);
-
-	if (i < 0)
-		return -1;
-	opt_atomic = i;
-	return 0;
-}
-
-static int parse_cluster(const char *v, char *err, size_t len)
-{
-	if (!strcmp(v, "32"))
-		opt_cluster_max = 32;
-	else if (!strcmp(v, "256"))
-		opt_cluster_max = 256;
-	else
-		return snprintf(err, len, "takes 32 or 256"), -1;
-	return 0;
-}
-
-static int parse_frag(const char *v, char *err, size_t len)
-{
-	const char *end;
-	double f;
-
-	if (!strcmp(v, "drift")) {
-		opt_frag = -1;
-		return 0;
-	}
-	end = stress_decimal(v, &f);
-	if (!end || *end || !(f >= 0 && f <= 1))
-		return snprintf(err, len, "takes drift or a probability 0..1"), -1;
-	opt_frag = f;
-	return 0;
-}
-
-static int parse_guard(const char *v, char *err, size_t len)
-{
-	if (!strcmp(v, "fail"))
-		opt_depth_clamp = false;
-	else if (!strcmp(v, "clamp"))
-		opt_depth_clamp = true;
-	else
-		return snprintf(err, len, "takes fail or clamp"), -1;
-	return 0;
-}
-
-static const struct scenario_opt cc_opts[] = {
-	{ "depletion-policy", "P", "compaction_churn: base (v4.3 deferral), threshold1 (P2-P8) "
-	  "or p9 (default p9)",
-	  parse_policy },
-	{ "p5", "V", "compaction_churn: intended or as-posted (the dangling else; default intended)",
-	  parse_p5 },
-	{ "atomic-mode", "M",
-	  "compaction_churn: plain (kernel RMW, lost updates measured), relaxed or seqcst (default relaxed)",
-	  parse_atomic },
-	{ "cluster-max", "N", "compaction_churn: COMPACT_CLUSTER_MAX, 32 or 256 (default 32)",
-	  parse_cluster },
-	{ "frag-level", "F",
-	  "compaction_churn: chance that a scan round finds a suitable page, 0..1, or drift (default)",
-	  parse_frag },
-	{ "depth-guard", "G",
-	  "compaction_churn: depth >= 64 (an undefined shift in the series) is clamped and reported (clamp, default) or a failure (fail)",
-	  parse_guard },
-	{ 0 }
+static const struct stress_opt cc_opts[] = {
+	{ "depletion-policy", .arg = "P", .type = OPT_CHOICE, OPT_FIELD(struct cc_cfg, policy),
+	  .choices = policy_names, .values = policy_values, .deflt = "p9",
+	  .help = "depletion: base (v4.3 deferral), threshold1 (P2-P8) or p9." },
+	{ "p5", .arg = "V", .type = OPT_CHOICE, OPT_FIELD(struct cc_cfg, p5),
+	  .choices = p5_names, .values = p5_values, .deflt = "intended",
+	  .help = "P5's dangling else: as intended or as posted." },
+	{ "atomic-mode", .arg = "M", .type = OPT_CHOICE, OPT_FIELD(struct cc_cfg, atomic),
+	  .choices = atomic_names, .deflt = "relaxed",
+	  .help = "plain (kernel RMW, lost updates measured), relaxed or seqcst." },
+	{ "cluster-max", .arg = "N", .type = OPT_CHOICE, OPT_FIELD(struct cc_cfg, cluster_max),
+	  .choices = cluster_names, .values = cluster_values, .deflt = "32",
+	  .help = "COMPACT_CLUSTER_MAX." },
+	{ "frag-level", .arg = "F", .type = OPT_DOUBLE, OPT_FIELD(struct cc_cfg, frag),
+	  .fmin = 0, .fmax = 1, .choices = frag_names, .values = frag_values, .deflt = "drift",
+	  .help = "chance that a scan round finds a suitable page, 0..1, or drift." },
+	{ "depth-guard", .arg = "G", .type = OPT_CHOICE, OPT_FIELD(struct cc_cfg, depth_clamp),
+	  .choices = guard_names, .deflt = "clamp",
+	  .help = "depth >= 64 (an undefined shift in the series) is clamped and reported "
+		  "(clamp) or a failure (fail)." },
+	{ .name = NULL }
 };
 
 /* Plain mode: sometimes yield inside the RMW window so lost updates show on 2 cores. */
@@ -195,8 +137,8 @@ static double frag_chance(void)
 	double tri = ph < period / 2 ? (double)ph / (period / 2) :
 		     (double)(period - ph) / (period / 2);
 
-	if (opt_frag >= 0)
-		return opt_frag;
+	if (cfg.frag >= 0)
+		return cfg.frag;
 	return 0.0002 + 0.05 * tri * tri * tri;
 }
 
@@ -215,7 +157,7 @@ static void shift_guard(struct stress *s, int cpu, unsigned long depth, const ch
 {
 	if (depth < BITS_PER_LONG)
 		return;
-	if (opt_depth_clamp) {
+	if (cfg.depth_clamp) {
 		atomic_fetch_add_explicit(&C->depth_clamps, 1, memory_order_relaxed);
 		stress_soft(s, "shift_range_clamped", 1);
 		return;
@@ -268,7 +210,7 @@ static void check_reset(struct stress *s, int cpu, const struct compact_reset_re
 			    "a reset turned SCANALLFREE on for a zone it saw with DEPLETED off "
 			    "and did not turn DEPLETED on (s=%ld, depth %ld): SCANALLFREE => "
 			    "DEPLETED broken (P5 %s)", rep->success_seen, rep->depth_before,
-			    opt_p5 == COMPACT_P5_AS_POSTED ? "as posted" : "intended");
+			    cfg.p5 == COMPACT_P5_AS_POSTED ? "as posted" : "intended");
 	if (rep->deepened) {
 		/*
 		 * Invariant 7: the deepening RMW adds 1 to the value it saw.
@@ -278,7 +220,7 @@ static void check_reset(struct stress *s, int cpu, const struct compact_reset_re
 		 * benign), so only the RMW's own result is hard: it is at least
 		 * 1 with atomic RMWs.
 		 */
-		if (rep->depth_incremented < 1 && opt_atomic != COMPACT_ATOMIC_PLAIN)
+		if (rep->depth_incremented < 1 && cfg.atomic != COMPACT_ATOMIC_PLAIN)
 			stress_fail(s, "depth-writes", cpu, "deepening reset: depth %ld -> %ld",
 				    rep->depth_before, rep->depth_incremented);
 		else if (rep->depth_incremented != rep->depth_before + 1)
@@ -312,8 +254,8 @@ static void check_limit(struct stress *s, int cpu, const struct zone_desc *d, lo
 	long want = COMPACT_SCAN_UNLIMITED;
 
 	if (depleted && depth)
-		want = depth >= BITS_PER_LONG ? (long)opt_cluster_max :
-			(long)max(x >> depth, opt_cluster_max);
+		want = depth >= BITS_PER_LONG ? (long)cfg.cluster_max :
+			(long)max(x >> depth, cfg.cluster_max);
 	if (limit != want || ovf != (depleted && depth >= BITS_PER_LONG))
 		stress_fail(s, "limit-at-start", cpu,
 			    "limit %ld (shift overflow %d) with DEPLETED %d depth %lu, M %lu: "
@@ -337,7 +279,7 @@ static enum run_status compact_run(struct stress *s, unsigned int cpu, struct st
 	unsigned int rounds;
 
 	*found = false;
-	if (opt_policy == COMPACT_POLICY_BASE ? compaction_restarting_base(z, CC_ORDER) :
+	if (cfg.policy == COMPACT_POLICY_BASE ? compaction_restarting_base(z, CC_ORDER) :
 	    cc_shadow_restarting(s, &C->shadow, cpu, z, CC_ORDER)) {
 		cc_shadow_reset(s, &C->shadow, cpu, z, d, &rep);
 		stress_trace(s, cpu, "reset", rep.depth_before, rep.depth_after);
@@ -390,7 +332,7 @@ static enum run_status compact_run(struct stress *s, unsigned int cpu, struct st
 		}
 		if (rounds && stress_rng_chance(rng, chance)) {
 			/* v4.3 (Base) has no success counter. */
-			if (opt_policy != COMPACT_POLICY_BASE) {
+			if (cfg.policy != COMPACT_POLICY_BASE) {
 				cc_shadow_note_success(s, &C->shadow, cpu, z);
 				atomic_fetch_add_explicit(&me->success_incs, 1,
 							  memory_order_relaxed);
@@ -437,7 +379,7 @@ static bool direct_compact(struct stress *s, unsigned int cpu, struct stress_rng
 	struct zone *z = &C->zone;
 	struct cc_cpu *me = &C->cpu[cpu];
 	enum run_status st;
-	bool found, wmark, base = opt_policy == COMPACT_POLICY_BASE;
+	bool found, wmark, base = cfg.policy == COMPACT_POLICY_BASE;
 
 	/* v4.3 try_to_compact_pages(): a deferred zone is not compacted (no stall). */
 	if (base && compaction_deferred(z, CC_ORDER)) {
@@ -486,8 +428,8 @@ static int setup(struct stress *s)
 		goto fail;
 	memset(C->cpu, 0, sizeof(*C->cpu) * C->nr_cpus);
 	C->par = (struct compact_params){
-		.policy = opt_policy, .p5 = opt_p5, .atomic_mode = opt_atomic,
-		.cluster_max = opt_cluster_max, .min_scan_limit = CC_PB,
+		.policy = cfg.policy, .p5 = cfg.p5, .atomic_mode = cfg.atomic,
+		.cluster_max = cfg.cluster_max, .min_scan_limit = CC_PB,
 	};
 	d = zone_desc_alloc(0, 131072, 131072, CC_PB);
 	if (!d)
@@ -496,7 +438,7 @@ static int setup(struct stress *s)
 		free(d);
 		goto fail;
 	}
-	if (opt_atomic == COMPACT_ATOMIC_PLAIN)
+	if (cfg.atomic == COMPACT_ATOMIC_PLAIN)
 		C->zone.rmw_window = cc_rmw_window;
 	defer_agreement_clear();
 	C->zone.wseq = &C->shadow.wseq;
@@ -652,12 +594,12 @@ static void check_counts(struct stress *s, const char *when)
 	if (tree != (long)succ)
 		stress_fail(s, "hpcc-success-exact", -1, "%s: hpcc success sum %ld != %lu increments",
 			    when, tree, succ);
-	if (opt_atomic != COMPACT_ATOMIC_PLAIN) {
+	if (cfg.atomic != COMPACT_ATOMIC_PLAIN) {
 		if (zs != (long)succ || zf != (long)failed)
 			stress_fail(s, "exact-counts", -1,
 				    "%s (%s): compact_success increments %ld != %lu, "
 				    "compact_failed increments %ld != %lu", when,
-				    atomic_names[opt_atomic], zs, succ, zf, failed);
+				    atomic_names[cfg.atomic], zs, succ, zf, failed);
 	} else {
 		if (zs > (long)succ || zf > (long)failed)
 			stress_fail(s, "exact-counts", -1, "%s: more increments than made: %ld > %lu "
@@ -777,12 +719,22 @@ static unsigned long cpu_sum(size_t off)
 
 #define CPU_SUM(field)	cpu_sum(offsetof(struct cc_cpu, field))
 
+static const char *policy_name(void)
+{
+	unsigned int i;
+
+	for (i = 0; policy_names[i]; i++)
+		if (policy_values[i] == cfg.policy)
+			return policy_names[i];
+	return "?";
+}
+
 static void report_text(struct stress *s, FILE *out)
 {
 	fprintf(out, "# compaction_churn: policy %s, P5 %s, atomic %s, COMPACT_CLUSTER_MAX %lu, "
-		"frag %s\n", policy_names[opt_policy],
-		opt_p5 == COMPACT_P5_INTENDED ? "intended" : "as-posted",
-		atomic_names[opt_atomic], opt_cluster_max, opt_frag < 0 ? "drift" : "fixed");
+		"frag %s\n", policy_name(),
+		cfg.p5 == COMPACT_P5_INTENDED ? "intended" : "as-posted",
+		atomic_names[cfg.atomic], cfg.cluster_max, cfg.frag < 0 ? "drift" : "fixed");
 	fprintf(out, "# compaction_churn: requests %lu stall %lu success %lu fail %lu "
 		"scanned %lu limited-runs %lu budget-stops %lu contended %lu\n",
 		atomic_load(&C->requests), CPU_SUM(stall), CPU_SUM(success), CPU_SUM(fail),
@@ -796,7 +748,7 @@ static void report_text(struct stress *s, FILE *out)
 		"compact_failed %lu; quiescent checks %lu (hpcc precise fallback %lu, "
 		"hpcc vs field differ %lu)\n", C->q_lost_success, C->q_lost_failed,
 		C->q_checks, C->q_hpcc_precise, C->q_hpcc_vs_field);
-	if (opt_policy == COMPACT_POLICY_BASE) {
+	if (cfg.policy == COMPACT_POLICY_BASE) {
 		char line[1024];
 
 		defer_agreement_line(line, sizeof(line));
@@ -809,10 +761,10 @@ static void report_text(struct stress *s, FILE *out)
 static void report_json(struct stress *s, struct json *j)
 {
 	json_kobj_begin(j, "compaction");
-	json_kstr(j, "policy", policy_names[opt_policy]);
-	json_kstr(j, "p5", opt_p5 == COMPACT_P5_INTENDED ? "intended" : "as-posted");
-	json_kstr(j, "atomic_mode", atomic_names[opt_atomic]);
-	json_ku64(j, "cluster_max", opt_cluster_max);
+	json_kstr(j, "policy", policy_name());
+	json_kstr(j, "p5", cfg.p5 == COMPACT_P5_INTENDED ? "intended" : "as-posted");
+	json_kstr(j, "atomic_mode", atomic_names[cfg.atomic]);
+	json_ku64(j, "cluster_max", cfg.cluster_max);
 	json_ku64(j, "requests", atomic_load(&C->requests));
 	json_ku64(j, "compact_stall", CPU_SUM(stall));
 	json_ku64(j, "compact_success", CPU_SUM(success));
@@ -824,7 +776,7 @@ static void report_json(struct stress *s, struct json *j)
 	json_ku64(j, "lost_success", C->q_lost_success);
 	json_ku64(j, "lost_failed", C->q_lost_failed);
 	json_ku64(j, "quiescent_checks", C->q_checks);
-	if (opt_policy == COMPACT_POLICY_BASE) {
+	if (cfg.policy == COMPACT_POLICY_BASE) {
 		struct defer_agreement a;
 		unsigned long n = 0, bad = 0;
 		int op;
@@ -848,6 +800,7 @@ static const struct scenario compaction_churn = {
 	.summary = "the 2015 compaction depletion state machine: resets, scan limits, "
 		   "P5, lost updates, hpcc success counter, RCU zone resize",
 	.opts = cc_opts,
+	.opt_cfg = &cfg,
 	.setup = setup,
 	.cpu_step = cpu_step,
 	.select_step = select_step,

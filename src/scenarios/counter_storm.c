@@ -32,8 +32,11 @@ static const char *const pattern_names[NR_PATTERNS] = {
 	"small", "large", "osc", "negrun", "hop",
 };
 
-static int opt_pattern = -1;	/* -1: mixed */
-static int opt_skip = -1;	/* -1: the library's default */
+/* Options (set before setup). */
+static struct storm_cfg {
+	int pattern;	/* -1: mixed */
+	int skip;	/* -1: the library's default */
+} cfg = { .pattern = -1, .skip = -1 };
 
 const char *const key_names[NR_KEYS] = {
 	"hot", "group0", "group1", "group2-warm", "group3-cold", "cold",
@@ -42,44 +45,23 @@ const char *const key_names[NR_KEYS] = {
 
 /* --- options --- */
 
-static int parse_pattern(const char *val, char *err, size_t errlen)
-{
-	int i;
+static const char *const pattern_choices[] = {
+	"mixed", "small", "large", "osc", "negrun", "hop", NULL,
+};
+static const int pattern_values[] = { -1, P_SMALL, P_LARGE, P_OSC, P_NEGRUN, P_HOP };
+static const char *const skip_choices[] = { "off", "on", NULL };
 
-	if (!strcmp(val, "mixed")) {
-		opt_pattern = -1;
-		return 0;
-	}
-	for (i = 0; i < NR_PATTERNS; i++) {
-		if (!strcmp(val, pattern_names[i])) {
-			opt_pattern = i;
-			return 0;
-		}
-	}
-	snprintf(err, errlen, "'%s' is not one of mixed, small, large, osc, negrun, hop", val);
-	return -1;
-}
-
-static int parse_skip(const char *val, char *err, size_t errlen)
-{
-#ifdef PERCPU_COUNTER_TREE_HAS_SKIP_SWITCH
-	if (!strcmp(val, "on") || !strcmp(val, "off")) {
-		opt_skip = !strcmp(val, "on");
-		return 0;
-	}
-	snprintf(err, errlen, "'%s' is not on or off", val);
-#else
-	snprintf(err, errlen, "this hpcc build has no level-skip switch");
+static const struct stress_opt storm_opts[] = {
+	{ "storm-pattern", .arg = "NAME", .type = OPT_CHOICE, OPT_FIELD(struct storm_cfg, pattern),
+	  .choices = pattern_choices, .values = pattern_values, .deflt = "mixed",
+	  .help = "only this update pattern." },
+	{ "storm-skip-levels", .arg = "on|off", .type = OPT_CHOICE,
+	  OPT_FIELD(struct storm_cfg, skip), .choices = skip_choices,
+#ifndef PERCPU_COUNTER_TREE_HAS_SKIP_SWITCH
+	  .unavailable = "this hpcc build has no level-skip switch",
 #endif
-	return -1;
-}
-
-static const struct scenario_opt storm_opts[] = {
-	{ "storm-pattern", "NAME", "counter_storm: only this pattern: mixed (default), small, "
-	  "large, osc, negrun, hop", parse_pattern },
-	{ "storm-skip-levels", "on|off", "counter_storm: the library's level-skip optimisation "
-	  "(default: the library's default)", parse_skip },
-	{ NULL, NULL, NULL, NULL },
+	  .help = "the library's level-skip optimisation (default: the library's)." },
+	{ .name = NULL }
 };
 
 /* --- the update side --- */
@@ -169,7 +151,7 @@ static __always_inline void new_run(struct storm *st, struct cs_cpu *c, struct s
 	const struct hpcc_shape *sh = st->shape;
 	unsigned int l;
 
-	c->pattern = opt_pattern >= 0 ? opt_pattern : (int)below(NR_PATTERNS);
+	c->pattern = cfg.pattern >= 0 ? cfg.pattern : (int)below(NR_PATTERNS);
 	c->left = 16 + below(512);
 	c->osc_key = below(K_G2_WARM + 1);
 	c->hop_target = below(st->nr_cpus);
@@ -321,8 +303,8 @@ static int storm_setup(struct stress *s)
 	memset(st->cpus, 0, sizeof(*st->cpus) * st->nr_cpus);
 #ifdef PERCPU_COUNTER_TREE_HAS_SKIP_SWITCH
 	st->saved_skip = percpu_counter_tree_skip_levels;
-	if (opt_skip >= 0)
-		percpu_counter_tree_skip_levels = opt_skip;
+	if (cfg.skip >= 0)
+		percpu_counter_tree_skip_levels = cfg.skip;
 #endif
 	if (percpu_counter_tree_init(&st->solo[0], st->items[0], batch, GFP_KERNEL))
 		goto fail;
@@ -425,8 +407,8 @@ static void storm_report_text(struct stress *s, FILE *out)
 		"unsettled_skips=%lu far_pairs=%lu sets=%lu pattern=%s skip_levels=%s\n",
 		totals.adds, totals.other_adds, atomic_load(&st->compares),
 		atomic_load(&st->unsettled), atomic_load(&st->far_pairs), atomic_load(&st->sets),
-		opt_pattern < 0 ? "mixed" : pattern_names[opt_pattern],
-		opt_skip < 0 ? "default" : opt_skip ? "on" : "off");
+		cfg.pattern < 0 ? "mixed" : pattern_names[cfg.pattern],
+		cfg.skip < 0 ? "default" : cfg.skip ? "on" : "off");
 }
 
 static void storm_report_json(struct stress *s, struct json *j)
@@ -440,8 +422,8 @@ static void storm_report_json(struct stress *s, struct json *j)
 	json_ku64(j, "unsettled_skips", atomic_load(&st->unsettled));
 	json_ku64(j, "far_pairs", atomic_load(&st->far_pairs));
 	json_ku64(j, "sets", atomic_load(&st->sets));
-	json_kstr(j, "pattern", opt_pattern < 0 ? "mixed" : pattern_names[opt_pattern]);
-	json_kstr(j, "skip_levels", opt_skip < 0 ? "default" : opt_skip ? "on" : "off");
+	json_kstr(j, "pattern", cfg.pattern < 0 ? "mixed" : pattern_names[cfg.pattern]);
+	json_kstr(j, "skip_levels", cfg.skip < 0 ? "default" : cfg.skip ? "on" : "off");
 	storm_edge_report_json(st, j);
 }
 
@@ -450,6 +432,7 @@ static const struct scenario counter_storm = {
 	.summary = "hpcc counters under seeded update patterns, checked exactly against "
 		   "ground truth (docs/spec/hpcc.md#hpcc-residual)",
 	.opts = storm_opts,
+	.opt_cfg = &cfg,
 	.setup = storm_setup,
 	.cpu_step = storm_cpu_step,
 	.cpu_steps = storm_cpu_steps,

@@ -31,13 +31,15 @@
 #define SLOT_CLAIMED	((struct task_struct *)1UL)
 
 enum layout { L_HOG, L_PACKED, L_TIES, L_CHAIN, L_MIXED };
-static const char *const layout_names[] = { "hog", "packed", "ties", "chain", "mixed" };
+static const char *const layout_names[] = { "hog", "packed", "ties", "chain", "mixed", NULL };
 
-/* Options (parsed before setup). */
-static int opt_algo = -2;		/* -1: both; -2: the build's default */
-static long opt_max_shortfall = -1;
-static enum layout opt_layout = L_MIXED;
-static unsigned int opt_tasks = 48;
+/* Options (set before setup). */
+static struct oom_cfg {
+	int algo;		/* enum oom_algo; -1: both; -2: the build's default */
+	long max_shortfall;	/* -1: none */
+	int layout;		/* enum layout */
+	unsigned int tasks;
+} cfg = { .algo = -2, .max_shortfall = -1 };
 
 struct oom_gt {
 	atomic_long units[NR_UNITS];	/* exact pages; [NR_MM_COUNTERS] in bytes */
@@ -107,76 +109,25 @@ static long lrng_below(unsigned long n)
 
 /* --- options --- */
 
-static int parse_algo(const char *v, char *err, size_t len)
-{
-	enum oom_algo a;
+static const char *const algo_choices[] = { "v16", "bounded", "both", "precise", NULL };
+static const int algo_values[] = { OOM_ALGO_V16, OOM_ALGO_BOUNDED, -1, OOM_ALGO_PRECISE };
 
-	if (!strcmp(v, "both")) {
-		opt_algo = -1;
-		return 0;
-	}
-	if (oom_algo_parse(v, &a)) {
-		snprintf(err, len, "'%s' is not one of v16, bounded, both, precise", v);
-		return -1;
-	}
-	opt_algo = a;
-	return 0;
-}
-
-static int parse_long(const char *v, long lo, long hi, long *out, char *err, size_t len)
-{
-	char *end;
-	long x;
-
-	errno = 0;
-	x = strtol(v, &end, 10);
-	/* Decimal only: strtol() would also take blanks and a '+'. */
-	if (!isdigit((unsigned char)v[*v == '-']) || errno || *end || x < lo || x > hi) {
-		snprintf(err, len, "'%s' is not an integer in %ld..%ld", v, lo, hi);
-		return -1;
-	}
-	*out = x;
-	return 0;
-}
-
-static int parse_shortfall(const char *v, char *err, size_t len)
-{
-	return parse_long(v, 0, LONG_MAX / 2, &opt_max_shortfall, err, len);
-}
-
-static int parse_tasks(const char *v, char *err, size_t len)
-{
-	long x;
-
-	if (parse_long(v, 2, 4096, &x, err, len))
-		return -1;
-	opt_tasks = x;
-	return 0;
-}
-
-static int parse_layout(const char *v, char *err, size_t len)
-{
-	int i = stress_opt_choice(v, layout_names, ARRAY_SIZE(layout_names), err, len);
-
-	if (i < 0)
-		return -1;
-	opt_layout = i;
-	return 0;
-}
-
-static const struct scenario_opt oom_opts[] = {
-	{ "oom-algo", "A",
-	  "selection under test: v16, bounded, both (v16 and bounded alternate) or precise; "
-	  "default both, or precise when KERNEL_SRC's tree has one precise pass",
-	  parse_algo },
-	{ "oom-max-shortfall", "PAGES",
-	  "fail when v16's victim is more than PAGES below the true maximum at a quiescent point",
-	  parse_shortfall },
-	{ "oom-layout", "L", "hog, packed, ties, chain or mixed (default mixed: rotates hog/packed/ties)",
-	  parse_layout },
-	{ "oom-tasks", "N", "task slots, 2..4096 (default 48; chain uses at least 24)",
-	  parse_tasks },
-	{ 0 }
+static const struct stress_opt oom_opts[] = {
+	{ "oom-algo", .arg = "A", .type = OPT_CHOICE, OPT_FIELD(struct oom_cfg, algo),
+	  .choices = algo_choices, .values = algo_values,
+	  .help = "selection under test (both: v16 and bounded alternate); default both, "
+		  "or precise when KERNEL_SRC's tree has one precise pass." },
+	{ "oom-max-shortfall", .arg = "PAGES", .type = OPT_UINT,
+	  OPT_FIELD(struct oom_cfg, max_shortfall), .min = 0, .max = LONG_MAX / 2,
+	  .help = "fail when v16's victim is more than PAGES below the true maximum at a "
+		  "quiescent point." },
+	{ "oom-layout", .arg = "L", .type = OPT_CHOICE, OPT_FIELD(struct oom_cfg, layout),
+	  .choices = layout_names, .deflt = "mixed",
+	  .help = "task layout (mixed rotates hog, packed and ties)." },
+	{ "oom-tasks", .arg = "N", .type = OPT_UINT, OPT_FIELD(struct oom_cfg, tasks),
+	  .min = 2, .max = 4096, .deflt = "48",
+	  .help = "task slots (chain uses at least 24)." },
+	{ .name = NULL }
 };
 
 /* --- layouts --- */
@@ -589,8 +540,8 @@ static bool two_pass(enum oom_algo a)
 
 static enum oom_algo algo_for(unsigned int id, unsigned long n)
 {
-	if (opt_algo >= 0)
-		return opt_algo;
+	if (cfg.algo >= 0)
+		return cfg.algo;
 	return (id + n) % 2 ? OOM_ALGO_BOUNDED : OOM_ALGO_V16;
 }
 
@@ -684,19 +635,18 @@ static bool oracle_move(struct task_struct *p, short adj, long pages)
 	return true;
 }
 
-static void quiescent(struct stress *s)
+/*
+ * Every task's badness against the ground truth: precise equal, the
+ * approximation within its contract and never below its adj part. Fills
+ * @q (at most @cap tasks): the count; the true and approximate maxima of
+ * the eligible tasks in @pmax, @amax.
+ */
+static unsigned int check_badness(struct stress *s, struct qtask *q, unsigned int cap,
+				  long *pmax, long *amax)
 {
-	struct qtask *q;
 	struct task_struct *p;
-	unsigned int n = 0, i, inwin = 0, pending = 0, cap = R->nr_slots + 2;
-	long pmax = LONG_MIN, amax = LONG_MIN;
-	int a;
+	unsigned int n = 0;
 
-	if (!stress_checking(s))
-		return;
-	q = calloc(cap, sizeof(*q));
-	if (!q)
-		return;
 	rcu_read_lock();
 	for_each_process(p) {
 		unsigned long u = 0, o = 0;
@@ -728,14 +678,103 @@ static void quiescent(struct stress *s)
 				    "pid %d: approximate badness %ld below its adj part %ld",
 				    p->pid, q[n].approx, adjp);
 		if (q[n].eligible) {
-			pmax = max(pmax, q[n].truth);
-			amax = max(amax, q[n].approx);
+			*pmax = max(*pmax, q[n].truth);
+			*amax = max(*amax, q[n].approx);
 		}
 		n++;
 	}
 	rcu_read_unlock();
+	return n;
+}
+
+/*
+ * Selection @a at this quiescent point (@pending victims, @inwin tasks in
+ * the window, true maximum @pmax): false when it chose no victim at all
+ * (the checks of the other selections would only repeat that).
+ */
+static bool check_selection(struct stress *s, int a, unsigned int pending, long pmax,
+			    unsigned int inwin)
+{
+	struct oom_control oc = { .totalpages = R->totalpages, .algo = a };
+	long got = LONG_MIN, sh;
+	bool el = false;
+
+	oom_select_bad_process(&oc);
+	stress_count_checks(s, 1);
+	if (pending) {
+		/* A kill in progress, frozen: every selection aborts. */
+		if (oc.chosen != OOM_ABORT)
+			stress_fail(s, "abort_on_victim", -1,
+				    "%s at a quiescent point did not abort with %u OOM victims pending",
+				    oom_algo_names[a], pending);
+		oom_select_put(&oc);
+		return true;
+	}
+	if (oc.chosen && oc.chosen != OOM_ABORT)
+		got = truth_badness(oc.chosen, &el);
+	if (oc.chosen == OOM_ABORT || (pmax != LONG_MIN && !el)) {
+		stress_fail(s, "oracle_victim", -1,
+			    "%s at a quiescent point chose %s",
+			    oom_algo_names[a], oc.chosen == OOM_ABORT ? "abort" :
+			    "no eligible task");
+		oom_select_put(&oc);
+		return false;
+	}
+	sh = pmax == LONG_MIN ? 0 : pmax - got;
+	oom_select_put(&oc);
+	R->q_worst[a] = max(R->q_worst[a], sh);
+	R->q_hits[a] += sh != 0;
+	if (a == OOM_ALGO_PRECISE) {
+		if (sh)
+			stress_fail(s, "oracle_precise", -1,
+				    "precise one-pass chose %ld, true maximum %ld", got, pmax);
+		return true;
+	}
+	/*
+	 * v16 is exact only if the true maximum also passes its
+	 * filter against an exact anchor: 4T <= O. A batch below a
+	 * fan-in breaks that (test_oom: oom_v16_exactness_needs_small_t).
+	 */
+	if (inwin <= OOM_MAX_PRECISE_BADNESS_SUMS && sh &&
+	    (a == OOM_ALGO_BOUNDED || R->slack4 <= R->over))
+		stress_fail(s, "exact_in_window", -1,
+			    "%s chose %ld, true maximum %ld with %u tasks in the window",
+			    oom_algo_names[a], got, pmax, inwin);
+	if (a == OOM_ALGO_BOUNDED) {
+		stress_margin(s, "bounded_window", sh, R->window);
+		if (sh > (long)R->window)
+			stress_fail(s, "bounded_window", -1,
+				    "bounded chose %ld, %ld below the true maximum %ld (window %lu)",
+				    got, sh, pmax, R->window);
+	} else {
+		R->q_v16_sel++;
+		R->q_v16_runout += oc.stats.budget_hits != 0;
+		if (cfg.max_shortfall >= 0 && sh > cfg.max_shortfall)
+			stress_fail(s, "v16_max_shortfall", -1,
+				    "v16 chose %ld, %ld pages (%.2f windows) below the true maximum %ld; %u tasks in the window, %lu approximate selections after the budget",
+				    got, sh, in_windows(sh), pmax, inwin,
+				    oc.stats.fallback_selects);
+	}
+	return true;
+}
+
+/* Every vCPU parked: badness, then each selection under test, then the oracle. */
+static void quiescent(struct stress *s)
+{
+	struct qtask *q;
+	unsigned int n, i, inwin = 0, pending = 0, cap = R->nr_slots + 2;
+	long pmax = LONG_MIN, amax = LONG_MIN;
+	int a;
+
+	if (!stress_checking(s))
+		return;
+	q = calloc(cap, sizeof(*q));
+	if (!q)
+		return;
+	n = check_badness(s, q, cap, &pmax, &amax);
 	for (i = 0; i < n; i++)
 		inwin += q[i].eligible && q[i].approx + (long)R->window >= amax;
+	free(q);
 	for (i = 0; i < stress_nr_cpus(s); i++)
 		pending += R->kill[i].killing != NULL;
 	R->q_checks++;
@@ -745,76 +784,14 @@ static void quiescent(struct stress *s)
 		R->q_exact++;
 	else
 		R->q_crowded++;
-
-	for (a = OOM_ALGO_PRECISE; a <= OOM_ALGO_BOUNDED; a++) {
-		struct oom_control oc = { .totalpages = R->totalpages, .algo = a };
-		long got = LONG_MIN, sh;
-		bool el = false;
-
-		if (a != OOM_ALGO_PRECISE && opt_algo >= 0 && a != opt_algo)
-			continue;
-		oom_select_bad_process(&oc);
-		stress_count_checks(s, 1);
-		if (pending) {
-			/* A kill in progress, frozen: every selection aborts. */
-			if (oc.chosen != OOM_ABORT)
-				stress_fail(s, "abort_on_victim", -1,
-					    "%s at a quiescent point did not abort with %u OOM victims pending",
-					    oom_algo_names[a], pending);
-			oom_select_put(&oc);
-			continue;
-		}
-		if (oc.chosen && oc.chosen != OOM_ABORT)
-			got = truth_badness(oc.chosen, &el);
-		if (oc.chosen == OOM_ABORT || (pmax != LONG_MIN && !el)) {
-			stress_fail(s, "oracle_victim", -1,
-				    "%s at a quiescent point chose %s",
-				    oom_algo_names[a], oc.chosen == OOM_ABORT ? "abort" :
-				    "no eligible task");
-			oom_select_put(&oc);
+	for (a = OOM_ALGO_PRECISE; a <= OOM_ALGO_BOUNDED; a++)
+		if ((a == OOM_ALGO_PRECISE || cfg.algo < 0 || a == cfg.algo) &&
+		    !check_selection(s, a, pending, pmax, inwin))
 			break;
-		}
-		sh = pmax == LONG_MIN ? 0 : pmax - got;
-		oom_select_put(&oc);
-		R->q_worst[a] = max(R->q_worst[a], sh);
-		R->q_hits[a] += sh != 0;
-		if (a == OOM_ALGO_PRECISE) {
-			if (sh)
-				stress_fail(s, "oracle_precise", -1,
-					    "precise one-pass chose %ld, true maximum %ld", got, pmax);
-			continue;
-		}
-		/*
-		 * v16 is exact only if the true maximum also passes its
-		 * filter against an exact anchor: 4T <= O. A batch below a
-		 * fan-in breaks that (test_oom: oom_v16_exactness_needs_small_t).
-		 */
-		if (inwin <= OOM_MAX_PRECISE_BADNESS_SUMS && sh &&
-		    (a == OOM_ALGO_BOUNDED || R->slack4 <= R->over))
-			stress_fail(s, "exact_in_window", -1,
-				    "%s chose %ld, true maximum %ld with %u tasks in the window",
-				    oom_algo_names[a], got, pmax, inwin);
-		if (a == OOM_ALGO_BOUNDED) {
-			stress_margin(s, "bounded_window", sh, R->window);
-			if (sh > (long)R->window)
-				stress_fail(s, "bounded_window", -1,
-					    "bounded chose %ld, %ld below the true maximum %ld (window %lu)",
-					    got, sh, pmax, R->window);
-		} else {
-			R->q_v16_sel++;
-			R->q_v16_runout += oc.stats.budget_hits != 0;
-			if (opt_max_shortfall >= 0 && sh > opt_max_shortfall)
-				stress_fail(s, "v16_max_shortfall", -1,
-					    "v16 chose %ld, %ld pages (%.2f windows) below the true maximum %ld; %u tasks in the window, %lu approximate selections after the budget",
-					    got, sh, in_windows(sh), pmax, inwin,
-					    oc.stats.fallback_selects);
-		}
-	}
-	free(q);
 	if (!pending && !stress_failed(s))
-		oom_oracle_quiescent(s, R->totalpages, opt_algo, R->q_checks, oracle_move,
+		oom_oracle_quiescent(s, R->totalpages, cfg.algo, R->q_checks, oracle_move,
 				     &R->oracle);
-	if (opt_layout == L_MIXED) {
+	if (cfg.layout == L_MIXED) {
 		R->phase = (R->phase + 1) % L_CHAIN;
 		draw_targets();
 		reset_adj();
@@ -831,8 +808,8 @@ static int setup(struct stress *s)
 	if (!R)
 		return -1;
 	R->s = s;
-	if (opt_algo == -2)
-		opt_algo = oom_kernel_algo() == OOM_ALGO_PRECISE ? OOM_ALGO_PRECISE : -1;
+	if (cfg.algo == -2)
+		cfg.algo = oom_kernel_algo() == OOM_ALGO_PRECISE ? OOM_ALGO_PRECISE : -1;
 	if (oom_model_init(stress_batch(s)))
 		return -1;
 	oom_poison_hook = on_poison;
@@ -841,10 +818,10 @@ static int setup(struct stress *s)
 	R->window = R->under + R->over;
 	R->totalpages = 1000 * max(1UL, R->window / 256);
 	R->slack4 = NR_MM_COUNTERS * stress_shape(s)->settled_max;
-	R->nr_slots = opt_tasks;
-	if (opt_layout == L_CHAIN && R->nr_slots < 24)
+	R->nr_slots = cfg.tasks;
+	if (cfg.layout == L_CHAIN && R->nr_slots < 24)
 		R->nr_slots = 24;
-	R->phase = opt_layout == L_MIXED ? L_HOG : opt_layout;
+	R->phase = cfg.layout == L_MIXED ? L_HOG : cfg.layout;
 	rng_init(&R->lrng, stress_seed(s) ^ 0x6f6f6d5f72616365ULL);
 	atomic_store(&R->seq, 1);
 	R->slots = calloc(R->nr_slots, sizeof(*R->slots));
@@ -901,10 +878,10 @@ static void report_text(struct stress *s, FILE *out)
 	int a;
 
 	fprintf(out, "# oom_race: layout %s, algo %s, %u task slots, window U+O = %lu pages (U %lu, O %lu, 4T %lu)\n",
-		layout_names[opt_layout], opt_algo < 0 ? "both" : oom_algo_names[opt_algo],
+		layout_names[cfg.layout], cfg.algo < 0 ? "both" : oom_algo_names[cfg.algo],
 		R->nr_slots, R->window, R->under, R->over, R->slack4);
 	for (a = OOM_ALGO_PRECISE; a <= OOM_ALGO_BOUNDED; a++) {
-		if (opt_algo >= 0 ? a != opt_algo && a != OOM_ALGO_PRECISE :
+		if (cfg.algo >= 0 ? a != cfg.algo && a != OOM_ALGO_PRECISE :
 		    a == OOM_ALGO_PRECISE && !atomic_load(&R->selections[a]))
 			continue;
 		fprintf(out, "# oom_race: %s is the %s\n", oom_algo_names[a],
@@ -923,11 +900,11 @@ static void report_text(struct stress *s, FILE *out)
 		R->q_exact, R->q_crowded);
 	fprintf(out, "# oom_race: precise worst quiescent shortfall %ld pages, not at the max in %lu\n",
 		R->q_worst[OOM_ALGO_PRECISE], R->q_hits[OOM_ALGO_PRECISE]);
-	if (opt_algo < 0 || opt_algo == OOM_ALGO_V16)
+	if (cfg.algo < 0 || cfg.algo == OOM_ALGO_V16)
 		fprintf(out, "# oom_race: v16 worst quiescent shortfall %ld pages (%.2f windows), not at the max in %lu, budget ran out in %lu of %lu\n",
 			R->q_worst[OOM_ALGO_V16], in_windows(R->q_worst[OOM_ALGO_V16]),
 			R->q_hits[OOM_ALGO_V16], R->q_v16_runout, R->q_v16_sel);
-	if (opt_algo < 0 || opt_algo == OOM_ALGO_BOUNDED)
+	if (cfg.algo < 0 || cfg.algo == OOM_ALGO_BOUNDED)
 		fprintf(out, "# oom_race: bounded worst quiescent shortfall %ld pages (%.2f windows), not at the max in %lu\n",
 			R->q_worst[OOM_ALGO_BOUNDED], in_windows(R->q_worst[OOM_ALGO_BOUNDED]),
 			R->q_hits[OOM_ALGO_BOUNDED]);
@@ -937,7 +914,7 @@ static void report_text(struct stress *s, FILE *out)
 static void report_json(struct stress *s, struct json *j)
 {
 	json_kobj_begin(j, "oom");
-	json_kstr(j, "layout", layout_names[opt_layout]);
+	json_kstr(j, "layout", layout_names[cfg.layout]);
 	json_ku64(j, "window", R->window);
 	json_ku64(j, "quiescent_checks", R->q_checks);
 	json_ku64(j, "exact_regime", R->q_exact);
@@ -963,6 +940,7 @@ static const struct scenario oom_race = {
 	.name = "oom_race",
 	.summary = "two-pass OOM victim selection (v16, bounded) under RCU against a precise oracle",
 	.opts = oom_opts,
+	.opt_cfg = &cfg,
 	.setup = setup,
 	.cpu_step = cpu_step,
 	.select_step = select_step,

@@ -12,9 +12,14 @@
 #include <time.h>
 #include "scenario.h"
 
-static unsigned long fail_after;	/* a vCPU fails after this many steps; 0: never */
-static bool stall;			/* vCPU 0 stops making progress */
-static bool late_resume;		/* vCPU 0 resumes from its first park last */
+/* Options (set before setup). */
+static struct selftest_cfg {
+	unsigned long fail_after;	/* a vCPU fails after this many steps; 0: never */
+	bool stall;			/* vCPU 0 stops making progress */
+	bool starved;			/* the watchdog finds every run starved */
+	bool late_resume;		/* vCPU 0 resumes from its first park last */
+	int hang;			/* enum hang */
+} cfg;
 static atomic_uint nr_resumed;		/* the other workers through their first resume */
 
 /*
@@ -26,49 +31,8 @@ enum hang { HANG_NONE, HANG_STEP, HANG_REPLAY_STEP, HANG_START, HANG_START_UNTIL
 	    HANG_START_SLOW, HANG_QUIESCENT };
 static const char *const hang_names[] = {
 	"none", "step", "replay-step", "start", "start-until-signal", "start-slow", "quiescent",
+	NULL,
 };
-static enum hang hang;
-
-static int parse_fail_after(const char *val, char *err, size_t errlen)
-{
-	char *end;
-
-	fail_after = strtoul(val, &end, 10);
-	if (!isdigit((unsigned char)*val) || *end || !fail_after) {
-		snprintf(err, errlen, "'%s' is not a positive integer", val);
-		return -1;
-	}
-	return 0;
-}
-
-static int parse_stall(const char *val, char *err, size_t errlen)
-{
-	stall = true;
-	return 0;
-}
-
-static int parse_starved(const char *val, char *err, size_t errlen)
-{
-	stress_wd_fake_starved = true;
-	return 0;
-}
-
-static int parse_late_resume(const char *val, char *err, size_t errlen)
-{
-	late_resume = true;
-	return 0;
-}
-
-static int parse_hang(const char *val, char *err, size_t errlen)
-{
-	int i = stress_opt_choice(val, hang_names, sizeof(hang_names) / sizeof(hang_names[0]),
-				  err, errlen);
-
-	if (i < 0)
-		return -1;
-	hang = i;
-	return 0;
-}
 
 static void nap(void)
 {
@@ -113,41 +77,45 @@ static void resumed(struct stress *s, unsigned int worker)
 /* The controller's hooks, and the workers' (scenario.h). */
 static void selftest_hook(struct stress *s, enum stress_hook where, unsigned int arg)
 {
-	if (where == STRESS_HOOK_RESUMED && late_resume)
+	if (where == STRESS_HOOK_RESUMED && cfg.late_resume)
 		resumed(s, arg);
-	if (where == STRESS_HOOK_THREAD_START && arg == 1 && hang == HANG_START) {
+	if (where == STRESS_HOOK_THREAD_START && arg == 1 && cfg.hang == HANG_START) {
 		say("controller hangs before creating thread 1");
 		for (;;)
 			nap();
 	}
-	if (where == STRESS_HOOK_THREAD_START && arg == 1 && hang == HANG_START_UNTIL_SIGNAL) {
+	if (where == STRESS_HOOK_THREAD_START && arg == 1 && cfg.hang == HANG_START_UNTIL_SIGNAL) {
 		say("controller blocked before creating thread 1 until a signal");
 		while (!stress_interrupted())
 			nap();
 	}
 	/* Alive (a heartbeat per thread) but at least 10 ms per thread: only a deadline stops it. */
-	if (where == STRESS_HOOK_THREAD_START && hang == HANG_START_SLOW)
+	if (where == STRESS_HOOK_THREAD_START && cfg.hang == HANG_START_SLOW)
 		nap();
-	if (where == STRESS_HOOK_QUIESCENT && hang == HANG_QUIESCENT) {
+	if (where == STRESS_HOOK_QUIESCENT && cfg.hang == HANG_QUIESCENT) {
 		say("controller hangs in a stutter, every worker parked");
 		for (;;)
 			nap();
 	}
 }
 
-static const struct scenario_opt selftest_opts[] = {
-	{ "selftest-fail-after", "N", "selftest: vCPU 0 fails an invariant after N steps",
-	  parse_fail_after },
-	{ "selftest-stall", NULL, "selftest: vCPU 0 stops making progress", parse_stall },
-	{ "selftest-starved", NULL, "selftest: the watchdog finds the run starved of CPU "
-	  "whenever it looks", parse_starved },
-	{ "selftest-late-resume", NULL, "selftest: vCPU 0 wakes from its first park last, "
-	  "then fails deliberately", parse_late_resume },
-	{ "selftest-hang", "WHERE",
-	  "selftest: hang forever: step (vCPU 0, deaf to stop), replay-step (the same in a serial "
-	  "replay only), start (the controller, before thread 1), start-until-signal, start-slow "
-	  "(10 ms per thread created), quiescent (the controller, in a stutter)", parse_hang },
-	{ NULL, NULL, NULL, NULL },
+static const struct stress_opt selftest_opts[] = {
+	{ "selftest-fail-after", .arg = "N", .type = OPT_UINT,
+	  OPT_FIELD(struct selftest_cfg, fail_after), .min = 1, .max = ~0UL,
+	  .help = "vCPU 0 fails an invariant after N steps." },
+	{ "selftest-stall", .type = OPT_FLAG, OPT_FIELD(struct selftest_cfg, stall),
+	  .help = "vCPU 0 stops making progress." },
+	{ "selftest-starved", .type = OPT_FLAG, OPT_FIELD(struct selftest_cfg, starved),
+	  .help = "the watchdog finds the run starved of CPU whenever it looks." },
+	{ "selftest-late-resume", .type = OPT_FLAG, OPT_FIELD(struct selftest_cfg, late_resume),
+	  .help = "vCPU 0 wakes from its first park last, then fails deliberately." },
+	{ "selftest-hang", .arg = "WHERE", .type = OPT_CHOICE, OPT_FIELD(struct selftest_cfg, hang),
+	  .choices = hang_names,
+	  .help = "hang forever: step (vCPU 0, deaf to stop), replay-step (the same in a "
+		  "serial replay only), start (the controller, before thread 1), "
+		  "start-until-signal, start-slow (10 ms per thread created), quiescent (the "
+		  "controller, in a stutter)." },
+	{ .name = NULL }
 };
 
 struct selftest {
@@ -162,7 +130,8 @@ static int selftest_setup(struct stress *s)
 		return -1;
 	stress_set_priv(s, st);
 	atomic_store(&nr_resumed, 0);
-	stress_hook = hang >= HANG_START || late_resume ? selftest_hook : NULL;
+	stress_wd_fake_starved = cfg.starved;
+	stress_hook = cfg.hang >= HANG_START || cfg.late_resume ? selftest_hook : NULL;
 	return 0;
 }
 
@@ -175,12 +144,12 @@ static void selftest_cpu_step(struct stress *s, unsigned int cpu, struct stress_
 	if (cpu)
 		return;
 	st->steps++;
-	if (fail_after && st->steps == fail_after)
+	if (cfg.fail_after && st->steps == cfg.fail_after)
 		stress_fail(s, "selftest", 0, "deliberate failure after %lu steps (value %ld)",
 			    st->steps, v);
-	while (stall && !stress_stopping(s))
+	while (cfg.stall && !stress_stopping(s))
 		nap();
-	if (hang == HANG_STEP || (hang == HANG_REPLAY_STEP && stress_serial(s))) {
+	if (cfg.hang == HANG_STEP || (cfg.hang == HANG_REPLAY_STEP && stress_serial(s))) {
 		say("vCPU 0 hangs in its step");
 		for (;;)
 			nap();
@@ -204,6 +173,7 @@ static const struct scenario selftest = {
 	.name = "selftest",
 	.summary = "engine self-test (only with STRESS_SELFTEST=1)",
 	.opts = selftest_opts,
+	.opt_cfg = &cfg,
 	.setup = selftest_setup,
 	.cpu_step = selftest_cpu_step,
 	.select_step = selftest_select_step,
