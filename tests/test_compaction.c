@@ -145,6 +145,59 @@ static void compaction_shift_guard(struct kt *t)
 }
 
 /*
+ * Invariant 6 as a concurrent reader sees it: SCANALLFREE never on with
+ * DEPLETED off, between any two stores of a finish or a reset (the
+ * zone's observer runs after each). The final states alone cannot show
+ * the order of two clears.
+ */
+static unsigned long forbidden_seen, stores_seen;
+
+static void observe_flag_pair(const struct zone *z)
+{
+	unsigned long fl = zone_flags(z);
+
+	stores_seen++;
+	if ((fl >> ZONE_COMPACTION_SCANALLFREE & 1) && !(fl >> ZONE_COMPACTION_DEPLETED & 1))
+		forbidden_seen++;
+}
+
+static void compaction_flag_pair_observed(struct kt *t)
+{
+	static const struct { bool depleted, saf; long depth, s; } rows[] = {
+		{ true, true, 3, 16 }, { true, true, 3, 100 }, { true, true, 2, 5 },
+		{ true, true, 2, 0 }, { true, false, 1, 16 }, { false, false, 0, 16 },
+		{ true, true, 0, 0 }, { false, false, 5, 0 },
+	};
+	struct compact_params p = params(COMPACT_POLICY_P9, COMPACT_P5_INTENDED);
+	struct compact_reset_report rep;
+	unsigned int i, leaves = 0;
+	struct zone z;
+
+	if (!zone_setup(t, &z, &p, 131072))
+		return;
+	forbidden_seen = stores_seen = 0;
+	z.observe = observe_flag_pair;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		/* cof 4: T = 16. */
+		set_state(&z, rows[i].depleted, rows[i].depth, rows[i].s, 0, 4);
+		if (rows[i].saf)
+			z.flags |= 1UL << ZONE_COMPACTION_SCANALLFREE;
+		compaction_zone_finish(&z, 131072);
+		leaves += rows[i].saf && rows[i].s >= 16 && !zone_flags(&z);
+		set_state(&z, rows[i].depleted, rows[i].depth, rows[i].s, 0, 4);
+		if (rows[i].saf)
+			z.flags |= 1UL << ZONE_COMPACTION_SCANALLFREE;
+		compaction_reset(&z, z.desc, &rep);
+	}
+	z.observe = NULL;
+	KT_EXPECT(t, leaves == 2, "%u finishes cleared both flags", leaves);
+	KT_EXPECT(t, stores_seen > 0, "observer ran");
+	KT_EXPECT(t, forbidden_seen == 0, "SCANALLFREE without DEPLETED seen %lu times in %lu "
+		  "stores", forbidden_seen, stores_seen);
+	zone_destroy(&z);
+}
+
+/*
  * docs/spec/compaction.md#cmp-states rows: a suitable page and the end of
  * compact_zone (leaving).
  */
@@ -536,6 +589,7 @@ static const struct kt_case cases[] = {
 	KT_CASE(compaction_scan_limit_depths),
 	KT_CASE(compaction_shift_guard),
 	KT_CASE(compaction_transitions_finish),
+	KT_CASE(compaction_flag_pair_observed),
 	KT_CASE(compaction_failure_counter),
 	KT_CASE(compaction_transitions_reset),
 	KT_CASE(compaction_p5_dangling_else),

@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "ktap.h"
+#include "shape/hpcc_shape.h"
 #include "../src/parse.c"
 #include "../src/truth.c"
 #include "../src/sched.c"
@@ -233,12 +234,49 @@ static void sched_starvation(struct kt *t)
 	KT_EXPECT(t, later.runnable, "this thread, running, not seen runnable");
 }
 
+/*
+ * The ground truth's pending-carry bound must be exactly the one the spec
+ * gives (docs/spec/hpcc.md#hpcc-residual, computed independently by
+ * hpcc_shape_pending_bound): a larger one still passes every correct
+ * counter, so only this comparison shows a window widened one unit too far.
+ */
+static void truth_carry_bound_is_exact(struct kt *t)
+{
+	static const unsigned int cpus[] = { 1, 2, 3, 8, 9, 64, 300 };
+	static const unsigned long batches[] = { 2, 32, 1024 };
+	unsigned int i, j, k, bad = 0;
+
+	for (i = 0; i < sizeof(cpus) / sizeof(cpus[0]); i++)
+	for (j = 0; j < sizeof(batches) / sizeof(batches[0]); j++) {
+		struct hpcc_shape s;
+		unsigned long m, v[10];
+
+		KT_ASSERT(t, !hpcc_shape_compute(&s, cpus[i], batches[j]), "shape");
+		m = s.m_top;
+		v[0] = 0; v[1] = 1; v[2] = m ? m - 1 : 0; v[3] = m; v[4] = m + 1;
+		v[5] = 2 * m; v[6] = 3 * m - 1; v[7] = 5 * m + 3; v[8] = 1000;
+		v[9] = (unsigned long)LONG_MAX / 2;
+		for (k = 0; k < 10; k++) {
+			unsigned long got = carry_bound(v[k], m);
+
+			if (got != hpcc_shape_pending_bound(&s, (long)v[k]) ||
+			    (m && (got % m || got < v[k] || got - v[k] >= m))) {
+				if (!bad++)
+					kt_diag(t, "carry_bound(%lu, %lu) = %lu, spec %lu",
+						v[k], m, got, hpcc_shape_pending_bound(&s, (long)v[k]));
+			}
+		}
+	}
+	KT_EXPECT(t, bad == 0, "%u bounds differ from the spec's", bad);
+}
+
 static const struct kt_case cases[] = {
 	KT_CASE(parse_durations),
 	KT_CASE(parse_integers),
 	KT_CASE(parse_inject_stutter),
 	KT_CASE(truth_windows),
 	KT_CASE(truth_wraps),
+	KT_CASE(truth_carry_bound_is_exact),
 	KT_CASE(sched_starvation),
 };
 

@@ -114,6 +114,34 @@ static void kcompat_percpu_alloc(struct kt *t)
 	KT_ASSERT(t, kc_set_nr_cpu_ids(4) == 0, "");
 }
 
+/*
+ * A sequence: a block written on 64 CPUs is freed, the CPU count is
+ * lowered, the block is reused, and the count is raised again. The CPUs
+ * above the lowered count still hold the old words unless every area that
+ * ever held data is zeroed on reuse.
+ */
+static void kcompat_percpu_reuse_across_cpu_counts(struct kt *t)
+{
+	unsigned long *p, *q;
+	unsigned int cpu, stale = 0;
+
+	KT_ASSERT(t, kc_set_nr_cpu_ids(64) == 0, "");
+	p = __alloc_percpu_gfp(5 * sizeof(unsigned long), __alignof__(unsigned long), GFP_KERNEL);
+	KT_ASSERT(t, p != NULL, "alloc");
+	for (cpu = 0; cpu < 64; cpu++)
+		*per_cpu_ptr(p + 4, cpu) = ~0UL - cpu;
+	free_percpu(p);
+	KT_ASSERT(t, kc_set_nr_cpu_ids(2) == 0, "");
+	q = __alloc_percpu_gfp(5 * sizeof(unsigned long), __alignof__(unsigned long), GFP_KERNEL);
+	KT_EXPECT(t, q == p, "freed block reused (%p, %p)", (void *)q, (void *)p);
+	KT_ASSERT(t, kc_set_nr_cpu_ids(64) == 0, "");
+	for (cpu = 0; cpu < 64; cpu++)
+		stale += *per_cpu_ptr(q + 4, cpu) != 0;
+	KT_EXPECT(t, stale == 0, "%u of 64 CPUs kept a stale word", stale);
+	free_percpu(q);
+	KT_ASSERT(t, kc_set_nr_cpu_ids(4) == 0, "");
+}
+
 static unsigned long hook_calls;
 
 static void count_hook(void)
@@ -673,6 +701,7 @@ static const struct kt_case cases[] = {
 	KT_CASE(kcompat_include_chains),
 	KT_CASE(kcompat_abs_long),
 	KT_CASE(kcompat_percpu_alloc),
+	KT_CASE(kcompat_percpu_reuse_across_cpu_counts),
 	KT_CASE(kcompat_this_cpu_add_return),
 	KT_CASE(kcompat_this_cpu_shared),
 	KT_CASE(kcompat_vcpu_handoff),

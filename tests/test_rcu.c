@@ -201,6 +201,31 @@ static void rcu_barrier_other_threads(struct kt *t)
 	pthread_barrier_destroy(&cb_release);
 }
 
+/*
+ * rcu_barrier() right after each call_rcu(): the callback queued last,
+ * since the flavor last took in its queue, must run before it returns.
+ */
+static void rcu_barrier_right_after_call(struct kt *t)
+{
+	unsigned long i, lost = 0;
+
+	atomic_store(&cb_ran, 0);
+	for (i = 1; i <= 50; i++) {
+		struct cb_obj *o = kmalloc(sizeof(*o), GFP_KERNEL);
+
+		KT_ASSERT(t, o != NULL, "alloc");
+		o->count = &cb_ran;
+		call_rcu(&o->rcu, cb_count);
+		rcu_barrier();
+		if (atomic_load(&cb_ran) != i) {
+			lost++;
+			atomic_store(&cb_ran, i);
+		}
+	}
+	rcu_barrier();
+	KT_EXPECT(t, lost == 0, "%lu of 50 callbacks outlived the barrier after them", lost);
+}
+
 /* Threads that never register: read, queue, exit; nothing waits for them. */
 static void *unregistered(void *arg)
 {
@@ -278,6 +303,52 @@ static void rcu_self_reporting_reader(struct kt *t)
 	rcu_barrier();
 	hs_set(3);
 	pthread_join(tid, NULL);
+}
+
+/*
+ * A self-reporting reader goes offline, blocks, and comes back with a
+ * plain read-side section: the grace period started inside it must wait
+ * for it (under qsbr, going offline ends the self-reporting: the section
+ * brings the thread online itself).
+ */
+static atomic_bool back_left;
+
+static void *offline_reader(void *arg)
+{
+	kc_rcu_register_thread();
+	kc_rcu_thread_online();
+	rcu_read_lock();
+	rcu_read_unlock();
+	kc_rcu_quiescent_state();
+	kc_rcu_thread_offline();
+	hs_wait(1);		/* blocked offline */
+	rcu_read_lock();
+	hs_set(2);
+	hs_wait(3);
+	usleep(20000);
+	atomic_store(&back_left, true);
+	rcu_read_unlock();
+	kc_rcu_unregister_thread();
+	return NULL;
+}
+
+static void rcu_offline_reader_comes_back(struct kt *t)
+{
+	unsigned long w0 = kc_warn_count();
+	pthread_t tid;
+
+	hs.state = 0;
+	atomic_store(&back_left, false);
+	KT_ASSERT(t, pthread_create(&tid, NULL, offline_reader, NULL) == 0, "create");
+	synchronize_rcu();	/* offline readers are not waited for */
+	hs_set(1);
+	hs_wait(2);
+	hs_set(3);
+	synchronize_rcu();
+	KT_EXPECT(t, atomic_load(&back_left), "grace period ended inside the section of a "
+		  "reader back from offline");
+	pthread_join(tid, NULL);
+	KT_EXPECT_EQU(t, kc_warn_count() - w0, 0);
 }
 
 static void rcu_quiescent_state_in_section_warns(struct kt *t)
@@ -460,8 +531,10 @@ static const struct kt_case cases[] = {
 	KT_CASE(rcu_thread_handover),
 	KT_CASE(rcu_nested_section),
 	KT_CASE(rcu_barrier_other_threads),
+	KT_CASE(rcu_barrier_right_after_call),
 	KT_CASE(rcu_unregistered_threads),
 	KT_CASE(rcu_self_reporting_reader),
+	KT_CASE(rcu_offline_reader_comes_back),
 	KT_CASE(rcu_quiescent_state_in_section_warns),
 	KT_CASE(rcu_list_walk_outside_reader_warns),
 	KT_CASE(rcu_torture),

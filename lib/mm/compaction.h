@@ -107,6 +107,11 @@ struct zone {
 	void (*rmw_window)(void);
 	/* Optional: counts every store to the fields above (see zone_wbegin()). */
 	struct zone_wseq *wseq;
+	/*
+	 * Optional: called after every store to the state fields and flags,
+	 * as a reader running between any two of them would see the zone.
+	 */
+	void (*observe)(const struct zone *z);
 };
 
 /*
@@ -143,6 +148,8 @@ static inline void zone_wend(const struct zone *z, const long *p)
 {
 	if (z->wseq && (!p || !zone_hint_field(z, p)))
 		__atomic_fetch_add(&z->wseq->end, 1, __ATOMIC_SEQ_CST);
+	if (z->observe)
+		z->observe(z);
 }
 
 /* Field access in the zone's atomic mode. */

@@ -29,3 +29,24 @@ void hpcc_window_name(char *buf, size_t len, long d, unsigned long tol_neg,
 	}
 	snprintf(buf, len, "%+ld", d);
 }
+
+int hpcc_window_pair_answer(long d, unsigned long under_a, unsigned long over_a,
+			    unsigned long under_b, unsigned long over_b)
+{
+	/* The spec table: tol_pos = a.over + b.under, tol_neg = a.under + b.over. */
+	if (d > 0 && (unsigned long)d > over_a + under_b)
+		return 1;
+	if (d < 0 && (unsigned long)-(d + 1) + 1 > under_a + over_b)
+		return -1;
+	return 0;
+}
+
+int hpcc_window_pair_band(long d, unsigned long under_a, unsigned long over_a,
+			  unsigned long under_b, unsigned long over_b)
+{
+	unsigned long t1 = under_a + over_b, t2 = over_a + under_b;
+	unsigned long lo = t1 < t2 ? t1 : t2, hi = t1 < t2 ? t2 : t1;
+	unsigned long m = d < 0 ? (unsigned long)-(d + 1) + 1 : (unsigned long)d;
+
+	return m <= lo ? 0 : m <= hi ? 1 : 2;
+}

@@ -17,4 +17,18 @@
 void hpcc_window_name(char *buf, size_t len, long d, unsigned long tol_neg,
 		      const char *neg_name, unsigned long tol_pos, const char *pos_name);
 
+/*
+ * The answer docs/spec/hpcc.md#hpcc-compare gives for approximate_compare(a, b)
+ * when approx(a) - approx(b) = @d: -1, 0 or 1.
+ */
+int hpcc_window_pair_answer(long d, unsigned long under_a, unsigned long over_a,
+			    unsigned long under_b, unsigned long over_b);
+
+/*
+ * Where @d lies against the two tolerances of that comparison: 0 within
+ * both, 1 between them (only one side's tolerance admits it), 2 beyond both.
+ */
+int hpcc_window_pair_band(long d, unsigned long under_a, unsigned long over_a,
+			  unsigned long under_b, unsigned long over_b);
+
 #endif /* _SHAPE_HPCC_WINDOW_H */

@@ -15,6 +15,7 @@
  * precise_candidate). The tasks are moved back afterwards.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <linux/rculist.h>
 #include "mm/oom_ref.h"
 #include "util/json.h"
@@ -39,6 +40,7 @@ static void audit(struct stress *s, unsigned long totalpages, enum oom_algo algo
 	unsigned int i;
 
 	st->audits++;
+	st->by_algo[algo]++;
 	if (oom_ref_audit(algo, totalpages, &rp))
 		stress_fail(s, inv_names[algo], -1, "%s", rp.msg);
 	st->candidates += rp.candidates;
@@ -102,21 +104,39 @@ out:
 void oom_oracle_quiescent(struct stress *s, unsigned long totalpages, int algo,
 			  unsigned int rot, oom_oracle_move_fn move, struct oom_oracle_stats *st)
 {
+	unsigned long before[OOM_NR_ALGOS];
 	enum oom_algo a;
+	unsigned int i;
 
+	memcpy(before, st->by_algo, sizeof(before));
 	for (a = OOM_ALGO_V16; a <= OOM_ALGO_BOUNDED && !stress_failed(s); a++)
 		if (algo < 0 || (int)a == algo)
 			audit_on_edges(s, totalpages, a, rot, move, st);
 	if (!stress_failed(s))
 		audit(s, totalpages, OOM_ALGO_PRECISE, st);
+	/*
+	 * Coverage: each algorithm under test, and the precise pass, judged
+	 * exactly once. A loop that stops one algorithm short passes every
+	 * correct selection; only this count shows it.
+	 */
+	for (i = 0; i < OOM_NR_ALGOS && !stress_failed(s); i++) {
+		unsigned long want = i == OOM_ALGO_PRECISE || algo < 0 || (int)i == algo;
+
+		if (st->by_algo[i] - before[i] != want)
+			stress_fail(s, "oracle_coverage", -1, "the per-candidate oracle judged "
+				    "%lu selection(s) of %s at a quiescent point, expected %lu",
+				    st->by_algo[i] - before[i], inv_names[i], want);
+	}
 }
 
 void oom_oracle_report(const struct oom_oracle_stats *st, FILE *out)
 {
 	fprintf(out, "# oom_race: per-candidate oracle: %lu selections, %lu candidates "
 		"judged, %lu tasks moved to a boundary; decisions on the filter edge %lu, "
-		"re-check edge %lu, fallback edge %lu\n", st->audits, st->candidates,
-		st->moved, st->edges[0], st->edges[1], st->edges[2]);
+		"re-check edge %lu, fallback edge %lu; per algorithm: precise %lu, v16 %lu, "
+		"bounded %lu\n", st->audits, st->candidates, st->moved, st->edges[0],
+		st->edges[1], st->edges[2], st->by_algo[OOM_ALGO_PRECISE],
+		st->by_algo[OOM_ALGO_V16], st->by_algo[OOM_ALGO_BOUNDED]);
 }
 
 void oom_oracle_json(const struct oom_oracle_stats *st, struct json *j)

@@ -12,6 +12,7 @@ typedef bool (*oom_oracle_move_fn)(struct task_struct *p, short adj, long pages)
 
 struct oom_oracle_stats {
 	unsigned long audits, candidates, moved, edges[3];
+	unsigned long by_algo[OOM_NR_ALGOS];	/* selections judged per enum oom_algo */
 };
 
 /*

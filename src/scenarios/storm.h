@@ -77,6 +77,7 @@ void storm_add(struct stress *s, struct storm *st, unsigned int cpu, unsigned in
 /* Verdicts on settled counters (exact values @exact / @ea, @eb). */
 void storm_compare_value_verdict(struct stress *s, struct storm *st, unsigned int key, long v,
 				 unsigned long exact, long approx, int ra, int rp);
+int storm_pair_expect(const struct storm *st, unsigned int ka, unsigned int kb, long d);
 void storm_compare_pair_verdict(struct stress *s, struct storm *st, unsigned int ka,
 				unsigned int kb, unsigned long ea, unsigned long eb, long aa,
 				long ab, int ra, int rp);

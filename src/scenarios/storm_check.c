@@ -200,14 +200,22 @@ static void check_compare_value(struct stress *s, struct storm *st, unsigned int
 	storm_compare_value_verdict(s, st, key, v, truth_exact(&w), a, ra, rp);
 }
 
+/*
+ * The documented answer of approximate_compare(a, b) for D = approx(a) -
+ * approx(b): 0 within [-(under(a) + over(b)), +(over(a) + under(b))].
+ */
+int storm_pair_expect(const struct storm *st, unsigned int ka, unsigned int kb, long d)
+{
+	return compare_delta(d, st->under[ka] + st->over[kb], st->over[ka] + st->under[kb]);
+}
+
 void storm_compare_pair_verdict(struct stress *s, struct storm *st, unsigned int ka,
 				unsigned int kb, unsigned long ea, unsigned long eb,
 				long aa, long ab, int ra, int rp)
 {
 	long diff = (long)(ea - eb);
 	int truth = sgn(diff);
-	int expect = compare_delta((long)((unsigned long)aa - ab),
-				   st->under[ka] + st->over[kb], st->over[ka] + st->under[kb]);
+	int expect = storm_pair_expect(st, ka, kb, (long)((unsigned long)aa - ab));
 
 	/*
 	 * No order is defined for values spread over more than LONG_MAX
