@@ -21,6 +21,12 @@
 #   rfc-sign        compare_value answers sign(counter - v): both
 #                   compare_value cases fail, class wrong-answer
 #   rfc-cmp         precise_compare never answers 1: the pair case fails
+#   rfc-lossy       half carries and an off-by-one set(): the conservation
+#                   and set cases fail, and the pair case (b set one off),
+#                   class wrong-answer
+#   int-items       the intermediate API (int values, caller items, unsigned
+#                   int batch and range): the adapter runs all but the long
+#                   values check, which SKIPs naming the limit
 # Variants are base + tests/fixtures/ktrees/<name>.patch (rfc-* patch the
 # rfc tree); rfc is a tree of its own. Each fixture has its own build directory under $BUILD/kfix.
 # Env: BUILD (default build/cc), CC. KTAP on stdout.
@@ -33,7 +39,7 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 	echo "ok 1 fixture_trees # SKIP already building against KERNEL_SRC"
 	exit 0
 fi
-echo "1..12"
+echo "1..14"
 
 build=${BUILD:-build/cc}
 fx=tests/fixtures/ktrees
@@ -293,6 +299,32 @@ rfc_cmp_ok() {
 if run_adapt 12 rfc-cmp; then
 	expect 12 rfc_cmp "want the pair case failing on precise_compare, class wrong-answer" \
 		rfc_cmp_ok
+fi
+
+int_items_ok() {
+	adapt_desc int-items | grep -q '^shape=int-items.* boot=subsystem_init$' &&
+	[ "$(grep -c '^  ok [0-9]* adapt_[a-z_]* # checks=' "$out")" = 6 ] &&
+	grep -q '^  ok 6 adapt_long_values # SKIP API limit: values are int' "$out" &&
+	grep -q '^  ok 7 adapt_caller_items # checks=' "$out" &&
+	! grep -q '^  not ok' "$out"
+}
+if run_adapt 13 int-items; then
+	expect 13 int_items_adapter "want the int-items shape, six checks passing, long values skipped" \
+		int_items_ok
+fi
+
+rfc_lossy_ok() {
+	[ "$(grep -c '^  not ok' "$out")" = 3 ] &&
+	grep -q '^  not ok 1 adapt_conservation$' "$out" &&
+	grep -q '^  not ok 4 adapt_compare_pair$' "$out" &&
+	grep -q '^  not ok 5 adapt_set$' "$out" &&
+	grep -q 'fn=percpu_counter_tree_approximate_sum .*precise - approx = [0-9-]*, outside' "$out" &&
+	grep -q 'fn=percpu_counter_tree_set .*set(1), precise 2' "$out" &&
+	! grep -q 'class=contract\|class=crash' "$out"
+}
+if run_adapt 14 rfc-lossy; then
+	expect 14 rfc_lossy "want the conservation, pair and set cases failing, class wrong-answer" \
+		rfc_lossy_ok
 fi
 
 exit $rc

@@ -6,6 +6,9 @@
  *
  *   long   caller-provided items, long values, subsystem_init(),
  *          approximate_accuracy_range(c, &under, &over): every operation
+ *   int-items  caller-provided items and subsystem_init(), but int
+ *          values, an unsigned int batch and an accuracy range assigned
+ *          through unsigned int pointers
  *   rfc    int values, items allocated by init(counter, batch, gfp),
  *          one symmetric percpu_counter_tree_inaccuracy(): under == over;
  *          the boot is subsystem_init() when declared, else the tree's
@@ -31,18 +34,26 @@ typedef long hpcc_a_val;
 #define HPCC_A_VAL_MIN	LONG_MIN
 #define HPCC_A_VAL_MAX	LONG_MAX
 #define HPCC_A_BATCH_MAX	ULONG_MAX
+#define HPCC_A_ITEMS	1
+#elif HPCC_ADAPT_INT_ITEMS
+typedef int hpcc_a_val;
+#define HPCC_A_VAL_MIN	INT_MIN
+#define HPCC_A_VAL_MAX	INT_MAX
+#define HPCC_A_BATCH_MAX	UINT_MAX
+#define HPCC_A_ITEMS	1
 #elif HPCC_ADAPT_RFC
 typedef int hpcc_a_val;
 #define HPCC_A_VAL_MIN	INT_MIN
 #define HPCC_A_VAL_MAX	INT_MAX
 #define HPCC_A_BATCH_MAX	UINT_MAX
+#define HPCC_A_ITEMS	0
 #else
 #error "hpcc_adapt: the probes found no API shape this adapter knows"
 #endif
 
 struct hpcc_a {
 	struct percpu_counter_tree c;
-	void *items;		/* caller-provided items (long shape) */
+	void *items;		/* caller-provided items (long, int-items) */
 };
 
 /* True when @v is a value (or increment) the API can hold. */
@@ -58,19 +69,8 @@ static inline const char *hpcc_a_limit_long(void)
 
 static inline const char *hpcc_a_limit_items(void)
 {
-	return HPCC_ADAPT_LONG ? NULL :
+	return HPCC_A_ITEMS ? NULL :
 		"API limit: init() allocates its own items (no caller-provided items, no init_many())";
-}
-
-static inline const char *hpcc_a_limit_range(void)
-{
-	return HPCC_ADAPT_LONG ? NULL :
-		"API limit: one symmetric inaccuracy() (no approximate_accuracy_range())";
-}
-
-static inline const char *hpcc_a_limit_batch(void)
-{
-	return HPCC_ADAPT_LONG ? NULL : "API limit: the batch is an unsigned int";
 }
 
 #if HPCC_ADAPT_RFC && !HPCC_ADAPT_SUBSYS
@@ -92,7 +92,7 @@ static inline int hpcc_a_init(struct hpcc_a *a, unsigned long batch)
 	memset(a, 0, sizeof(*a));
 	if (batch > HPCC_A_BATCH_MAX)
 		return -ERANGE;
-#if HPCC_ADAPT_LONG
+#if HPCC_A_ITEMS
 	{
 		size_t align = __alignof__(struct percpu_counter_tree_level_item);
 		/* At least one item: the size is 0 with a single CPU. */
@@ -162,6 +162,12 @@ static inline void hpcc_a_accuracy_range(struct hpcc_a *a, unsigned long *under,
 	*under = 0;
 	*over = 0;
 	percpu_counter_tree_approximate_accuracy_range(&a->c, under, over);
+#elif HPCC_ADAPT_INT_ITEMS
+	unsigned int u = 0, o = 0;
+
+	percpu_counter_tree_approximate_accuracy_range(&a->c, &u, &o);
+	*under = u;
+	*over = o;
 #else
 	*under = percpu_counter_tree_inaccuracy(&a->c);
 	*over = *under;

@@ -326,7 +326,7 @@ static void adapt_long_values(struct kt *t)
 	kt_run_config(t, 4, long_one, NULL);
 }
 
-#if HPCC_ADAPT_LONG
+#if HPCC_A_ITEMS
 /* Four counters on one caller-provided block: each keeps its own count. */
 static void items_one(struct kt *t, void *arg)
 {
@@ -347,11 +347,12 @@ static void items_one(struct kt *t, void *arg)
 	}
 	kc_set_cpu(0);
 	for (i = 0; i < 4; i++) {
+		long p = percpu_counter_tree_precise_sum(&c[i]);
+
 		t->checks++;
-		if (percpu_counter_tree_precise_sum(&c[i]) != 100 * (long)(i + 1))
+		if (p != 100 * (long)(i + 1))
 			KT_FAIL_CLASS(t, KT_WRONG_ANSWER, "percpu_counter_tree_init_many",
-				      "counter %u: precise %ld, want %u", i,
-				      percpu_counter_tree_precise_sum(&c[i]), 100 * (i + 1));
+				      "counter %u: precise %ld, want %u", i, p, 100 * (i + 1));
 	}
 	percpu_counter_tree_destroy_many(c, 4);
 	free(items);
@@ -366,7 +367,7 @@ static void adapt_caller_items(struct kt *t)
 		kt_skip(t, "%s", why);
 		return;
 	}
-#if HPCC_ADAPT_LONG
+#if HPCC_A_ITEMS
 	kt_run_config(t, 8, items_one, NULL);
 #endif
 }
