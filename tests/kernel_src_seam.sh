@@ -15,9 +15,20 @@
 #   count-order-int the carry bit from an unsigned int get_count_order():
 #                   carry_batch_4g fails, class wrong-answer, nothing else
 #   items-fn        items_size a plain function, no ITEMS_ALIGN: probed
-#   rfc             the early RFC API: refused in one line, exit 2
-# Variants are base + tests/fixtures/ktrees/<name>.patch; rfc is a tree of
-# its own. Each fixture has its own build directory under $BUILD/kfix.
+#   rfc             the early RFC API: refused in one line, exit 2; the
+#                   adapter (make adapt) judges it: every check the API
+#                   can express passes, the others SKIP naming the limit
+#   rfc-sign        compare_value answers sign(counter - v): both
+#                   compare_value cases fail, class wrong-answer
+#   rfc-cmp         precise_compare never answers 1: the pair case fails
+#   rfc-lossy       half carries and an off-by-one set(): the conservation
+#                   and set cases fail, and the pair case (b set one off),
+#                   class wrong-answer
+#   int-items       the intermediate API (int values, caller items, unsigned
+#                   int batch and range): the adapter runs all but the long
+#                   values check, which SKIPs naming the limit
+# Variants are base + tests/fixtures/ktrees/<name>.patch (rfc-* patch the
+# rfc tree); rfc is a tree of its own. Each fixture has its own build directory under $BUILD/kfix.
 # Env: BUILD (default build/cc), CC. KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,7 +39,7 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 	echo "ok 1 fixture_trees # SKIP already building against KERNEL_SRC"
 	exit 0
 fi
-echo "1..9"
+echo "1..14"
 
 build=${BUILD:-build/cc}
 fx=tests/fixtures/ktrees
@@ -56,8 +67,16 @@ lay() {
 		cp "$fx/$1/include/linux/percpu_counter_tree.h" "$src/include/linux/"
 		return 0
 	fi
-	cp lib/hpcc/percpu_counter_tree.c "$src/lib/"
-	cp lib/hpcc/include/linux/percpu_counter_tree.h "$src/include/linux/"
+	case $1 in
+	rfc-*)
+		cp "$fx/rfc/lib/percpu_counter_tree.c" "$src/lib/"
+		cp "$fx/rfc/include/linux/percpu_counter_tree.h" "$src/include/linux/"
+		;;
+	*)
+		cp lib/hpcc/percpu_counter_tree.c "$src/lib/"
+		cp lib/hpcc/include/linux/percpu_counter_tree.h "$src/include/linux/"
+		;;
+	esac
 	[ "$1" = base ] || patch -s -d "$src" -p1 <"$fx/$1.patch"
 }
 
@@ -231,6 +250,81 @@ swapped_edges_ok() {
 if run_fixture 9 swapped test_hpcc_edges; then
 	expect 9 swapped_edges "want both comparison cases failing, class wrong-answer, with the configuration and both residuals" \
 		swapped_edges_ok
+fi
+
+# 10-12. The adapter (lib/hpcc_adapt) on the RFC-shaped trees the full suite
+#        refuses: the program builds, its probes name the shape.
+run_adapt() {
+	local n=$1 name=$2
+	if ! lay "$name" >"$log" 2>&1 ||
+	   ! make --no-print-directory -j2 KERNEL_SRC="$kfix/$name-src" BUILD="$kfix/$name" \
+		CC="$cc" "$kfix/$name/adapt/test_hpcc_adapt" >>"$log" 2>&1; then
+		fail_with_log "$n" "$name"
+		return 1
+	fi
+	"$kfix/$name/adapt/test_hpcc_adapt" >"$out" 2>&1
+	return 0
+}
+adapt_desc() {
+	sed -n 's/^#define HPCC_ADAPT_API_DESC "\(.*\)"/\1/p' "$kfix/$1/kinc/hpcc_adapt_api.h"
+}
+rfc_adapt_ok() {
+	adapt_desc rfc | grep -q '^shape=rfc.* boot=module_init$' &&
+	[ "$(grep -c '^  ok [0-9]* adapt_[a-z_]* # checks=' "$out")" = 5 ] &&
+	grep -q '^  ok 6 adapt_long_values # SKIP API limit: values are int' "$out" &&
+	grep -q '^  ok 7 adapt_caller_items # SKIP API limit: init() allocates its own items' "$out" &&
+	! grep -q '^  not ok' "$out"
+}
+if run_adapt 10 rfc; then
+	expect 10 rfc_adapter "want the rfc shape, five checks passing and two API-limit skips" \
+		rfc_adapt_ok
+fi
+rfc_sign_ok() {
+	[ "$(grep -c '^  not ok' "$out")" = 2 ] &&
+	grep -q '^  not ok 2 adapt_compare_value$' "$out" &&
+	grep -q '^  not ok 3 adapt_precise_compare_value$' "$out" &&
+	grep -q '^  # class=wrong-answer fn=percpu_counter_tree_approximate_compare_value$' "$out" &&
+	grep -q '^  # class=wrong-answer fn=percpu_counter_tree_precise_compare_value$' "$out" &&
+	! grep -q 'class=contract\|class=crash' "$out"
+}
+if run_adapt 11 rfc-sign; then
+	expect 11 rfc_sign "want both compare_value cases failing, class wrong-answer" rfc_sign_ok
+fi
+rfc_cmp_ok() {
+	[ "$(grep -c '^  not ok' "$out")" = 1 ] &&
+	grep -q '^  not ok 4 adapt_compare_pair$' "$out" &&
+	grep -q '^  # class=wrong-answer fn=percpu_counter_tree_precise_compare$' "$out" &&
+	grep -q 'precise_compare(a, b) returns 0, want -1' "$out"
+}
+if run_adapt 12 rfc-cmp; then
+	expect 12 rfc_cmp "want the pair case failing on precise_compare, class wrong-answer" \
+		rfc_cmp_ok
+fi
+
+int_items_ok() {
+	adapt_desc int-items | grep -q '^shape=int-items.* boot=subsystem_init$' &&
+	[ "$(grep -c '^  ok [0-9]* adapt_[a-z_]* # checks=' "$out")" = 6 ] &&
+	grep -q '^  ok 6 adapt_long_values # SKIP API limit: values are int' "$out" &&
+	grep -q '^  ok 7 adapt_caller_items # checks=' "$out" &&
+	! grep -q '^  not ok' "$out"
+}
+if run_adapt 13 int-items; then
+	expect 13 int_items_adapter "want the int-items shape, six checks passing, long values skipped" \
+		int_items_ok
+fi
+
+rfc_lossy_ok() {
+	[ "$(grep -c '^  not ok' "$out")" = 3 ] &&
+	grep -q '^  not ok 1 adapt_conservation$' "$out" &&
+	grep -q '^  not ok 4 adapt_compare_pair$' "$out" &&
+	grep -q '^  not ok 5 adapt_set$' "$out" &&
+	grep -q 'fn=percpu_counter_tree_approximate_sum .*precise - approx = [0-9-]*, outside' "$out" &&
+	grep -q 'fn=percpu_counter_tree_set .*set(1), precise 2' "$out" &&
+	! grep -q 'class=contract\|class=crash' "$out"
+}
+if run_adapt 14 rfc-lossy; then
+	expect 14 rfc_lossy "want the conservation, pair and set cases failing, class wrong-answer" \
+		rfc_lossy_ok
 fi
 
 exit $rc

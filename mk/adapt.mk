@@ -1,0 +1,50 @@
+# The adapter (lib/hpcc_adapt, docs/kernel-trees.md#older-apis): one test
+# program, $(BUILD)/adapt/test_hpcc_adapt, written against the suite's
+# hpcc_a_*() operations, built for any API shape mk/probes/adapt/ knows,
+# including the older ones the full suite refuses (the early RFC).
+#
+#   make adapt          build it (and its probed shape header)
+#
+# It is built apart from the full suite: nothing here depends on the
+# "require" probes of mk/kernel.mk, so a refused tree still builds it.
+
+ADAPT_DIR	:= $(BUILD)/adapt
+ADAPT_API_H	:= $(BUILD)/kinc/hpcc_adapt_api.h
+ADAPT_BIN	:= $(ADAPT_DIR)/test_hpcc_adapt
+ADAPT_PROBES	:= $(sort $(wildcard mk/probes/adapt/*.c))
+ADAPT_CPPFLAGS	 = $(CPPFLAGS_ALL) -I$(BUILD)/kinc -Ilib/hpcc_adapt
+ADAPT_KC_SRCS	:= $(wildcard lib/kcompat/*.c) lib/util/ktap.c
+ADAPT_OBJS	:= $(ADAPT_DIR)/test_hpcc_adapt.o $(ADAPT_DIR)/ktap.o \
+		   $(ADAPT_DIR)/percpu_counter_tree.o \
+		   $(ADAPT_KC_SRCS:%.c=$(ADAPT_DIR)/%.o)
+ADAPT_HDR_DEP	:= $(if $(KERNEL_SRC),$(BUILD)/kinc/linux/percpu_counter_tree.h)
+
+.PHONY: adapt
+adapt: $(ADAPT_BIN)
+
+$(ADAPT_API_H): $(ADAPT_PROBES) scripts/probe $(BUILD)/.flags $(ADAPT_HDR_DEP) $(HPCC_HDR)
+	@scripts/probe --cc '$(CC)' --cflags '$(PROBE_CFLAGS)' --guard _HPCC_ADAPT_API_H \
+		--what '$(if $(KERNEL_SRC),KERNEL_SRC=$(KSRC),lib/hpcc)' --out $@ $(ADAPT_PROBES)
+
+# The tree's own files, unchanged, as the full suite builds them.
+$(ADAPT_DIR)/percpu_counter_tree.o: $(HPCC_SRC) $(BUILD)/.flags $(ADAPT_HDR_DEP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(HPCC_CFLAGS) $(CPPFLAGS_ALL) -c -o $@ $<
+
+# kcompat and the KTAP writer: built here again, free of the probed API.
+$(ADAPT_DIR)/lib/%.o: lib/%.c $(BUILD)/.flags
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(CPPFLAGS_ALL) -c -o $@ $<
+
+# The test harness boots through the adapter (the RFC has no subsystem_init()).
+$(ADAPT_DIR)/ktap.o: tests/ktap.c $(ADAPT_API_H) $(BUILD)/.flags $(ADAPT_HDR_DEP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(ADAPT_CPPFLAGS) -include hpcc_adapt.h -c -o $@ $<
+
+$(ADAPT_DIR)/test_hpcc_adapt.o: tests/adapt/test_hpcc_adapt.c lib/hpcc_adapt/hpcc_adapt.h \
+		$(ADAPT_API_H) $(BUILD)/.flags $(ADAPT_HDR_DEP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(ADAPT_CPPFLAGS) -c -o $@ $<
+
+$(ADAPT_BIN): $(ADAPT_OBJS)
+	$(CC) $(CFLAGS_ALL) -o $@ $(ADAPT_OBJS) $(LDLIBS_ALL)
