@@ -304,7 +304,10 @@ static bool probe_defer(struct stress *s, double now, double w, double age)
 	probe.judged_at = now;
 	probe.starved = i < probe.n[b] || stress_wd_fake_starved;
 	if (probe.starved && !probe.deferrals++ && !ftrylockfile(stderr)) {
-		if (!i)
+		/* The self-test's simulated starvation names no thread. */
+		if (i >= probe.n[b])
+			snprintf(who, sizeof(who), "a thread");
+		else if (!i)
 			snprintf(who, sizeof(who), "the controller");
 		else
 			snprintf(who, sizeof(who), "%s %u", s->threads[i - 1].selector ?

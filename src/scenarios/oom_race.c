@@ -804,6 +804,8 @@ static int setup(struct stress *s)
 {
 	unsigned int i;
 
+	/* The previous run's state stayed for its report (--until-fail rounds). */
+	free(R);
 	R = calloc(1, sizeof(*R));
 	if (!R)
 		return -1;
