@@ -436,14 +436,11 @@ static void compaction_deferral(struct kt *t)
 static void deferral_agreement(struct kt *t, const char *what)
 {
 	struct defer_agreement a;
-	unsigned long n = 0, bad = 0;
-	int op;
+	unsigned long n, bad;
 
 	defer_agreement_get(&a);
-	for (op = 0; op < DEFER_NR_OPS; op++) {
-		n += a.decisions[op];
-		bad += a.disagreements[op];
-	}
+	n = a.nr_decisions;
+	bad = a.nr_disagreements;
 	kt_diag(t, "%s: %s: %lu decisions, %lu agree (defer %lu, deferred %lu, reset %lu, "
 		"restarting %lu)", what, defer_impl_describe(), n, n - bad,
 		a.decisions[DEFER_OP_DEFER], a.decisions[DEFER_OP_DEFERRED],

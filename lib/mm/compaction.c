@@ -413,10 +413,13 @@ void defer_agreement_get(struct defer_agreement *a)
 {
 	int i;
 
+	a->nr_decisions = a->nr_disagreements = 0;
 	for (i = 0; i < DEFER_NR_OPS; i++) {
 		a->decisions[i] = __atomic_load_n(&defer_agree.decisions[i], __ATOMIC_RELAXED);
 		a->disagreements[i] = __atomic_load_n(&defer_agree.disagreements[i],
 						      __ATOMIC_RELAXED);
+		a->nr_decisions += a->decisions[i];
+		a->nr_disagreements += a->disagreements[i];
 	}
 	if (__atomic_load_n(&defer_first_taken, __ATOMIC_ACQUIRE))
 		memcpy(a->first, defer_agree.first, sizeof(a->first));
@@ -433,18 +436,15 @@ void defer_agreement_clear(void)
 unsigned long defer_agreement_line(char *buf, size_t len)
 {
 	struct defer_agreement a;
-	unsigned long n = 0, bad = 0;
-	int op;
+	unsigned long n, bad;
 
 	if (!defer_have_kernel()) {
 		snprintf(buf, len, "%s", defer_impl_describe());
 		return 0;
 	}
 	defer_agreement_get(&a);
-	for (op = 0; op < DEFER_NR_OPS; op++) {
-		n += a.decisions[op];
-		bad += a.disagreements[op];
-	}
+	n = a.nr_decisions;
+	bad = a.nr_disagreements;
 	snprintf(buf, len, "%s: %lu decisions, %lu agree (defer %lu, deferred %lu, reset %lu, "
 		 "restarting %lu)%s%s", defer_impl_describe(), n, n - bad,
 		 a.decisions[DEFER_OP_DEFER], a.decisions[DEFER_OP_DEFERRED],

@@ -52,6 +52,7 @@ bool defer_kernel(struct defer_state *s, enum defer_op op, int order, bool alloc
 struct defer_agreement {
 	unsigned long decisions[DEFER_NR_OPS];
 	unsigned long disagreements[DEFER_NR_OPS];
+	unsigned long nr_decisions, nr_disagreements;	/* over every operation */
 	char first[256];		/* the first disagreement, "" if none */
 };
 bool defer_judged(struct defer_state *s, enum defer_op op, int order, bool alloc_success);

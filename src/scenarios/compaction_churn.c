@@ -778,18 +778,12 @@ static void report_json(struct stress *s, struct json *j)
 	json_ku64(j, "quiescent_checks", C->q_checks);
 	if (cfg.policy == COMPACT_POLICY_BASE) {
 		struct defer_agreement a;
-		unsigned long n = 0, bad = 0;
-		int op;
 
 		defer_agreement_get(&a);
-		for (op = 0; op < DEFER_NR_OPS; op++) {
-			n += a.decisions[op];
-			bad += a.disagreements[op];
-		}
 		json_ku64(j, "deferred", CPU_SUM(deferred));
 		json_kstr(j, "deferral_impl", defer_impl_describe());
-		json_ku64(j, "deferral_decisions", n);
-		json_ku64(j, "deferral_disagreements", bad);
+		json_ku64(j, "deferral_decisions", a.nr_decisions);
+		json_ku64(j, "deferral_disagreements", a.nr_disagreements);
 	}
 	cc_shadow_report_json(&C->shadow, j);
 	json_obj_end(j);
