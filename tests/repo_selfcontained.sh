@@ -50,6 +50,9 @@ expect_fail section_sign_fires src/a.c 3
 mk_tree; printf '/* why: %s 14 */\n' "$iss" >>"$tmp/t/src/a.c"
 expect_fail tracker_number_fires src/a.c 3
 
+mk_tree; printf '/*\n * see %s\n * 17 for why\n */\n' "$iss" >>"$tmp/t/src/a.c"
+expect_fail wrapped_tracker_number_fires src/a.c 4
+
 mk_tree; printf 'trees under `%s/ktrees`\n' "$t" >>"$tmp/t/docs/d.md"
 expect_fail temporary_path_fires docs/d.md 4
 
