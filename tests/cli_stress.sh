@@ -11,6 +11,7 @@ STRESS=${STRESS:-${BUILD:-build/cc}/stress}
 n=0 failed=0
 STRESS=$(realpath "$STRESS")
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/sh/common.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1	# files a run may write (e.g. replay files) stay in $tmp
@@ -253,6 +254,7 @@ for sig in INT TERM; do
 	"$STRESS" --scenario counter_storm --cpus 64 --duration 0 --stat-interval 0 \
 		>"$tmp/out" 2>&1 &
 	pid=$!
+	wait_caught $pid
 	sleep 1
 	t0=$(date +%s%N)
 	kill -$sig $pid
@@ -272,6 +274,7 @@ done
 # started "ok N name # SKIP interrupted (SIGINT) before it started".
 "$STRESS" --cpus 16 --duration 0 --stat-interval 0 --report ktap >"$tmp/out" 2>/dev/null &
 pid=$!
+wait_caught $pid
 sleep 1
 kill -INT $pid
 wait $pid

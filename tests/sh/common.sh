@@ -41,3 +41,18 @@ ops none
 end
 END
 }
+
+# wait_caught PID: wait (bounded by iterations) until PID catches SIGINT.
+# A background job of a non-interactive shell starts with SIGINT ignored,
+# so a signal sent before the program installs its handler is lost, and a
+# --duration 0 run then never ends.
+wait_caught() {
+	local i cgt
+	for ((i = 0; i < 6000; i++)); do
+		cgt=$(awk '/^SigCgt:/ { print $2 }' "/proc/$1/status" 2>/dev/null) || return 1
+		[ -n "$cgt" ] || return 1
+		(( 0x$cgt & 2 )) && return 0
+		sleep 0.01
+	done
+	return 1
+}
