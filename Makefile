@@ -91,9 +91,12 @@ endif
 stress: $(BUILD)/stress FORCE
 	@cmp -s $< $@ || cp $< $@
 
+# The flags every object depends on, without the build directory's own
+# name: a copy of a build (scripts/mutants) stays up to date.
 $(BUILD)/.flags: FORCE
 	@mkdir -p $(@D)
-	@echo '$(CC) $(CFLAGS_ALL) $(CPPFLAGS_ALL) $(HPCC_SRC) $(HPCC_CFLAGS)' > $@.new
+	@echo '$(subst $(BUILD)/,BUILD/,$(CC) $(CFLAGS_ALL) $(CPPFLAGS_ALL) $(HPCC_SRC) $(HPCC_CFLAGS))' \
+		> $@.new
 	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
 
 $(BUILD)/kinc/linux/percpu_counter_tree.h: $(HPCC_HDR)
