@@ -91,9 +91,12 @@ endif
 stress: $(BUILD)/stress FORCE
 	@cmp -s $< $@ || cp $< $@
 
+# The flags every object depends on, without the build directory's own
+# name: a copy of a build (scripts/mutants) stays up to date.
 $(BUILD)/.flags: FORCE
 	@mkdir -p $(@D)
-	@echo '$(CC) $(CFLAGS_ALL) $(CPPFLAGS_ALL) $(HPCC_SRC) $(HPCC_CFLAGS)' > $@.new
+	@echo '$(subst $(BUILD)/,BUILD/,$(CC) $(CFLAGS_ALL) $(CPPFLAGS_ALL) $(HPCC_SRC) $(HPCC_CFLAGS))' \
+		> $@.new
 	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
 
 $(BUILD)/kinc/linux/percpu_counter_tree.h: $(HPCC_HDR)
@@ -153,7 +156,14 @@ TOOL_BUILD	:= $(BUILD)-tool
 CHECK_LONG_SH	:= tests/kernel_src_seam.sh tests/koom_seam.sh tests/kcompact_seam.sh \
 		   tests/regress_matrix.sh \
 		   tests/kernel_series.sh
-CHECK_SH	:= $(filter-out $(CHECK_LONG_SH),$(sort $(wildcard tests/*.sh)))
+CHECK_ALL_SH	:= $(filter-out $(CHECK_LONG_SH),$(sort $(wildcard tests/*.sh)))
+# The slowest scripts start first (most of their time is waiting for a
+# watchdog, a signal or the other threads), so that two at a time none of
+# them is left running alone at the end; the rest in name order.
+CHECK_SLOW_SH	:= tests/cli_stops.sh tests/cli_stress.sh tests/frag_model.sh \
+		   tests/cli_outputs.sh tests/cli_json.sh tests/cli_honesty.sh
+CHECK_SH	:= $(filter $(CHECK_ALL_SH),$(CHECK_SLOW_SH)) \
+		   $(filter-out $(CHECK_SLOW_SH),$(CHECK_ALL_SH))
 # Programs at once (scripts/run-tests --jobs); the document keeps its order.
 CHECK_JOBS	?= $(shell nproc 2>/dev/null || echo 1)
 

@@ -17,12 +17,5 @@ double stress_now(void)
 
 const char *stress_class_name(enum stress_class cls)
 {
-	switch (cls) {
-	case STRESS_CONTRACT:
-		return "contract";
-	case STRESS_CRASH:
-		return "crash";
-	default:
-		return "wrong-answer";
-	}
+	return fail_class_name(cls);
 }

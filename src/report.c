@@ -341,9 +341,8 @@ void report_end(const struct stress_config *cfg, const struct stress_summary *su
 				    cfg->scenarios[i % cfg->nr_scenarios]->name, "%s",
 				    stress_interrupted() || sum->interrupted ?
 				    "interrupted before it started" : "not run: the run stopped early");
-		snprintf(extra, sizeof(extra), " contract:%u wrong-answer:%u crash:%u",
-			 sum->by_class[STRESS_CONTRACT], sum->by_class[STRESS_WRONG_ANSWER],
-			 sum->by_class[STRESS_CRASH]);
+		snprintf(extra, sizeof(extra), FAIL_CLASS_TOTALS,
+			 FAIL_CLASS_TOTALS_ARGS(sum->by_class));
 		ktap_end(ktap_on(out), extra);
 	}
 	if (not_run)

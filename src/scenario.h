@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <kcompat/kcompat.h>
+#include "util/fail_class.h"
 #include "util/rng.h"
 #include "opts.h"
 
@@ -133,18 +134,14 @@ bool stress_stopping(struct stress *s);
 void stress_fail(struct stress *s, const char *invariant, int cpu,
 		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /*
- * Failure classes (AGREEMENTS A), shown as class=... in the verdict line
- * and "class" in JSON. stress_fail() is a wrong answer (the watchdog's a
- * crash); stress_fail_class() names the class.
- *  contract:     the documented under/over promise broken only at an edge
- *                no settled counter reaches;
- *  wrong-answer: a result differs from the precise truth on a reachable state;
- *  crash:        signal, sanitizer, hang.
+ * Failure classes (util/fail_class.h), shown as class=... in the verdict
+ * line and "class" in JSON. stress_fail() is a wrong answer (the
+ * watchdog's a crash); stress_fail_class() names the class.
  */
 enum stress_class {
-	STRESS_WRONG_ANSWER,
-	STRESS_CONTRACT,
-	STRESS_CRASH,
+	STRESS_WRONG_ANSWER = FAIL_WRONG_ANSWER,
+	STRESS_CONTRACT = FAIL_CONTRACT,
+	STRESS_CRASH = FAIL_CRASH,
 };
 const char *stress_class_name(enum stress_class cls);
 void stress_fail_class(struct stress *s, enum stress_class cls, const char *invariant,

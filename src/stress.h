@@ -374,7 +374,7 @@ void report_json_end(int status, int signo, const struct scenario *const *not_ru
 struct stress_summary {
 	unsigned int runs, passed, failed, skipped, errors;
 	unsigned int not_run;		/* planned, never started (a signal) */
-	unsigned int by_class[3];	/* failed or errored runs per enum stress_class */
+	unsigned int by_class[NR_FAIL_CLASSES];	/* failed or errored runs per class */
 	bool interrupted;
 	double elapsed;
 };

@@ -51,19 +51,6 @@
  */
 #define STEP_BURST	16
 
-int stress_host_cores(int *cores, int max)
-{
-	cpu_set_t set;
-	int i, n = 0;
-
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return 0;
-	for (i = 0; i < CPU_SETSIZE && n < max; i++)
-		if (CPU_ISSET(i, &set))
-			cores[n++] = i;
-	return n;
-}
-
 /*
  * Selectors are few and vCPUs many: at equal priority 2 selectors among
  * 256 busy vCPU threads get under 1% of the machine. --vcpu-nice N lets
@@ -451,16 +438,6 @@ bool stress_threads_stop(struct stress *s)
 			pthread_detach(th->tid);
 	}
 	return ok;
-}
-
-unsigned long stress_threads_ops(struct stress *s)
-{
-	unsigned long n = 0;
-	unsigned int i;
-
-	for (i = 0; i < s->cfg->nr_cpus && i < s->nr_threads; i++)
-		n += atomic_load_explicit(&s->threads[i].progress, memory_order_relaxed);
-	return n;
 }
 
 /* Every vCPU did its --steps. */

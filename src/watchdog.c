@@ -42,11 +42,6 @@
 #include <kcompat/kcompat.h>
 #include "stress.h"
 
-static const char *const state_names[] = {
-	[TS_NEW] = "waiting-start", [TS_RUN] = "run", [TS_STEP] = "in-step",
-	[TS_PARKED] = "parked", [TS_EXITED] = "exited", [TS_OFFLINE] = "offline",
-};
-
 static const char *const phase_names[] = {
 	[PH_IDLE] = "idle", [PH_SETUP] = "setup", [PH_START] = "starting threads",
 	[PH_RUN] = "running", [PH_STUTTER] = "stutter (parking every thread)",
@@ -148,37 +143,6 @@ static bool threads_visible(struct stress *s)
 	int ph = atomic_load_explicit(&s->phase, memory_order_acquire);
 
 	return ph >= PH_START && ph != PH_SERIAL && s->threads;
-}
-
-void stress_dump_threads(struct stress *s, FILE *out)
-{
-	unsigned int i, j, nr_cpus = s->cfg->nr_cpus;
-	double now = stress_now();
-
-	for (i = 0; i < s->nr_threads; i++) {
-		struct stress_thread *th = &s->threads[i];
-		int st = atomic_load_explicit(&th->state, memory_order_relaxed);
-
-		if (!atomic_load_explicit(&th->started, memory_order_acquire)) {
-			/* A run of threads never created: one line. */
-			for (j = i; j + 1 < s->nr_threads && !atomic_load(&s->threads[j + 1].started) &&
-			     (j + 1 < nr_cpus) == (i < nr_cpus); j++)
-				;
-			if (j > i)
-				fprintf(out, "#   %s %u-%u not started\n", i < nr_cpus ? "cpu" : "selector",
-					i < nr_cpus ? i : i - nr_cpus, j < nr_cpus ? j : j - nr_cpus);
-			else
-				fprintf(out, "#   %s %u not started\n", i < nr_cpus ? "cpu" : "selector",
-					i < nr_cpus ? i : i - nr_cpus);
-			i = j;
-			continue;
-		}
-		fprintf(out, "#   %s %u core %d state %s steps %lu idle %.1fs\n",
-			th->selector ? "selector" : "cpu", th->id, th->core,
-			st >= 0 && st <= TS_OFFLINE ? state_names[st] : "?",
-			atomic_load_explicit(&th->progress, memory_order_relaxed),
-			th->seen_at ? now - th->seen_at : 0);
-	}
 }
 
 /*

@@ -12,15 +12,9 @@
 
 struct ktap kt_ktap;
 
-static const char *const kt_class_names[KT_NR_CLASSES] = {
-	[KT_WRONG_ANSWER] = "wrong-answer",
-	[KT_CONTRACT] = "contract",
-	[KT_CRASH] = "crash",
-};
-
 const char *kt_class_name(enum kt_class c)
 {
-	return c < KT_NR_CLASSES ? kt_class_names[c] : "?";
+	return fail_class_name(c);
 }
 
 static void kt_vfail(struct kt *t, enum kt_class cls, const char *fn, const char *file,
@@ -355,8 +349,7 @@ int kt_run(const char *suite, const struct kt_case *cases, unsigned int nr_cases
 		  by_class[KT_CONTRACT], by_class[KT_WRONG_ANSWER], by_class[KT_CRASH]);
 	ktap_subtest_end(&kt_ktap, KTAP_PASS, NULL, NULL);
 	/* The closing totals carry the failures per class (AGREEMENTS A). */
-	snprintf(extra, sizeof(extra), " contract:%u wrong-answer:%u crash:%u",
-		 by_class[KT_CONTRACT], by_class[KT_WRONG_ANSWER], by_class[KT_CRASH]);
+	snprintf(extra, sizeof(extra), FAIL_CLASS_TOTALS, FAIL_CLASS_TOTALS_ARGS(by_class));
 	ktap_end(&kt_ktap, extra);
 	free(run);
 	return ktap_counts(&kt_ktap)->fail ? 1 : 0;

@@ -29,22 +29,19 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "util/fail_class.h"
 #include "util/ktap.h"
 #include "util/rng.h"
 
 /*
- * Failure classes (AGREEMENTS A): every failure carries one.
- *  contract:     the documented under/over promise is broken only at an
- *                edge no settled counter reaches;
- *  wrong-answer: a result differs from the precise truth on a reachable
- *                state (the default of kt_fail);
- *  crash:        signal, sanitizer report, hang.
+ * Failure classes (util/fail_class.h): every failure carries one;
+ * kt_fail's is wrong-answer.
  */
 enum kt_class {
-	KT_WRONG_ANSWER,
-	KT_CONTRACT,
-	KT_CRASH,
-	KT_NR_CLASSES,
+	KT_WRONG_ANSWER = FAIL_WRONG_ANSWER,
+	KT_CONTRACT = FAIL_CONTRACT,
+	KT_CRASH = FAIL_CRASH,
+	KT_NR_CLASSES = NR_FAIL_CLASSES,
 };
 
 const char *kt_class_name(enum kt_class c);

@@ -35,6 +35,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "util/fail_class.h"
 #include "util/ktap.h"
 
 enum item_kind { IT_DIAG, IT_RESULT, IT_SUB };
@@ -84,8 +85,8 @@ static long timeout_s = 1800;
  * when there is none, as plain kt_fail); what the runner itself reports
  * (unreported cases, signals, timeouts, exit status) is a crash.
  */
-enum { C_CONTRACT, C_WRONG_ANSWER, C_CRASH, NR_CLASSES };
-static const char *const class_names[NR_CLASSES] = { "contract", "wrong-answer", "crash" };
+enum { C_CONTRACT = FAIL_CONTRACT, C_WRONG_ANSWER = FAIL_WRONG_ANSWER, C_CRASH = FAIL_CRASH,
+       NR_CLASSES = NR_FAIL_CLASSES };
 static unsigned long by_class[NR_CLASSES];
 
 static int class_of(const char *diag)
@@ -94,7 +95,7 @@ static int class_of(const char *diag)
 	int c;
 
 	for (c = 0; p && c < NR_CLASSES; c++)
-		if (!strncmp(p + 6, class_names[c], strlen(class_names[c])))
+		if (!strncmp(p + 6, fail_class_name(c), strlen(fail_class_name(c))))
 			return c;
 	return -1;
 }
@@ -829,8 +830,7 @@ int main(int argc, char **argv)
 			nap();
 	}
 	free(runs);
-	snprintf(extra, sizeof(extra), " contract:%lu wrong-answer:%lu crash:%lu",
-		 by_class[C_CONTRACT], by_class[C_WRONG_ANSWER], by_class[C_CRASH]);
+	snprintf(extra, sizeof(extra), FAIL_CLASS_TOTALS, FAIL_CLASS_TOTALS_ARGS(by_class));
 	ktap_end(&K, extra);
 	if (fflush(out) || (log_file && fclose(log_file))) {
 		fprintf(stderr, "ktap-run: write error: %s\n", strerror(errno));

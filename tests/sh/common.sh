@@ -1,6 +1,12 @@
 # Helpers shared by the tests/*.sh scripts (sourced, not run: make check
 # runs only tests/*.sh). Each script keeps its own n/failed counters.
 
+# python3, resolved once: a version manager's shim in PATH costs a
+# shell script and a process or two per call, and tests call it often.
+PYTHON3=$(command python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+[ -x "$PYTHON3" ] || PYTHON3=$(command -v python3)
+python3() { "$PYTHON3" "$@"; }
+
 # test_begin: STRESS (the binary under test, from $STRESS or $BUILD), the
 # n/failed counters, and a private temporary directory as the working
 # directory, removed at exit.

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Leaf: a run's tallies and flags (soft events, margins, checks, the
+ * operations done, internal error), its failures as recorded (with the
+ * threads' state for the watchdog's) and the host's cores. The engine,
+ * its threads and the watchdog all use them; they call none of those, so
+ * the calls among those files run one way only.
+ */
+#include <math.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "stress.h"
+
+bool stress_failed(struct stress *s)
+{
+	return atomic_load(&s->failed);
+}
+
+static struct stress_key *find_key(struct stress *s, struct stress_key *keys,
+				   atomic_uint *nr, const char *name)
+{
+	unsigned int i, n = atomic_load_explicit(nr, memory_order_acquire);
+
+	for (i = 0; i < n; i++)
+		if (keys[i].name == name || !strcmp(keys[i].name, name))
+			return &keys[i];
+	pthread_mutex_lock(&s->key_lock);
+	n = atomic_load_explicit(nr, memory_order_relaxed);
+	for (i = 0; i < n; i++)
+		if (!strcmp(keys[i].name, name))
+			break;
+	if (i == n && n < STRESS_MAX_KEYS) {
+		keys[n].name = name;
+		keys[n].worst = -1;
+		atomic_store_explicit(&keys[n].worst_fast, -1.0, memory_order_relaxed);
+		atomic_store_explicit(nr, n + 1, memory_order_release);
+	}
+	pthread_mutex_unlock(&s->key_lock);
+	return i < STRESS_MAX_KEYS ? &keys[i] : NULL;
+}
+
+void stress_margin(struct stress *s, const char *invariant, double used, double bound)
+{
+	struct stress_key *k = find_key(s, s->margins, &s->nr_margins, invariant);
+	double m;
+
+	if (!k)
+		return;
+	atomic_fetch_add_explicit(&k->count, 1, memory_order_relaxed);
+	if (bound > 0)
+		m = used / bound;
+	else
+		m = used > 0 ? INFINITY : 0;
+	if (m <= atomic_load_explicit(&k->worst_fast, memory_order_relaxed))
+		return;
+	pthread_mutex_lock(&s->key_lock);
+	if (m > k->worst) {
+		k->worst = m;
+		k->used = used;
+		k->bound = bound;
+		atomic_store_explicit(&k->worst_fast, m, memory_order_relaxed);
+	}
+	pthread_mutex_unlock(&s->key_lock);
+}
+
+void stress_soft(struct stress *s, const char *what, unsigned long n)
+{
+	struct stress_key *k = find_key(s, s->softs, &s->nr_softs, what);
+
+	if (k)
+		atomic_fetch_add_explicit(&k->count, n, memory_order_relaxed);
+}
+
+void stress_count_checks(struct stress *s, unsigned long n)
+{
+	atomic_fetch_add_explicit(&s->checks, n, memory_order_relaxed);
+}
+
+void stress_internal_error(struct stress *s, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "stress: internal error: %s\n", msg);
+	s->internal_error = true;
+	atomic_store(&s->stop, true);
+}
+
+int stress_host_cores(int *cores, int max)
+{
+	cpu_set_t set;
+	int i, n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (i = 0; i < CPU_SETSIZE && n < max; i++)
+		if (CPU_ISSET(i, &set))
+			cores[n++] = i;
+	return n;
+}
+
+unsigned long stress_threads_ops(struct stress *s)
+{
+	unsigned long n = 0;
+	unsigned int i;
+
+	for (i = 0; i < s->cfg->nr_cpus && i < s->nr_threads; i++)
+		n += atomic_load_explicit(&s->threads[i].progress, memory_order_relaxed);
+	return n;
+}
+
+static const char *const state_names[] = {
+	[TS_NEW] = "waiting-start", [TS_RUN] = "run", [TS_STEP] = "in-step",
+	[TS_PARKED] = "parked", [TS_EXITED] = "exited", [TS_OFFLINE] = "offline",
+};
+
+void stress_dump_threads(struct stress *s, FILE *out)
+{
+	unsigned int i, j, nr_cpus = s->cfg->nr_cpus;
+	double now = stress_now();
+
+	for (i = 0; i < s->nr_threads; i++) {
+		struct stress_thread *th = &s->threads[i];
+		int st = atomic_load_explicit(&th->state, memory_order_relaxed);
+
+		if (!atomic_load_explicit(&th->started, memory_order_acquire)) {
+			/* A run of threads never created: one line. */
+			for (j = i; j + 1 < s->nr_threads && !atomic_load(&s->threads[j + 1].started) &&
+			     (j + 1 < nr_cpus) == (i < nr_cpus); j++)
+				;
+			if (j > i)
+				fprintf(out, "#   %s %u-%u not started\n", i < nr_cpus ? "cpu" : "selector",
+					i < nr_cpus ? i : i - nr_cpus, j < nr_cpus ? j : j - nr_cpus);
+			else
+				fprintf(out, "#   %s %u not started\n", i < nr_cpus ? "cpu" : "selector",
+					i < nr_cpus ? i : i - nr_cpus);
+			i = j;
+			continue;
+		}
+		fprintf(out, "#   %s %u core %d state %s steps %lu idle %.1fs\n",
+			th->selector ? "selector" : "cpu", th->id, th->core,
+			st >= 0 && st <= TS_OFFLINE ? state_names[st] : "?",
+			atomic_load_explicit(&th->progress, memory_order_relaxed),
+			th->seen_at ? now - th->seen_at : 0);
+	}
+}
+
+/*
+ * @wd: from the watchdog thread, which must never block on a lock the
+ * controller may hold forever: the record is skipped if the lock is busy.
+ */
+static void record_failure(struct stress *s, enum stress_class cls, const char *invariant,
+			   int cpu, const char *msg, bool wd)
+{
+	struct stress_failure *f;
+	bool first;
+
+	if (wd ? pthread_mutex_trylock(&s->fail_lock) : pthread_mutex_lock(&s->fail_lock))
+		return;
+	first = !s->nr_fail_events++;
+	if (s->nr_failures < STRESS_MAX_FAILURES) {
+		f = &s->failures[s->nr_failures++];
+		snprintf(f->invariant, sizeof(f->invariant), "%s", invariant);
+		f->cls = cls;
+		f->cpu = cpu;
+		snprintf(f->msg, sizeof(f->msg), "%s", msg);
+		f->excerpt = NULL;
+		if (first && wd) {
+			size_t len;
+			FILE *m = open_memstream(&f->excerpt, &len);
+
+			if (m) {
+				stress_dump_threads(s, m);
+				if (cpu >= 0) {
+					char *rec = recorder_dump(s->rec, cpu, 8);
+
+					if (rec)
+						fprintf(m, "# flight recorder of cpu %d (oldest first):\n%s",
+							cpu, rec);
+					free(rec);
+				}
+				fclose(m);
+			}
+		} else if (first) {
+			f->excerpt = recorder_dump(s->rec, cpu, 16);
+		}
+	}
+	pthread_mutex_unlock(&s->fail_lock);
+	if (first && (!wd || !ftrylockfile(stderr))) {
+		fprintf(stderr, "stress: %s: invariant %s failed (class %s, cpu %d): %s\n",
+			s->sc->name, invariant, stress_class_name(cls), cpu, msg);
+		if (wd)
+			funlockfile(stderr);
+	}
+}
+
+static void vfail(struct stress *s, enum stress_class cls, const char *invariant, int cpu,
+		  bool wd, const char *fmt, va_list ap)
+{
+	char msg[512];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	record_failure(s, cls, invariant, cpu, msg, wd);
+	atomic_store(&s->failed, true);
+	atomic_store(&s->stop, true);
+}
+
+/* A plain failure is a wrong answer. */
+void stress_fail(struct stress *s, const char *invariant, int cpu, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(s, STRESS_WRONG_ANSWER, invariant, cpu, false, fmt, ap);
+	va_end(ap);
+}
+
+void stress_fail_class(struct stress *s, enum stress_class cls, const char *invariant,
+		       int cpu, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(s, cls, invariant, cpu, false, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * The watchdog's failure (its thread only): a hang, class crash; every
+ * thread's state as the excerpt.
+ */
+void stress_fail_watchdog(struct stress *s, int cpu, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(s, STRESS_CRASH, "watchdog", cpu, true, fmt, ap);
+	va_end(ap);
+}
