@@ -174,6 +174,14 @@ long compaction_scan_limit(const struct compact_params *par, unsigned long manag
 	return (long)max(x, par->cluster_max);
 }
 
+long compaction_note_success(struct zone *z)
+{
+	if (z->has_tree)
+		percpu_counter_tree_add(&z->success_tree, 1);
+	zone_add_return(z, &z->success_events, 1);
+	return zone_add_return(z, &z->compact_success, 1);
+}
+
 long compaction_stable_limit(const struct compact_params *par, unsigned long managed,
 			     int order, long avg_fp)
 {
@@ -211,14 +219,6 @@ void compaction_stable_success(struct zone *z, struct compact_stable_update *u)
 	u->new_avg = compaction_stable_average(u->old_avg, u->sample);
 	zone_write(z, &z->compact_scan_avg, u->new_avg);
 	zone_add_return(z, &z->compact_scan_since, -u->sample);
-}
-
-long compaction_note_success(struct zone *z)
-{
-	if (z->has_tree)
-		percpu_counter_tree_add(&z->success_tree, 1);
-	zone_add_return(z, &z->success_events, 1);
-	return zone_add_return(z, &z->compact_success, 1);
 }
 
 static void reset_skip_bits(struct zone *z)
