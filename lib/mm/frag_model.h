@@ -4,7 +4,8 @@
  * frames with a buddy allocator, scattered pinned frames, movable "hogger"
  * pages, a reclaim stub, and direct compaction driven by the per-zone
  * state machine of mm/compaction.h. It replays the 2015 hogger-frag-movable
- * experiment for the five kernels of the v2 cover letter and counts the
+ * experiment for the five kernels of the v2 cover letter (and Stable, the
+ * reviewer's self-stabilising limit) and counts the
  * vmstat events of the published tables.
  */
 #ifndef _MM_FRAG_MODEL_H
