@@ -1,7 +1,8 @@
 # The compaction fragmentation model (docs/compaction.md).
 #
 #   make bench-compaction   run the 2015 hogger-frag-movable experiment on the
-#                           model (Base, Limit, Nonmovable, Redesign, Threshold)
+#                           model (Base, Limit, Nonmovable, Redesign, Threshold,
+#                           and Stable: the self-stabilising scan limit)
 #                           and print it beside the published columns and the
 #                           direction goals. FRAG_BENCH_ARGS= passes options;
 #                           --check makes an unmet goal an error.

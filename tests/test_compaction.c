@@ -581,6 +581,59 @@ static void compaction_reference_grid(struct kt *t)
 	}
 }
 
+/*
+ * The self-stabilising limit (docs/compaction.md): unlimited without an
+ * average, twice the average within [COMPACT_CLUSTER_MAX, managed]; the
+ * average moves 1/8 of the way to each sample, which a success takes from the
+ * pages scanned since the previous one.
+ */
+static void compaction_stable_limit_average(struct kt *t)
+{
+	struct compact_params p = params(COMPACT_POLICY_STABLE, COMPACT_P5_INTENDED);
+	struct compact_stable_update u;
+	struct zone z;
+	long avg, prev, i;
+
+	KT_EXPECT_EQ(t, compaction_stable_limit(&p, 131072, 3, 0), LONG_MAX);
+	KT_EXPECT_EQ(t, compaction_stable_limit(&p, 131072, -1, 1000 << 4), LONG_MAX);
+	KT_EXPECT_EQ(t, compaction_stable_limit(&p, 131072, 3, 1000 << 4), 2000);
+	KT_EXPECT_EQ(t, compaction_stable_limit(&p, 131072, 3, (1000 << 4) + 8), 2001);
+	KT_EXPECT_EQ(t, compaction_stable_limit(&p, 131072, 3, 5 << 4), 32);
+	KT_EXPECT_EQ(t, compaction_stable_limit(&p, 131072, 3, 100000L << 4), 131072);
+	KT_EXPECT_EQ(t, compaction_stable_limit(&p, 131072, 3, LONG_MAX), 131072);
+	KT_EXPECT_EQ(t, compaction_threshold(COMPACT_POLICY_STABLE, 131072, 0), 1);
+	/* The first sample seeds; then 1/8 of the gap, never past the sample. */
+	KT_EXPECT_EQ(t, compaction_stable_average(0, 800), 800 << 4);
+	KT_EXPECT_EQ(t, compaction_stable_average(800 << 4, 0), 700 << 4);
+	KT_EXPECT_EQ(t, compaction_stable_average(800 << 4, 1600), 900 << 4);
+	for (avg = 0, i = 0; i < 200; i++) {
+		prev = avg;
+		avg = compaction_stable_average(avg, 4000);
+		KT_EXPECT(t, avg >= prev && avg <= 4000 << 4, "step %ld: %ld -> %ld", i, prev, avg);
+	}
+	KT_EXPECT(t, avg > (3990 << 4), "converges to a constant sample: %ld", avg >> 4);
+	if (!zone_setup(t, &z, &p, 131072))
+		return;
+	compaction_stable_scanned(&z, 300);
+	compaction_stable_scanned(&z, 212);
+	compaction_stable_success(&z, &u);
+	KT_EXPECT_EQ(t, u.sample, 512);
+	KT_EXPECT_EQ(t, u.old_avg, 0);
+	KT_EXPECT_EQ(t, z.compact_scan_avg, 512 << 4);
+	KT_EXPECT_EQ(t, z.compact_scan_since, 0);
+	compaction_stable_success(&z, &u);
+	KT_EXPECT_EQ(t, u.sample, 0);
+	KT_EXPECT_EQ(t, z.compact_scan_avg, 448 << 4);
+	/* A reset leaves the learned cost alone. */
+	{
+		struct compact_reset_report rep;
+
+		compaction_reset(&z, z.desc, &rep);
+		KT_EXPECT_EQ(t, z.compact_scan_avg, 448 << 4);
+	}
+	zone_destroy(&z);
+}
+
 static const struct kt_case cases[] = {
 	KT_CASE(compaction_threshold_table),
 	KT_CASE(compaction_scan_limit_depths),
@@ -593,6 +646,7 @@ static const struct kt_case cases[] = {
 	KT_CASE(compaction_deferral),
 	KT_CASE(compaction_deferral_kernel),
 	KT_CASE(compaction_reference_grid),
+	KT_CASE(compaction_stable_limit_average),
 };
 
 KT_MAIN("compaction", cases)

@@ -3,13 +3,16 @@
  * frag-bench: the 2015 hogger-frag-movable experiment on the fragmentation
  * model (lib/mm/frag_model.c), the five kernels of the v2 cover letter (Base,
  * Limit, Nonmovable, Redesign, Threshold), printed beside the published columns
- * [C0] (docs/spec/compaction.md#cmp-published). The main table uses P5 as
- * posted (the measured code); the kernels with P5 are run again with the other
- * P5 form for contrast.
+ * [C0] (docs/spec/compaction.md#cmp-published), and a sixth column, Stable:
+ * Redesign with the reviewer's self-stabilising scan limit instead of P9. The
+ * main table uses P5 as posted (the measured code); the kernels with P5 are
+ * run again with the other P5 form for contrast. A second table splits the
+ * compaction events by mode (async, sync) and the allocations by where they
+ * came from.
  *
  *   frag-bench [--seed N] [--threads N] [--requests N] [--free-pages N]
  *              [--cluster-max 32|256] [--p5 intended|as-posted]
- *              [--pin-churn N] [--check]
+ *              [--pin-churn N] [--check] [--json FILE]
  *
  * --check: exit 1 unless the published direction holds in the main table
  * (Threshold scans >= 10x less than Redesign, loses <= 15 Success(N)
@@ -28,8 +31,11 @@
 #define NR_ROWS		9
 
 static const char *const kname[NR_K] = {
-	"Base", "Limit", "Nonmovable", "Redesign", "Threshold",
+	"Base", "Limit", "Nonmovable", "Redesign", "Threshold", "Stable",
 };
+
+/* Kernels of the published tables (Stable was never posted). */
+#define NR_PUB		FRAG_STABLE
 
 /* hogger-frag-movable, v2 cover letter, all five columns. */
 static const struct {
@@ -77,18 +83,81 @@ static void print_table(const char *title, const struct frag_stats *st, bool run
 	for (i = 0; i < NR_K; i++)
 		if (run[i])
 			printf(" %11s", kname[i]);
-	printf(" | published v2\n");
+	printf(" | published v2 (no Stable)\n");
 	for (r = 0; r < NR_ROWS; r++) {
 		printf("%-24s", rows[r].name);
 		for (i = 0; i < NR_K; i++)
 			if (run[i])
 				printf(" %11lu", row_value(&st[i], r));
 		printf(" |");
-		for (i = 0; i < NR_K; i++)
+		for (i = 0; i < NR_PUB; i++)
 			if (run[i])
 				printf(" %10lu", rows[r].pub[i]);
 		printf("\n");
 	}
+}
+
+/* The async/sync split and where the allocations came from. */
+static void print_modes(const struct frag_stats *st, bool run[NR_K])
+{
+	static const char *const mname[2] = { "async", "sync" };
+	unsigned int i, md;
+
+	printf("%-24s", "by mode");
+	for (i = 0; i < NR_K; i++)
+		if (run[i])
+			printf(" %11s", kname[i]);
+	printf("\n");
+#define MODE_ROW(label, field)							\
+	for (md = 0; md < 2; md++) {						\
+		printf("%-6s%-18s", mname[md], label);				\
+		for (i = 0; i < NR_K; i++)					\
+			if (run[i])						\
+				printf(" %11lu", st[i].field[md]);		\
+		printf("\n");							\
+	}
+	MODE_ROW("compact_stall", mode_stall)
+	MODE_ROW("compact_success", mode_success)
+	MODE_ROW("compact_fail", mode_fail)
+	MODE_ROW("migrate_scanned", mode_migrate_scanned)
+	MODE_ROW("free_scanned", mode_free_scanned)
+	MODE_ROW("budget_stops", mode_budget_stops)
+#undef MODE_ROW
+#define SRC_ROW(label, field)							\
+	do {								\
+		printf("%-24s", label);					\
+		for (i = 0; i < NR_K; i++)					\
+			if (run[i])						\
+				printf(" %11lu", st[i].field);			\
+		printf("\n");							\
+	} while (0)
+	SRC_ROW("alloc fast path", alloc_fast);
+	SRC_ROW("alloc after async", alloc_async);
+	SRC_ROW("alloc after reclaim", alloc_reclaim);
+	SRC_ROW("alloc after sync", alloc_sync);
+#undef SRC_ROW
+}
+
+/* One run as a JSON object. */
+static void json_run(FILE *f, const char *kernel, const char *p5, bool main_table,
+		     const struct frag_stats *st, bool first)
+{
+	fprintf(f, "%s\n    {\"kernel\": \"%s\", \"p5\": \"%s\", \"table\": \"%s\"",
+		first ? "" : ",", kernel, p5, main_table ? "main" : "contrast");
+#define J(name)		fprintf(f, ", \"" #name "\": %lu", st->name)
+#define J2(name)	fprintf(f, ", \"" #name "\": [%lu, %lu]", st->name[0], st->name[1])
+	J(candidates); J(alloc_success); J(compact_stall); J(compact_success);
+	J(compact_fail); J(pgmigrate_success); J(compact_isolated);
+	J(compact_migrate_scanned); J(compact_free_scanned);
+	J2(mode_stall); J2(mode_success); J2(mode_fail); J2(mode_migrate_scanned);
+	J2(mode_free_scanned); J2(mode_budget_stops);
+	J(alloc_fast); J(alloc_async); J(alloc_reclaim); J(alloc_sync);
+	J(deferred); J(skipped); J(resets); J(limited_runs); J(budget_stops);
+	J(limited_scanned); J(max_depth); J(zone_successes); J(stable_avg);
+	J(stable_samples); J(overshoot_violations); J(shift_overflows);
+#undef J
+#undef J2
+	fprintf(f, "}");
 }
 
 static void print_diag(const struct frag_stats *st, bool run[NR_K])
@@ -161,6 +230,7 @@ int main(int argc, char **argv)
 		{ "p5", required_argument, NULL, 'p' },
 		{ "pin-churn", required_argument, NULL, 'u' },
 		{ "check", no_argument, NULL, 'k' },
+		{ "json", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -173,7 +243,8 @@ int main(int argc, char **argv)
 	unsigned long seed = 2015, threads = 4, requests = 3000, free_pages = 32768, cm = 32;
 	unsigned long churn = 0;
 	enum compact_p5 p5 = COMPACT_P5_AS_POSTED, other;
-	bool check = false, ok = true;
+	bool check = false, ok = true, inv_ok = true;
+	const char *json = NULL;
 	double ratio, t0, secs;
 	struct timespec ts;
 	unsigned int i, v;
@@ -229,10 +300,14 @@ int main(int argc, char **argv)
 		case 'k':
 			check = true;
 			break;
+		case 'j':
+			json = optarg;
+			break;
 		case 'h':
 			printf("usage: frag-bench [--seed N] [--threads N] [--requests N] "
 			       "[--free-pages N] [--cluster-max 32|256] "
-			       "[--p5 intended|as-posted] [--pin-churn N] [--check]\n"
+			       "[--p5 intended|as-posted] [--pin-churn N] [--check] "
+			       "[--json FILE]\n"
 			       "  --p5 chooses the main table's P5 (default as-posted, "
 			       "the measured code); the other form is the contrast\n");
 			return 0;
@@ -279,10 +354,12 @@ int main(int argc, char **argv)
 	printf("# main table: P5 %s%s\n", p5_name[p5],
 	       p5 == COMPACT_P5_AS_POSTED ? " (the code that was measured)" : "");
 	print_table("model", st[0], run[0]);
+	print_modes(st[0], run[0]);
 	print_diag(st[0], run[0]);
 	printf("#\n# contrast: P5 %s%s\n", p5_name[other],
 	       other == COMPACT_P5_INTENDED ? " (what the series meant, never measured)" : "");
 	print_table("model", st[1], run[1]);
+	print_modes(st[1], run[1]);
 	print_diag(st[1], run[1]);
 	printf("#\n");
 
@@ -297,6 +374,13 @@ int main(int argc, char **argv)
 	printf("# contrast (P5 %s): migrate_scanned Redesign/Threshold = %.1fx, "
 	       "Success(N) loss %ld points\n", p5_name[other], scan_ratio(st[1]),
 	       success_loss(st[1]));
+	printf("# stable (not a goal): migrate_scanned Redesign/Stable = %.1fx, Success(N) "
+	       "loss Redesign -> Stable = %ld points (Threshold: %ld)\n",
+	       st[0][FRAG_STABLE].compact_migrate_scanned ?
+	       (double)st[0][FRAG_REDESIGN].compact_migrate_scanned /
+	       st[0][FRAG_STABLE].compact_migrate_scanned : 0,
+	       (long)success_n(&st[0][FRAG_REDESIGN]) - (long)success_n(&st[0][FRAG_STABLE]),
+	       loss);
 	for (v = 0; v < 2; v++)
 		for (i = 0; i < NR_K; i++) {
 			char what[64];
@@ -305,8 +389,9 @@ int main(int argc, char **argv)
 				continue;
 			snprintf(what, sizeof(what), "%s, P5 %s", kname[i],
 				 v ? p5_name[other] : p5_name[p5]);
-			ok &= check_run(what, &st[v][i]);
+			inv_ok &= check_run(what, &st[v][i]);
 		}
+	ok &= inv_ok;
 	printf("# %.2f s for the %u runs\n", secs, 2 * NR_K - FRAG_NONMOVABLE);
 	{
 		char line[1024];
@@ -314,6 +399,38 @@ int main(int argc, char **argv)
 		unsigned long bad = defer_agreement_line(line, sizeof(line));
 
 		printf("# Base deferral: %s\n", line);
+		if (json) {
+			FILE *f = fopen(json, "w");
+			bool first = true;
+
+			if (!f) {
+				fprintf(stderr, "frag-bench: cannot write %s: %s\n", json,
+					strerror(errno));
+				return 2;
+			}
+			fprintf(f, "{\"seed\": %lu, \"threads\": %lu, \"requests\": %lu, "
+				"\"free_pages\": %lu, \"cluster_max\": %lu, \"pin_churn\": %lu, "
+				"\"seconds\": %.3f, \"invariants\": %s, \"base_deferral\": \"",
+				seed, threads, requests, free_pages, cm, churn, secs,
+				inv_ok ? "true" : "false");
+			for (c = 0; line[c]; c++)
+				fprintf(f, line[c] == '"' || line[c] == '\\' ? "\\%c" : "%c",
+					line[c]);
+			fprintf(f, "\",\n  \"runs\": [");
+			for (v = 0; v < 2; v++)
+				for (i = 0; i < NR_K; i++) {
+					if (!run[v][i])
+						continue;
+					json_run(f, kname[i], (v ? other : p5) == COMPACT_P5_INTENDED ?
+						 "intended" : "as-posted", !v, &st[v][i], first);
+					first = false;
+				}
+			fprintf(f, "\n  ]\n}\n");
+			if (fclose(f)) {
+				fprintf(stderr, "frag-bench: cannot write %s\n", json);
+				return 2;
+			}
+		}
 		if (bad) {
 			printf("# frag-bench: the kernel's deferral and the model disagree\n");
 			return 1;

@@ -33,7 +33,19 @@ enum compact_policy {
 	COMPACT_POLICY_BASE,		/* v4.3 deferral, no depletion */
 	COMPACT_POLICY_THRESHOLD1,	/* P2-P8: threshold 1 */
 	COMPACT_POLICY_P9,		/* P9: max(4, managed >> (cof + 9)) */
+	COMPACT_POLICY_STABLE,		/* threshold 1; limit from pages scanned per success */
 };
+
+/*
+ * The self-stabilising scan limit (docs/compaction.md): every run's limit is
+ * COMPACT_STABLE_MULT times a running average of the pages the zone scanned
+ * per success (weight 1/2^COMPACT_STABLE_WEIGHT_SHIFT to the newest sample),
+ * kept in fixed point (COMPACT_STABLE_FP_SHIFT fraction bits), within
+ * [COMPACT_CLUSTER_MAX, managed]. No average yet: unlimited.
+ */
+#define COMPACT_STABLE_MULT		2
+#define COMPACT_STABLE_WEIGHT_SHIFT	3
+#define COMPACT_STABLE_FP_SHIFT		4
 
 enum compact_p5 {
 	COMPACT_P5_INTENDED,
@@ -87,6 +99,9 @@ struct zone {
 	long compact_cached_migrate_pfn[2];
 	long compact_cached_free_pfn;
 	long compact_blockskip_flush;
+	/* STABLE: pages scanned since the last success, the average per success (fixed point). */
+	long compact_scan_since;
+	long compact_scan_avg;
 	/* Skip bits, two per pageblock (P6), for up to max_blocks blocks. */
 	unsigned long *skip_migrate;
 	unsigned long *skip_free;
@@ -131,7 +146,8 @@ extern __thread unsigned long zone_own_writes;
 static inline bool zone_hint_field(const struct zone *z, const long *p)
 {
 	return p == &z->compact_cached_migrate_pfn[0] || p == &z->compact_cached_migrate_pfn[1] ||
-	       p == &z->compact_cached_free_pfn || p == &z->compact_blockskip_flush;
+	       p == &z->compact_cached_free_pfn || p == &z->compact_blockskip_flush ||
+	       p == &z->compact_scan_since || p == &z->compact_scan_avg;
 }
 
 static inline void zone_wbegin(const struct zone *z, const long *p)
@@ -259,6 +275,25 @@ bool compaction_depleted_hpcc_precise(struct zone *z, unsigned long managed);
 long compaction_scan_limit(const struct compact_params *par, unsigned long managed,
 			   int order, bool depleted, unsigned long depth,
 			   bool *shift_overflow);
+
+/*
+ * The self-stabilising limit for a run of @order given the average @avg_fp
+ * seen at run start (fixed point): LONG_MAX while there is no average.
+ */
+long compaction_stable_limit(const struct compact_params *par, unsigned long managed,
+			     int order, long avg_fp);
+/* The running average after one more sample of @sample pages per success. */
+long compaction_stable_average(long old_fp, long sample);
+
+/* What one success did to the average (for the invariant checkers). */
+struct compact_stable_update {
+	long old_avg, sample, new_avg;
+};
+
+/* A round scanned @n pages. */
+void compaction_stable_scanned(struct zone *z, unsigned long n);
+/* A run found a suitable page: the pages scanned since the last one become a sample. */
+void compaction_stable_success(struct zone *z, struct compact_stable_update *u);
 
 /* What one reset saw and did (for the invariant checkers). */
 struct compact_reset_report {

@@ -33,6 +33,7 @@ struct frag {
 	bool deferral;			/* Base: v4.3 deferral instead of depletion */
 	bool classic;			/* v4.3 scanners (before P6-P8) */
 	bool scanallfree;		/* P5: SCANALLFREE opens non-movable blocks */
+	bool stable;			/* the self-stabilising limit instead of the depth's */
 	unsigned char *pb_movable;	/* pageblock migratetype */
 	unsigned long nr_pb;
 	struct rng rng;
@@ -160,6 +161,7 @@ static unsigned long isolate_free_block(struct frag *m, struct frag_cc *cc, unsi
 		int o = m->b.free_order[pfn];
 
 		m->st->compact_free_scanned++;
+		m->st->mode_free_scanned[cc->sync]++;
 		/* P8: v2 leaves buddy pages of the requested order alone. */
 		if (o < 0 || (!m->classic && o >= cc->order)) {
 			pfn += o < 0 ? 1 : 1UL << o;
@@ -233,6 +235,9 @@ static void isolate_migratepages(struct frag *m, struct frag_cc *cc)
 		}
 	}
 	m->st->compact_migrate_scanned += scanned;
+	m->st->mode_migrate_scanned[cc->sync] += scanned;
+	if (m->stable)
+		compaction_stable_scanned(z, scanned);
 	if (cc->limited)
 		m->st->limited_scanned += scanned;
 	m->st->migrate_isolated += cc->nr_migratepages;
@@ -318,12 +323,19 @@ static enum compact_status compact_finished(struct frag *m, struct frag_cc *cc)
 	}
 	if (cc->limit < 0) {
 		m->st->budget_stops++;
+		m->st->mode_budget_stops[cc->sync]++;
 		return COMPACT_PARTIAL;
 	}
 	if (frag_buddy_has_order(&m->b, cc->order)) {
 		if (!m->deferral) {
 			compaction_note_success(z);
 			m->st->zone_successes++;
+		}
+		if (m->stable) {
+			struct compact_stable_update u;
+
+			compaction_stable_success(z, &u);
+			m->st->stable_samples++;
 		}
 		return COMPACT_PARTIAL;
 	}
@@ -361,8 +373,14 @@ static enum compact_status compact_zone(struct frag *m, struct frag_cc *cc)
 	}
 	depleted = zone_test_flag(z, ZONE_COMPACTION_DEPLETED);
 	depth = zone_read(z, &z->compact_depletion_depth);
-	cc->limit = compaction_scan_limit(&m->par, z->desc->managed_pages, cc->order,
-					  depleted, depth, &ovf);
+	if (m->stable) {
+		ovf = false;
+		cc->limit = compaction_stable_limit(&m->par, z->desc->managed_pages, cc->order,
+						    zone_read(z, &z->compact_scan_avg));
+	} else {
+		cc->limit = compaction_scan_limit(&m->par, z->desc->managed_pages, cc->order,
+						  depleted, depth, &ovf);
+	}
 	m->st->shift_overflows += ovf;
 	m->st->max_depth = max(m->st->max_depth, depleted ? depth : 0);
 	cc->limited = cc->limit != COMPACT_SCAN_UNLIMITED;
@@ -429,21 +447,23 @@ static enum compact_status try_to_compact(struct frag *m, unsigned int *lists, b
 	return ret;
 }
 
-static bool try_alloc(struct frag *m)
+static bool try_alloc(struct frag *m, unsigned long *source)
 {
 	if (frag_buddy_alloc(&m->b, m->cfg->order) < 0)
 		return false;
 	m->st->alloc_success++;
+	(*source)++;
 	return true;
 }
 
 /* The allocation attempt right after a compaction that was not skipped: success or fail. */
-static bool alloc_after_compaction(struct frag *m)
+static bool alloc_after_compaction(struct frag *m, bool sync)
 {
 	struct zone *z = &m->zone;
 
-	if (try_alloc(m)) {
+	if (try_alloc(m, sync ? &m->st->alloc_sync : &m->st->alloc_async)) {
 		m->st->compact_success++;
+		m->st->mode_success[sync]++;
 		if (m->deferral)
 			compaction_defer_reset(z, m->cfg->order, true);
 		else
@@ -451,6 +471,7 @@ static bool alloc_after_compaction(struct frag *m)
 		return true;
 	}
 	m->st->compact_fail++;
+	m->st->mode_fail[sync]++;
 	return false;
 }
 
@@ -462,6 +483,7 @@ static bool direct_compact(struct frag *m, unsigned int *lists, bool sync)
 	if (ret == COMPACT_SKIPPED || ret == COMPACT_DEFERRED)
 		return false;
 	m->st->compact_stall++;
+	m->st->mode_stall[sync]++;
 	return true;
 }
 
@@ -537,22 +559,22 @@ static bool request_step(struct frag *m, unsigned int *lists, enum req_step *ste
 		m->next_request++;
 		pin_churn(m);
 		refault(m);
-		if (try_alloc(m))
+		if (try_alloc(m, &m->st->alloc_fast))
 			return true;
 		*step = direct_compact(m, lists, false) ? STEP_ASYNC_ALLOC : STEP_RECLAIM;
 		return true;
 	case STEP_ASYNC_ALLOC:
-		*step = alloc_after_compaction(m) ? STEP_START : STEP_RECLAIM;
+		*step = alloc_after_compaction(m, false) ? STEP_START : STEP_RECLAIM;
 		return true;
 	case STEP_RECLAIM:
 		reclaim(m);
-		*step = try_alloc(m) ? STEP_START : STEP_SYNC;
+		*step = try_alloc(m, &m->st->alloc_reclaim) ? STEP_START : STEP_SYNC;
 		return true;
 	case STEP_SYNC:
 		*step = direct_compact(m, lists, true) ? STEP_SYNC_ALLOC : STEP_START;
 		return true;
 	case STEP_SYNC_ALLOC:
-		alloc_after_compaction(m);
+		alloc_after_compaction(m, true);
 		*step = STEP_START;
 		return true;
 	}
@@ -641,10 +663,11 @@ int frag_run(const struct frag_config *cfg, struct frag_stats *st)
 	m.deferral = cfg->kernel == FRAG_BASE;
 	m.classic = cfg->kernel < FRAG_REDESIGN;
 	m.scanallfree = cfg->kernel >= FRAG_NONMOVABLE;
+	m.stable = cfg->kernel == FRAG_STABLE;
 	m.par = (struct compact_params){
 		.policy = m.deferral ? COMPACT_POLICY_BASE :
 			  cfg->kernel == FRAG_THRESHOLD ? COMPACT_POLICY_P9 :
-			  COMPACT_POLICY_THRESHOLD1,
+			  m.stable ? COMPACT_POLICY_STABLE : COMPACT_POLICY_THRESHOLD1,
 		/* P2-P4 enter and deepen like the intended P5 minus SCANALLFREE. */
 		.p5 = m.scanallfree ? cfg->p5 : COMPACT_P5_INTENDED,
 		.atomic_mode = COMPACT_ATOMIC_RELAXED,
@@ -688,6 +711,7 @@ int frag_run(const struct frag_config *cfg, struct frag_stats *st)
 		pthread_join(th[i], NULL);
 	pthread_cond_destroy(&m.cond);
 	pthread_mutex_destroy(&m.lock);
+	st->stable_avg = m.zone.compact_scan_avg >> COMPACT_STABLE_FP_SHIFT;
 	if (!m.nthreads)
 		ret = -ENOMEM;
 out:

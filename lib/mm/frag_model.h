@@ -4,7 +4,8 @@
  * frames with a buddy allocator, scattered pinned frames, movable "hogger"
  * pages, a reclaim stub, and direct compaction driven by the per-zone
  * state machine of mm/compaction.h. It replays the 2015 hogger-frag-movable
- * experiment for the five kernels of the v2 cover letter and counts the
+ * experiment for the five kernels of the v2 cover letter (and Stable, the
+ * reviewer's self-stabilising limit) and counts the
  * vmstat events of the published tables.
  */
 #ifndef _MM_FRAG_MODEL_H
@@ -22,6 +23,7 @@ enum frag_kernel {
 	FRAG_NONMOVABLE,	/* + P5: SCANALLFREE (and, as posted, its dangling else) */
 	FRAG_REDESIGN,		/* + P6-P8: the v2 scanners */
 	FRAG_THRESHOLD,		/* + P9: the threshold formula */
+	FRAG_STABLE,		/* Redesign + the self-stabilising limit instead of P9 */
 	FRAG_NR_KERNELS,
 };
 
@@ -56,6 +58,21 @@ struct frag_stats {
 	unsigned long free_isolated;
 	unsigned long compact_migrate_scanned;
 	unsigned long compact_free_scanned;
+	/* The same events split by mode: [0] async, [1] sync. */
+	unsigned long mode_stall[2];
+	unsigned long mode_success[2];
+	unsigned long mode_fail[2];
+	unsigned long mode_migrate_scanned[2];
+	unsigned long mode_free_scanned[2];
+	unsigned long mode_budget_stops[2];
+	/* Where each successful allocation came from (sums to alloc_success). */
+	unsigned long alloc_fast;	/* the fast path, before any compaction */
+	unsigned long alloc_async;	/* right after async compaction */
+	unsigned long alloc_reclaim;	/* right after reclaim */
+	unsigned long alloc_sync;	/* right after sync compaction */
+	/* STABLE: the running average at the end (pages per success), its samples. */
+	unsigned long stable_avg;
+	unsigned long stable_samples;
 	/* Diagnostics. */
 	unsigned long deferred;		/* COMPACT_DEFERRED, not stalls */
 	unsigned long skipped;		/* COMPACT_SKIPPED (P7 async stop) */

@@ -66,6 +66,7 @@ struct cc_cpu {
 	atomic_ulong stall, success, fail;	/* vmstat events (per CPU, exact) */
 	atomic_ulong scanned, limited_runs, budget_stops, contended;
 	atomic_ulong deferred;		/* Base: requests compaction_deferred() skipped */
+	atomic_ulong stable_samples;	/* stable: successes that fed the average */
 	unsigned long steps;
 } __attribute__((aligned(64)));
 
@@ -86,9 +87,9 @@ struct cc_state {
 
 static struct cc_state *C;
 
-static const char *const policy_names[] = { "base", "threshold1", "p9", NULL };
+static const char *const policy_names[] = { "base", "threshold1", "p9", "stable", NULL };
 static const int policy_values[] = { COMPACT_POLICY_BASE, COMPACT_POLICY_THRESHOLD1,
-				     COMPACT_POLICY_P9 };
+				     COMPACT_POLICY_P9, COMPACT_POLICY_STABLE };
 static const char *const p5_names[] = { "intended", "as-posted", NULL };
 static const int p5_values[] = { COMPACT_P5_INTENDED, COMPACT_P5_AS_POSTED };
 static const char *const cluster_names[] = { "32", "256", NULL };
@@ -100,7 +101,8 @@ static const char *const guard_names[] = { "fail", "clamp", NULL };
 static const struct stress_opt cc_opts[] = {
 	{ "depletion-policy", .arg = "P", .type = OPT_CHOICE, OPT_FIELD(struct cc_cfg, policy),
 	  .choices = policy_names, .values = policy_values, .deflt = "p9",
-	  .help = "depletion: base (v4.3 deferral), threshold1 (P2-P8) or p9." },
+	  .help = "depletion: base (v4.3 deferral), threshold1 (P2-P8), p9, or stable "
+		  "(threshold 1, the limit from pages scanned per success)." },
 	{ "p5", .arg = "V", .type = OPT_CHOICE, OPT_FIELD(struct cc_cfg, p5),
 	  .choices = p5_names, .values = p5_values, .deflt = "intended",
 	  .help = "P5's dangling else: as intended or as posted." },
@@ -241,6 +243,55 @@ static void check_reset(struct stress *s, int cpu, const struct compact_reset_re
 
 enum run_status { RUN_SKIPPED, RUN_PARTIAL, RUN_COMPLETE };
 
+static bool stable_policy(void)
+{
+	return cfg.policy == COMPACT_POLICY_STABLE;
+}
+
+/*
+ * The stable policy's limit (docs/compaction.md), from the average the run
+ * saw: unlimited without one, else COMPACT_STABLE_MULT times the average,
+ * within [COMPACT_CLUSTER_MAX, managed].
+ */
+static void check_stable_limit(struct stress *s, int cpu, const struct zone_desc *d,
+			       long limit, long avg)
+{
+	unsigned long m = d->managed_pages, want_u;
+	long want = COMPACT_SCAN_UNLIMITED;
+
+	if (avg > 0) {
+		want_u = (unsigned long)avg >= m << COMPACT_STABLE_FP_SHIFT ? m :
+			 min(((unsigned long)avg * COMPACT_STABLE_MULT) >> COMPACT_STABLE_FP_SHIFT, m);
+		want = (long)max(want_u, cfg.cluster_max);
+	}
+	if (limit != want)
+		stress_fail(s, "stable-limit", cpu,
+			    "limit %ld from an average of %ld/%d pages per success, M %lu: "
+			    "the policy gives %ld", limit, avg, 1 << COMPACT_STABLE_FP_SHIFT, m,
+			    want);
+	stress_count_checks(s, 1);
+}
+
+/*
+ * The running average moves from the old value towards the new sample by
+ * 1/2^COMPACT_STABLE_WEIGHT_SHIFT of the gap (the first sample seeds it),
+ * so it never leaves the range of the two.
+ */
+static void check_stable_average(struct stress *s, int cpu, const struct compact_stable_update *u)
+{
+	long x = u->sample << COMPACT_STABLE_FP_SHIFT;
+	long want = u->old_avg <= 0 ? x :
+		    u->old_avg + (x - u->old_avg) / (1L << COMPACT_STABLE_WEIGHT_SHIFT);
+
+	if (u->new_avg != want || u->new_avg < min(u->old_avg, x) ||
+	    u->new_avg > max(u->old_avg, x) || u->sample < 0)
+		stress_fail(s, "stable-average", cpu,
+			    "average %ld -> %ld after a sample of %ld pages (fixed point /%d): "
+			    "the running average gives %ld", u->old_avg, u->new_avg, u->sample,
+			    1 << COMPACT_STABLE_FP_SHIFT, want);
+	stress_count_checks(s, 1);
+}
+
 /*
  * Invariant 3, exactly (docs/spec/compaction.md#cmp-scan-limit): max(max(M >>
  * 8, PB) >> depth, CLUSTER_MAX), LONG_MAX with the flag off or at depth 0. From
@@ -293,10 +344,19 @@ static enum run_status compact_run(struct stress *s, unsigned int cpu, struct st
 		return RUN_SKIPPED;					/* P7 */
 	depleted = zone_test_flag(z, ZONE_COMPACTION_DEPLETED);
 	depth = zone_read(z, &z->compact_depletion_depth);
-	if (depleted)
-		shift_guard(s, cpu, depth, "run start");
-	limit = compaction_scan_limit(&C->par, d->managed_pages, CC_ORDER, depleted, depth, &ovf);
-	check_limit(s, cpu, d, limit, depleted, depth, ovf);
+	if (stable_policy()) {
+		/* The depth is kept but never shifts a limit: invariant 5 does not apply. */
+		long avg = zone_read(z, &z->compact_scan_avg);
+
+		limit = compaction_stable_limit(&C->par, d->managed_pages, CC_ORDER, avg);
+		check_stable_limit(s, cpu, d, limit, avg);
+	} else {
+		if (depleted)
+			shift_guard(s, cpu, depth, "run start");
+		limit = compaction_scan_limit(&C->par, d->managed_pages, CC_ORDER, depleted,
+					      depth, &ovf);
+		check_limit(s, cpu, d, limit, depleted, depth, ovf);
+	}
 	start_limit = limit;
 	if (limit != COMPACT_SCAN_UNLIMITED)
 		atomic_fetch_add_explicit(&me->limited_runs, 1, memory_order_relaxed);
@@ -337,6 +397,14 @@ static enum run_status compact_run(struct stress *s, unsigned int cpu, struct st
 				atomic_fetch_add_explicit(&me->success_incs, 1,
 							  memory_order_relaxed);
 			}
+			if (stable_policy()) {
+				struct compact_stable_update u;
+
+				compaction_stable_success(z, &u);
+				check_stable_average(s, cpu, &u);
+				atomic_fetch_add_explicit(&me->stable_samples, 1,
+							  memory_order_relaxed);
+			}
 			*found = true;
 			break;
 		}
@@ -348,6 +416,8 @@ static enum run_status compact_run(struct stress *s, unsigned int cpu, struct st
 					  1UL << ((pfn / CC_PB) % BITS_PER_LONG), __ATOMIC_RELAXED);
 		pfn += nr;
 		scanned += nr;
+		if (stable_policy())
+			compaction_stable_scanned(z, nr);
 		if (limit != COMPACT_SCAN_UNLIMITED)
 			limit -= nr;
 		zone_write(z, &z->compact_cached_migrate_pfn[sync], pfn);
@@ -554,7 +624,12 @@ static void select_step(struct stress *s, unsigned int id, struct stress_rng *rn
 	/* Invariant 6, whole state: only a reset/leave race can get here (analysis). */
 	if ((flags >> ZONE_COMPACTION_SCANALLFREE & 1) && !(flags >> ZONE_COMPACTION_DEPLETED & 1))
 		stress_soft(s, "scanallfree_seen_without_depleted", 1);
-	if (flags >> ZONE_COMPACTION_DEPLETED & 1) {
+	if (stable_policy()) {
+		long avg = zone_read(z, &z->compact_scan_avg);
+
+		check_stable_limit(s, cpu, d,
+				   compaction_stable_limit(&C->par, managed, CC_ORDER, avg), avg);
+	} else if (flags >> ZONE_COMPACTION_DEPLETED & 1) {
 		shift_guard(s, cpu, depth, "selector");
 		limit = compaction_scan_limit(&C->par, managed, CC_ORDER, true, depth, &ovf);
 		check_limit(s, cpu, d, limit, true, depth, ovf);
@@ -755,6 +830,12 @@ static void report_text(struct stress *s, FILE *out)
 		fprintf(out, "# compaction_churn: deferred %lu; deferral %s\n", CPU_SUM(deferred),
 			line);
 	}
+	if (stable_policy())
+		fprintf(out, "# compaction_churn: stable limit: %lu samples, average %ld pages "
+			"per success, limit %ld\n", CPU_SUM(stable_samples),
+			C->zone.compact_scan_avg >> COMPACT_STABLE_FP_SHIFT,
+			compaction_stable_limit(&C->par, C->zone.desc->managed_pages, CC_ORDER,
+						C->zone.compact_scan_avg));
 	cc_shadow_report(&C->shadow, out);
 }
 
@@ -784,6 +865,10 @@ static void report_json(struct stress *s, struct json *j)
 		json_kstr(j, "deferral_impl", defer_impl_describe());
 		json_ku64(j, "deferral_decisions", a.nr_decisions);
 		json_ku64(j, "deferral_disagreements", a.nr_disagreements);
+	}
+	if (stable_policy()) {
+		json_ku64(j, "stable_samples", CPU_SUM(stable_samples));
+		json_ku64(j, "stable_avg", C->zone.compact_scan_avg >> COMPACT_STABLE_FP_SHIFT);
 	}
 	cc_shadow_report_json(&C->shadow, j);
 	json_obj_end(j);
