@@ -316,14 +316,14 @@ static bool adj_inverted(struct ord_task *t, const struct ord_task *v)
 	return false;
 }
 
-static int ord_run(struct json *j, unsigned long seed, bool print)
+static int ord_run(struct json *j, unsigned long seed)
 {
 	struct ord_task t[ORD_TASKS];
 	struct rng rs;
 	int i, a, kills = 0, ms, first_div[OOM_NR_ALGOS], inv[OOM_NR_ALGOS] = { 0 };
 	int differ[OOM_NR_ALGOS] = { 0 };
 	long freed_short[OOM_NR_ALGOS][ORD_TASKS], fs_max[OOM_NR_ALGOS] = { 0 };
-	long fs_sum[OOM_NR_ALGOS] = { 0 };
+	long fs_sum[OOM_NR_ALGOS] = { 0 }, bad_short[OOM_NR_ALGOS] = { 0 };
 
 	for (a = 0; a < OOM_NR_ALGOS; a++)
 		first_div[a] = -1;
@@ -393,6 +393,8 @@ static int ord_run(struct json *j, unsigned long seed, bool print)
 			if (freed_short[a][kills] > fs_max[a])
 				fs_max[a] = freed_short[a][kills];
 			inv[a] += adj_inverted(t, v[a]);
+			bad_short[a] = max(bad_short[a], true_badness(v[OOM_ALGO_PRECISE]) -
+						       true_badness(v[a]));
 			if (v[a] != v[OOM_ALGO_PRECISE]) {
 				differ[a]++;
 				if (first_div[a] < 0)
@@ -414,12 +416,12 @@ static int ord_run(struct json *j, unsigned long seed, bool print)
 		json_ki64(j, "adj_inversions", inv[a]);
 		json_ki64(j, "freed_shortfall_max", fs_max[a]);
 		json_ki64(j, "freed_shortfall_sum", fs_sum[a]);
+		json_ki64(j, "badness_shortfall_max", bad_short[a]);
 		json_obj_end(j);
 	}
 	json_obj_end(j);
 	json_ki64(j, "nr_kills", kills);
 	json_obj_end(j);
-	(void)print;
 	oom_model_reset();
 	return inv[OOM_ALGO_PRECISE] ? -1 : 0;
 }
@@ -449,7 +451,7 @@ static int sec_order(struct json *j)
 	json_obj_end(j);
 	json_karr_begin(j, "runs");
 	for (s = 0; s < opt.nr_seeds; s++)
-		if (ord_run(j, opt.seeds[s], s == 0))
+		if (ord_run(j, opt.seeds[s]))
 			return -1;
 	json_arr_end(j);
 	return 0;
