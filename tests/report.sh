@@ -47,6 +47,18 @@ result $([ $rc = 0 ] && [ "$order" = "1.2.3.4.5.6." ] &&
 	grep -q '^## 5. Compaction stand-in' "$tmp/c/REPORT.md"; echo $?) \
 	report_compaction_sections_copied "rc $rc order $order $(head -n 2 "$tmp/chk")"
 
+# KERNEL_SRC: the judged files' hashes are listed; a program built from
+# lib/hpcc is said not to measure the tree.
+fx=tests/fixtures/koom/two-pass
+REPORT_COMPACTION=/nonexistent scripts/report --bin "$BIN" --out "$tmp/k" --tiny \
+	--kernel-src "$fx" >"$tmp/out" 2>&1
+rc=$?
+h=$(git hash-object "$fx/mm/oom_kill.c")
+result $([ $rc = 0 ] && grep -q "^    $h mm/oom_kill.c\$" "$tmp/k/REPORT.md" &&
+	grep -q '^WARNING: the measuring program was built from lib/hpcc' "$tmp/k/REPORT.md" &&
+	grep -q "^Reproduce: make report KERNEL_SRC=$(realpath "$fx") " "$tmp/k/REPORT.md"
+	echo $?) report_kernel_src_hashes "rc $rc $(grep -A3 KERNEL_SRC "$tmp/k/REPORT.md")"
+
 # --render re-renders from report.json alone, byte for byte.
 cp "$tmp/r/REPORT.md" "$tmp/before.md"
 scripts/report --render "$tmp/r" >/dev/null 2>&1 && cmp -s "$tmp/before.md" "$tmp/r/REPORT.md"
