@@ -354,9 +354,18 @@ static int ord_run(struct json *j, unsigned long seed)
 
 			if (t[i].dead || ms < wave_start_ms[i / 10])
 				continue;
-			/* The task runs on some CPU each tick: its charge lands there. */
-			kc_set_cpu(rng_below(&rs, nr_cpu_ids));
-			oom_mm_add(t[i].p->mm, MM_ANONPAGES, step);
+			/*
+			 * The task runs on one to four CPUs within a tick (it
+			 * migrates): each share of its faults is charged there.
+			 */
+			int k, nk = 1 + rng_below(&rs, 4);
+
+			for (k = 0; k < nk; k++) {
+				long part = k < nk - 1 ? step / nk : step - (nk - 1) * (step / nk);
+
+				kc_set_cpu(rng_below(&rs, nr_cpu_ids));
+				oom_mm_add(t[i].p->mm, MM_ANONPAGES, part);
+			}
 			t[i].rss += step;
 		}
 		kc_set_cpu(0);
@@ -495,7 +504,8 @@ static void imp_between(struct oom_control *oc)
 /* oom_race's layouts: one hog, a packed crowd, ties (docs/oom.md). */
 static void imp_layout(struct imp_state *S, int layout)
 {
-	long base = 200000, w = (long)S->window;
+	/* Tasks of a few GiB, at least four windows: no target goes negative. */
+	long w = (long)S->window, base = 1000000 + 4 * w;
 	int i;
 
 	for (i = 0; i < IMP_TASKS; i++) {
