@@ -1,0 +1,892 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hpcc-report: the measurements behind make report's OOM answers
+ * (docs/report.md, docs/spec/oom.md#oom-v16, #oom-imprecision). One section
+ * per run, one JSON object out; scripts/report renders it.
+ *
+ *   latency      one precise pass, v16's two passes, bounded: CPU time per
+ *                selection and the counter reads each made
+ *   order        the posted three-wave workload: every OOM kill chosen by
+ *                all three selections from the same state
+ *   imprecision  shortfall of the two-pass victims against the true maximum,
+ *                at quiescent points and with charges between the passes
+ *   exact        one precise pass with hpcc sums against one with the
+ *                kernel-shaped percpu_counter_sum() (bench/kpcc.c)
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <kcompat/kcompat.h>
+#include <mm/oom_select.h>
+#include "shape/hpcc_shape.h"
+#include "util/rng.h"
+#include "../bench.h"
+#include "../kpcc.h"
+
+#define MAX_LIST	16
+#define MAX_SEEDS	16
+
+static struct {
+	bool tiny;
+	unsigned int reps;
+	unsigned long seeds[MAX_SEEDS];
+	unsigned int nr_seeds;
+	unsigned long mem_mb;		/* per-CPU bytes a point may touch */
+} opt = { .reps = 0, .mem_mb = 2048 };
+
+static void die(const char *what, const char *val, const char *why)
+{
+	fprintf(stderr, "hpcc-report: bad %s '%s': %s\n", what, val, why);
+	exit(2);
+}
+
+static unsigned long parse_num(const char *what, const char *s, unsigned long lo,
+			       unsigned long hi)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-')
+		die(what, s, "not a number");
+	if (v < lo || v > hi)
+		die(what, s, "out of range");
+	return v;
+}
+
+/* A per-CPU footprint this large is not run (and is said so). */
+static bool too_big(unsigned long tasks, unsigned int cpus, unsigned long bytes)
+{
+	return (double)tasks * cpus * bytes > (double)opt.mem_mb * (1 << 20);
+}
+
+static double pct(double *v, unsigned int n, double q)
+{
+	double *s = malloc(n * sizeof(*s));
+	unsigned int i, k;
+	double r;
+
+	if (!n || !s) {
+		free(s);
+		return 0;
+	}
+	memcpy(s, v, n * sizeof(*s));
+	for (i = 1; i < n; i++) {	/* insertion sort: n is small */
+		double x = s[i];
+
+		for (k = i; k > 0 && s[k - 1] > x; k--)
+			s[k] = s[k - 1];
+		s[k] = x;
+	}
+	k = (unsigned int)(q * (n - 1) + 0.999999);
+	r = s[k < n ? k : n - 1];
+	free(s);
+	return r;
+}
+
+/* @pages into @member in a few adds from random CPUs (uneven residuals). */
+static void charge(struct mm_struct *mm, int member, long pages, struct rng *rs,
+		   struct kpcc *k)
+{
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		long part = i < 3 ? pages / 4 : pages - 3 * (pages / 4);
+
+		kc_set_cpu(rng_below(rs, nr_cpu_ids));
+		oom_mm_add(mm, member, part);
+		if (k)
+			kpcc_add_batch(&k[member], part, oom_model_batch());
+	}
+	kc_set_cpu(0);
+}
+
+static int setup_cpus(unsigned int cpus, unsigned long batch)
+{
+	if (bench_set_cpus(cpus) || oom_model_init(batch)) {
+		fprintf(stderr, "hpcc-report: cannot set up %u CPUs, batch %lu\n", cpus, batch);
+		return -1;
+	}
+	return 0;
+}
+
+static void json_accuracy(struct json *j, unsigned int cpus, unsigned long batch)
+{
+	struct hpcc_shape s;
+	unsigned long u = 0, o = 0;
+
+	oom_badness_accuracy(&u, &o);
+	hpcc_shape_compute(&s, cpus, batch);
+	json_ku64(j, "window_pages", u + o);
+	json_ku64(j, "under_pages", u);
+	json_ku64(j, "over_pages", o);
+	json_ku64(j, "shape_window_pages", NR_MM_COUNTERS * (s.under + s.over));
+	json_kdouble(j, "window_mb", (u + o) * 4096.0 / (1 << 20));
+}
+
+/* --- 1. latency --- */
+
+#define LAT_TOTALPAGES	(16UL << 20)
+#define NR_COLS		(OOM_NR_ALGOS + 1)	/* + the model's twin of a tree's algo */
+
+static bool have_twin(void)
+{
+	return oom_kernel_algo() != OOM_NR_ALGOS;
+}
+
+static long run_col(int col, struct oom_select_stats *st)
+{
+	if (col == OOM_NR_ALGOS)
+		return oom_select_run(oom_kernel_algo(), true, LAT_TOTALPAGES, st);
+	return oom_select_run(col, false, LAT_TOTALPAGES, st);
+}
+
+static const char *col_name(int col)
+{
+	return col == OOM_NR_ALGOS ? "model_twin" : oom_algo_names[col];
+}
+
+/* The v16 benchmark's task set: one 1,000,000-page task among small ones. */
+static long populate_hog(unsigned long tasks, unsigned long seed, long *hog_pid)
+{
+	struct oom_task_attr attr = { 0 };
+	struct rng rs;
+	unsigned long i;
+
+	rng_init(&rs, seed * 1000003 + tasks);
+	for (i = 0; i < tasks; i++) {
+		struct task_struct *p = oom_task_create(&attr);
+		long pages = i == tasks / 2 ? 1000000 : 1000 + (long)rng_below(&rs, 20000);
+
+		if (!p)
+			return -1;
+		charge(p->mm, MM_ANONPAGES, pages - pages / 4, &rs, NULL);
+		charge(p->mm, MM_FILEPAGES, pages / 4, &rs, NULL);
+		if (i == tasks / 2)
+			*hog_pid = p->pid;
+	}
+	return 0;
+}
+
+static int latency_point(struct json *j, unsigned int cpus, unsigned long tasks,
+			 unsigned int reps)
+{
+	double lat[NR_COLS][BENCH_MAX_REPS], r[BENCH_MAX_REPS];
+	struct oom_select_stats st[NR_COLS];
+	long victim[NR_COLS], hog = -1;
+	int ncols = have_twin() ? NR_COLS : OOM_NR_ALGOS, a, ret = 0;
+	unsigned int rep, k;
+
+	json_obj_begin(j);
+	json_ku64(j, "nr_cpus", cpus);
+	json_ku64(j, "tasks", tasks);
+	if (too_big(tasks, cpus, 48)) {
+		json_kstr(j, "skipped", "per-CPU footprint above --mem-mb");
+		json_kdouble(j, "per_cpu_mb", tasks * cpus * 48.0 / (1 << 20));
+		json_obj_end(j);
+		return 0;
+	}
+	if (setup_cpus(cpus, 32) || populate_hog(tasks, opt.seeds[0], &hog)) {
+		fprintf(stderr, "hpcc-report: cannot create %lu tasks at %u CPUs\n", tasks, cpus);
+		oom_model_reset();
+		return -1;
+	}
+	for (rep = 0; rep < reps; rep++) {
+		for (k = 0; k < (unsigned int)ncols; k++) {
+			unsigned long long t0;
+
+			a = (rep + k) % ncols;
+			if (tasks * cpus <= 4000000UL)	/* warm, where cheap */
+				run_col(a, &st[a]);
+			t0 = bench_thread_cpu_ns();
+			victim[a] = run_col(a, &st[a]);
+			lat[a][rep] = (bench_thread_cpu_ns() - t0) / 1e3;
+		}
+	}
+	json_kdouble(j, "per_cpu_mb", tasks * cpus * 48.0 / (1 << 20));
+	json_kobj_begin(j, "latency_us");
+	for (a = 0; a < ncols; a++)
+		bench_kstats(j, col_name(a), lat[a], reps);
+	json_obj_end(j);
+	json_kobj_begin(j, "ratios");
+	for (rep = 0; rep < reps; rep++)
+		r[rep] = lat[OOM_ALGO_PRECISE][rep] / lat[OOM_ALGO_V16][rep];
+	bench_kstats(j, "precise_vs_v16", r, reps);
+	for (rep = 0; rep < reps; rep++)
+		r[rep] = lat[OOM_ALGO_PRECISE][rep] / lat[OOM_ALGO_BOUNDED][rep];
+	bench_kstats(j, "precise_vs_bounded", r, reps);
+	if (have_twin()) {
+		for (rep = 0; rep < reps; rep++)
+			r[rep] = lat[oom_kernel_algo()][rep] / lat[OOM_NR_ALGOS][rep];
+		bench_kstats(j, "kernel_vs_model", r, reps);
+	}
+	json_obj_end(j);
+	json_kobj_begin(j, "reads");
+	for (a = 0; a < ncols; a++) {
+		json_kobj_begin(j, col_name(a));
+		json_ku64(j, "precise_sums", st[a].precise_counter_sums);
+		json_ku64(j, "approx_reads", st[a].approx_counter_reads);
+		json_ku64(j, "percpu_words", st[a].precise_counter_sums * cpus);
+		json_ku64(j, "precise_evals", st[a].precise_evals);
+		json_ku64(j, "approx_evals", st[a].approx_evals);
+		json_kbool(j, "chose_hog", victim[a] == hog);
+		json_obj_end(j);
+		if (a == OOM_ALGO_PRECISE && victim[a] != hog) {
+			fprintf(stderr, "hpcc-report: the precise pass missed the hog\n");
+			ret = -1;
+		}
+	}
+	json_obj_end(j);
+	json_obj_end(j);
+	oom_model_reset();
+	return ret;
+}
+
+static int sec_latency(struct json *j, const unsigned int *cpus, unsigned int nc,
+		       const unsigned long *tasks, unsigned int nt)
+{
+	unsigned int c, t;
+	int a;
+
+	json_kobj_begin(j, "implementation");
+	for (a = 0; a < OOM_NR_ALGOS; a++)
+		json_kstr(j, oom_algo_names[a], oom_impl_describe(oom_impl_of(a)));
+	json_obj_end(j);
+	json_karr_begin(j, "points");
+	for (c = 0; c < nc; c++)
+		for (t = 0; t < nt; t++)
+			if (latency_point(j, cpus[c], tasks[t], opt.reps))
+				return -1;
+	json_arr_end(j);
+	return 0;
+}
+
+/* --- 2. kill order --- */
+
+#define ORD_TASKS	30
+#define ORD_CPUS	256
+#define ORD_TOTAL	(32UL << 20)	/* 128 GiB of 4 KiB pages */
+#define ORD_RATE	20000L		/* pages per simulated second */
+#define ORD_DT_MS	50
+
+/* The three waves start at 0 s, 5 s and 7 s (5 s, then 2 s apart). */
+static const int wave_start_ms[3] = { 0, 5000, 7000 };
+/* A few tasks of each wave get an oom_score_adj (index in wave -> adj). */
+static short ord_adj(int i)
+{
+	static const short adj[10] = { 0, 1, -1, 2, 0, 0, -2, 0, 0, 0 };
+
+	return adj[i % 10];
+}
+
+struct ord_task {
+	struct task_struct *p;
+	long pid, rss;
+	short adj;
+	bool dead;
+};
+
+static long true_badness(const struct ord_task *t)
+{
+	return t->rss + t->adj * (long)(ORD_TOTAL / 1000);
+}
+
+static struct ord_task *ord_find(struct ord_task *t, long pid)
+{
+	int i;
+
+	for (i = 0; i < ORD_TASKS; i++)
+		if (t[i].pid == pid && !t[i].dead)
+			return &t[i];
+	return NULL;
+}
+
+/* A victim chosen over a live task of higher oom_score_adj and higher badness. */
+static bool adj_inverted(struct ord_task *t, const struct ord_task *v)
+{
+	int i;
+
+	for (i = 0; i < ORD_TASKS; i++)
+		if (!t[i].dead && &t[i] != v && t[i].adj > v->adj &&
+		    true_badness(&t[i]) > true_badness(v))
+			return true;
+	return false;
+}
+
+static int ord_run(struct json *j, unsigned long seed)
+{
+	struct ord_task t[ORD_TASKS];
+	struct rng rs;
+	int i, a, kills = 0, ms, first_div[OOM_NR_ALGOS], inv[OOM_NR_ALGOS] = { 0 };
+	int differ[OOM_NR_ALGOS] = { 0 };
+	long freed_short[OOM_NR_ALGOS][ORD_TASKS], fs_max[OOM_NR_ALGOS] = { 0 };
+	long fs_sum[OOM_NR_ALGOS] = { 0 }, bad_short[OOM_NR_ALGOS] = { 0 };
+
+	for (a = 0; a < OOM_NR_ALGOS; a++)
+		first_div[a] = -1;
+	if (setup_cpus(ORD_CPUS, 32))
+		return -1;
+	rng_init(&rs, seed * 7919 + 29);
+	for (i = 0; i < ORD_TASKS; i++) {
+		struct oom_task_attr attr = { .oom_score_adj = ord_adj(i) };
+
+		t[i].p = oom_task_create(&attr);
+		if (!t[i].p)
+			return -1;
+		oom_set_score_adj(t[i].p, ord_adj(i));
+		t[i].pid = t[i].p->pid;
+		t[i].rss = 0;
+		t[i].adj = ord_adj(i);
+		t[i].dead = false;
+	}
+	json_obj_begin(j);
+	json_ku64(j, "seed", seed);
+	json_karr_begin(j, "kills");
+	for (ms = 0; kills < ORD_TASKS - 1 && ms < 600000; ms += ORD_DT_MS) {
+		long used = 0, chosen[OOM_NR_ALGOS];
+		struct ord_task *v[OOM_NR_ALGOS];
+
+		for (i = 0; i < ORD_TASKS; i++) {
+			long step = ORD_RATE * ORD_DT_MS / 1000;
+
+			if (t[i].dead || ms < wave_start_ms[i / 10])
+				continue;
+			/*
+			 * The task runs on one to four CPUs within a tick (it
+			 * migrates): each share of its faults is charged there.
+			 */
+			int k, nk = 1 + rng_below(&rs, 4);
+
+			for (k = 0; k < nk; k++) {
+				long part = k < nk - 1 ? step / nk : step - (nk - 1) * (step / nk);
+
+				kc_set_cpu(rng_below(&rs, nr_cpu_ids));
+				oom_mm_add(t[i].p->mm, MM_ANONPAGES, part);
+			}
+			t[i].rss += step;
+		}
+		kc_set_cpu(0);
+		for (i = 0; i < ORD_TASKS; i++)
+			used += t[i].dead ? 0 : t[i].rss;
+		if (used <= (long)ORD_TOTAL)
+			continue;
+		for (a = 0; a < OOM_NR_ALGOS; a++) {
+			struct oom_select_stats st;
+
+			chosen[a] = oom_select_run(a, false, ORD_TOTAL, &st);
+			v[a] = ord_find(t, chosen[a]);
+			if (!v[a]) {
+				fprintf(stderr, "hpcc-report: %s chose no live task\n",
+					oom_algo_names[a]);
+				return -1;
+			}
+		}
+		json_obj_begin(j);
+		json_kdouble(j, "t_s", ms / 1000.0);
+		for (a = 0; a < OOM_NR_ALGOS; a++) {
+			int idx = v[a] - t;
+
+			json_kobj_begin(j, oom_algo_names[a]);
+			json_ku64(j, "task", idx);
+			json_ku64(j, "wave", idx / 10 + 1);
+			json_ki64(j, "adj", v[a]->adj);
+			json_ki64(j, "rss", v[a]->rss);
+			json_ki64(j, "badness", true_badness(v[a]));
+			json_kbool(j, "adj_inverted", adj_inverted(t, v[a]));
+			json_obj_end(j);
+			freed_short[a][kills] = v[OOM_ALGO_PRECISE]->rss - v[a]->rss;
+			fs_sum[a] += freed_short[a][kills];
+			if (freed_short[a][kills] > fs_max[a])
+				fs_max[a] = freed_short[a][kills];
+			inv[a] += adj_inverted(t, v[a]);
+			bad_short[a] = max(bad_short[a], true_badness(v[OOM_ALGO_PRECISE]) -
+						       true_badness(v[a]));
+			if (v[a] != v[OOM_ALGO_PRECISE]) {
+				differ[a]++;
+				if (first_div[a] < 0)
+					first_div[a] = kills;
+			}
+		}
+		json_obj_end(j);
+		/* The timeline follows the precise choice: it exits, its memory is freed. */
+		oom_task_exit(v[OOM_ALGO_PRECISE]->p);
+		v[OOM_ALGO_PRECISE]->dead = true;
+		kills++;
+	}
+	json_arr_end(j);
+	json_kobj_begin(j, "summary");
+	for (a = 0; a < OOM_NR_ALGOS; a++) {
+		json_kobj_begin(j, oom_algo_names[a]);
+		json_ki64(j, "first_divergence", first_div[a]);
+		json_ki64(j, "kills_differing", differ[a]);
+		json_ki64(j, "adj_inversions", inv[a]);
+		json_ki64(j, "freed_shortfall_max", fs_max[a]);
+		json_ki64(j, "freed_shortfall_sum", fs_sum[a]);
+		json_ki64(j, "badness_shortfall_max", bad_short[a]);
+		json_obj_end(j);
+	}
+	json_obj_end(j);
+	json_ki64(j, "nr_kills", kills);
+	json_obj_end(j);
+	oom_model_reset();
+	return inv[OOM_ALGO_PRECISE] ? -1 : 0;
+}
+
+static int sec_order(struct json *j)
+{
+	unsigned int s;
+
+	json_ku64(j, "nr_cpus", ORD_CPUS);
+	json_ku64(j, "batch", 32);
+	json_ku64(j, "tasks", ORD_TASKS);
+	json_ku64(j, "totalpages", ORD_TOTAL);
+	json_ku64(j, "rate_pages_per_s", ORD_RATE);
+	json_ku64(j, "tick_ms", ORD_DT_MS);
+	json_karr_begin(j, "adj_by_index");
+	for (s = 0; s < 10; s++)
+		json_i64(j, ord_adj(s));
+	json_arr_end(j);
+	json_kobj_begin(j, "implementation");
+	for (s = 0; s < OOM_NR_ALGOS; s++)
+		json_kstr(j, oom_algo_names[s], oom_impl_describe(oom_impl_of(s)));
+	json_obj_end(j);
+	if (setup_cpus(ORD_CPUS, 32))
+		return -1;
+	json_kobj_begin(j, "accuracy");
+	json_accuracy(j, ORD_CPUS, 32);
+	json_obj_end(j);
+	json_karr_begin(j, "runs");
+	for (s = 0; s < opt.nr_seeds; s++)
+		if (ord_run(j, opt.seeds[s]))
+			return -1;
+	json_arr_end(j);
+	return 0;
+}
+
+/* --- 3. imprecision --- */
+
+#define IMP_TASKS	48
+
+struct imp_state {
+	struct task_struct *p[IMP_TASKS];
+	long rss[IMP_TASKS];
+	struct rng rs;
+	unsigned long window;
+	unsigned int churn;		/* charges between the passes */
+};
+static struct imp_state *IS;
+
+static void imp_charge_one(struct imp_state *S)
+{
+	int i = rng_below(&S->rs, IMP_TASKS);
+	long d = (long)rng_below(&S->rs, 4 * oom_model_batch() + 1) -
+		 (long)(2 * oom_model_batch());
+
+	if (S->rss[i] + d < 0)
+		d = -d;
+	kc_set_cpu(rng_below(&S->rs, nr_cpu_ids));
+	oom_mm_add(S->p[i]->mm, MM_ANONPAGES, d);
+	S->rss[i] += d;
+}
+
+static void imp_between(struct oom_control *oc)
+{
+	unsigned int k;
+
+	for (k = 0; IS && k < IS->churn; k++)
+		imp_charge_one(IS);
+	kc_set_cpu(0);
+}
+
+/* oom_race's layouts: one hog, a packed crowd, ties (docs/oom.md). */
+static void imp_layout(struct imp_state *S, int layout)
+{
+	/* Tasks of a few GiB, at least four windows: no target goes negative. */
+	long w = (long)S->window, base = 1000000 + 4 * w;
+	int i;
+
+	for (i = 0; i < IMP_TASKS; i++) {
+		long target, d;
+
+		if (layout == 0)
+			target = i == 0 ? base + w / 2 : base - (long)rng_below(&S->rs, w + 1);
+		else if (layout == 1)
+			target = base - (long)rng_below(&S->rs, w + 1);
+		else
+			target = base - (long)(i % 6) * (w / 4);
+		d = target - S->rss[i];
+		/* Several charges from random CPUs: uneven per-CPU residuals. */
+		charge(S->p[i]->mm, MM_ANONPAGES, d, &S->rs, NULL);
+		S->rss[i] = target;
+	}
+}
+
+static int imp_config(struct json *j, unsigned int cpus, unsigned long batch,
+		      unsigned int rounds)
+{
+	struct imp_state *S = calloc(1, sizeof(*S));
+	double *sh[2][2], *shp[2][2];
+	unsigned int n[2][2] = { { 0 } }, miss[2][2] = { { 0 } }, over[2][2] = { { 0 } };
+	struct oom_task_attr attr = { 0 };
+	unsigned long u = 0, o = 0, s;
+	unsigned int r, m, k;
+	int i;
+
+	if (!S || setup_cpus(cpus, batch))
+		return -1;
+	oom_badness_accuracy(&u, &o);
+	S->window = u + o;
+	for (m = 0; m < 2; m++)
+		for (k = 0; k < 2; k++) {
+			sh[m][k] = calloc(rounds * opt.nr_seeds, sizeof(double));
+			shp[m][k] = calloc(rounds * opt.nr_seeds, sizeof(double));
+			if (!sh[m][k] || !shp[m][k])
+				return -1;
+		}
+	for (i = 0; i < IMP_TASKS; i++) {
+		S->p[i] = oom_task_create(&attr);
+		if (!S->p[i])
+			return -1;
+	}
+	IS = S;
+	for (s = 0; s < opt.nr_seeds; s++) {
+		rng_init(&S->rs, opt.seeds[s] * 104729 + cpus * 31 + batch);
+		for (r = 0; r < rounds; r++) {
+			imp_layout(S, r % 3);
+			/* m = 0: quiescent; m = 1: charges between the two passes. */
+			for (m = 0; m < 2; m++) {
+				for (k = 0; k < 2; k++) {
+					int a = k ? OOM_ALGO_BOUNDED : OOM_ALGO_V16;
+					struct oom_select_stats st;
+					long pid, best = LONG_MIN, got = LONG_MIN, x;
+
+					S->churn = m ? 2 * IMP_TASKS : 0;
+					oom_between_passes_hook = m ? imp_between : NULL;
+					pid = oom_select_run(a, false, 1000 * 1000, &st);
+					oom_between_passes_hook = NULL;
+					for (i = 0; i < IMP_TASKS; i++) {
+						best = max(best, S->rss[i]);
+						if (S->p[i]->pid == pid)
+							got = S->rss[i];
+					}
+					if (got == LONG_MIN) {
+						fprintf(stderr, "hpcc-report: %s chose no task\n",
+							oom_algo_names[a]);
+						return -1;
+					}
+					x = best - got;
+					sh[m][k][n[m][k]] = x;
+					shp[m][k][n[m][k]] = 100.0 * x / best;
+					n[m][k]++;
+					miss[m][k] += x != 0;
+					over[m][k] += x > (long)S->window;
+				}
+			}
+		}
+	}
+	IS = NULL;
+	json_obj_begin(j);
+	json_ku64(j, "nr_cpus", cpus);
+	json_ku64(j, "batch", batch);
+	json_accuracy(j, cpus, batch);
+	for (m = 0; m < 2; m++) {
+		json_kobj_begin(j, m ? "churn" : "quiescent");
+		for (k = 0; k < 2; k++) {
+			json_kobj_begin(j, k ? "bounded" : "v16");
+			json_ku64(j, "selections", n[m][k]);
+			json_ku64(j, "not_max", miss[m][k]);
+			json_ku64(j, "beyond_window", over[m][k]);
+			json_kdouble(j, "shortfall_pages_median", pct(sh[m][k], n[m][k], 0.5));
+			json_kdouble(j, "shortfall_pages_p99", pct(sh[m][k], n[m][k], 0.99));
+			json_kdouble(j, "shortfall_pages_max", pct(sh[m][k], n[m][k], 1));
+			json_kdouble(j, "shortfall_pct_median", pct(shp[m][k], n[m][k], 0.5));
+			json_kdouble(j, "shortfall_pct_p99", pct(shp[m][k], n[m][k], 0.99));
+			json_kdouble(j, "shortfall_pct_max", pct(shp[m][k], n[m][k], 1));
+			json_obj_end(j);
+			free(sh[m][k]);
+			free(shp[m][k]);
+		}
+		json_obj_end(j);
+	}
+	json_obj_end(j);
+	free(S);
+	oom_model_reset();
+	return 0;
+}
+
+static int sec_imprecision(struct json *j, const unsigned int *cpus, unsigned int nc,
+			   const unsigned long *batch, unsigned int nb, unsigned int rounds)
+{
+	unsigned int c, b;
+
+	json_ku64(j, "tasks", IMP_TASKS);
+	json_ku64(j, "rounds_per_seed", rounds);
+	json_ku64(j, "churn_charges", 2 * IMP_TASKS);
+	json_karr_begin(j, "points");
+	for (c = 0; c < nc; c++)
+		for (b = 0; b < nb; b++)
+			if (imp_config(j, cpus[c], batch[b], rounds))
+				return -1;
+	json_arr_end(j);
+	return 0;
+}
+
+/* --- 4. exact: hpcc precise sums against percpu_counter_sum() --- */
+
+/* Four kpcc counters in one per-CPU block, as percpu_counter_init_many() lays them. */
+static int kpcc_init4(struct kpcc *k)
+{
+	s32 __percpu *base = __alloc_percpu(NR_MM_COUNTERS * sizeof(s32), sizeof(s32));
+	int m;
+
+	if (!base)
+		return -1;
+	for (m = 0; m < NR_MM_COUNTERS; m++) {
+		spin_lock_init(&k[m].lock);
+		k[m].count = 0;
+		k[m].counters = base + m;
+	}
+	return 0;
+}
+
+static int exact_point(struct json *j, unsigned int cpus, unsigned long tasks,
+		       unsigned int reps)
+{
+	double lat[2][BENCH_MAX_REPS], r[BENCH_MAX_REPS];
+	struct task_struct **p = NULL;
+	struct kpcc *k = NULL;
+	struct oom_task_attr attr = { 0 };
+	struct rng rs;
+	unsigned long i;
+	unsigned int rep, c;
+	long best[2] = { 0 };
+	int ret = -1, mm;
+
+	json_obj_begin(j);
+	json_ku64(j, "nr_cpus", cpus);
+	json_ku64(j, "tasks", tasks);
+	json_kdouble(j, "per_cpu_mb", tasks * cpus * 80.0 / (1 << 20));
+	if (too_big(tasks, cpus, 80)) {
+		json_kstr(j, "skipped", "per-CPU footprint above --mem-mb");
+		json_obj_end(j);
+		return 0;
+	}
+	p = calloc(tasks, sizeof(*p));
+	k = calloc(tasks * NR_MM_COUNTERS, sizeof(*k));
+	if (!p || !k || setup_cpus(cpus, 32))
+		goto out;
+	rng_init(&rs, opt.seeds[0] * 15485863 + tasks);
+	for (i = 0; i < tasks; i++) {
+		long pages = 1000 + (long)rng_below(&rs, 20000);
+
+		p[i] = oom_task_create(&attr);
+		if (!p[i] || kpcc_init4(&k[i * NR_MM_COUNTERS]))
+			goto out;
+		charge(p[i]->mm, MM_ANONPAGES, pages - pages / 4, &rs, &k[i * NR_MM_COUNTERS]);
+		charge(p[i]->mm, MM_FILEPAGES, pages / 4, &rs, &k[i * NR_MM_COUNTERS]);
+	}
+	/* The same loop twice; only the counter's sum differs. */
+	for (rep = 0; rep < reps; rep++) {
+		for (c = 0; c < 2; c++) {
+			unsigned int col = (rep + c) % 2;
+			unsigned long long t0 = bench_thread_cpu_ns();
+			long b = LONG_MIN;
+
+			for (i = 0; i < tasks; i++) {
+				long pts = 0;
+
+				for (mm = 0; mm < NR_MM_COUNTERS; mm++)
+					pts += col ? kpcc_sum(&k[i * NR_MM_COUNTERS + mm]) :
+						percpu_counter_tree_precise_sum(&p[i]->mm->rss_stat[mm]);
+				b = pts > b ? pts : b;
+			}
+			lat[col][rep] = (bench_thread_cpu_ns() - t0) / 1e3;
+			best[col] = b;
+		}
+	}
+	if (best[0] != best[1]) {
+		fprintf(stderr, "hpcc-report: hpcc and percpu_counter sums disagree (%ld, %ld)\n",
+			best[0], best[1]);
+		goto out;
+	}
+	json_kobj_begin(j, "latency_us");
+	bench_kstats(j, "hpcc_precise_sum", lat[0], reps);
+	bench_kstats(j, "percpu_counter_sum", lat[1], reps);
+	json_obj_end(j);
+	for (rep = 0; rep < reps; rep++)
+		r[rep] = lat[0][rep] / lat[1][rep];
+	bench_kstats(j, "hpcc_vs_percpu_counter", r, reps);
+	json_ku64(j, "sums", tasks * NR_MM_COUNTERS);
+	json_ku64(j, "percpu_words", tasks * NR_MM_COUNTERS * cpus);
+	ret = 0;
+out:
+	json_obj_end(j);
+	if (ret)
+		fprintf(stderr, "hpcc-report: exact point %lu tasks at %u CPUs failed\n",
+			tasks, cpus);
+	for (i = 0; k && p && i < tasks && p[i]; i++)
+		if (k[i * NR_MM_COUNTERS].counters)
+			free_percpu(k[i * NR_MM_COUNTERS].counters);
+	free(k);
+	free(p);
+	oom_model_reset();
+	return ret;
+}
+
+static int sec_exact(struct json *j, const unsigned int *cpus, unsigned int nc,
+		     const unsigned long *tasks, unsigned int nt)
+{
+	unsigned int c, t;
+
+	json_kstr(j, "hpcc", HPCC_SOURCE);
+	json_karr_begin(j, "points");
+	for (c = 0; c < nc; c++)
+		for (t = 0; t < nt; t++)
+			if (exact_point(j, cpus[c], tasks[t], opt.reps))
+				return -1;
+	json_arr_end(j);
+	return 0;
+}
+
+/* --- command line --- */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: hpcc-report --section S [options]\n"
+"  --section S   latency, order, imprecision or exact (docs/report.md)\n"
+"  --tiny        tiny sizes: checks the machinery, no claims\n"
+"  --reps N      repetitions of a timed point, 3..%d (5; tiny 3)\n"
+"  --seeds LIST  comma list of seeds (1,2,3,4,5; tiny 1)\n"
+"  --mem-mb N    largest per-CPU footprint of a point in MiB (2048)\n"
+"  --out FILE    write the JSON there (default stdout)\n"
+"  --help\n", BENCH_MAX_REPS);
+}
+
+static void parse_seeds(const char *val)
+{
+	char buf[256], *tok, *save = NULL;
+
+	if (strlen(val) >= sizeof(buf))
+		die("--seeds", val, "too long");
+	strcpy(buf, val);
+	opt.nr_seeds = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (opt.nr_seeds == MAX_SEEDS)
+			die("--seeds", val, "more than 16 seeds");
+		opt.seeds[opt.nr_seeds++] = parse_num("--seeds", tok, 1, 1UL << 40);
+	}
+	if (!opt.nr_seeds)
+		die("--seeds", val, "empty");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "section", required_argument, NULL, 's' },
+		{ "tiny", no_argument, NULL, 't' },
+		{ "reps", required_argument, NULL, 'r' },
+		{ "seeds", required_argument, NULL, 'S' },
+		{ "mem-mb", required_argument, NULL, 'm' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static const unsigned int cpus_full[] = { 64, 256, 1024 }, cpus_tiny[] = { 8, 16 };
+	static const unsigned int imp_full[] = { 8, 64, 256, 1024 };
+	static const unsigned long tasks_full[] = { 40, 1000, 10000, 100000 };
+	static const unsigned long tasks_tiny[] = { 10, 40 };
+	static const unsigned long batch_full[] = { 32, 128 }, batch_tiny[] = { 32 };
+	const char *section = NULL, *out = NULL;
+	struct json j;
+	FILE *f = stdout;
+	int c, ret;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (strcmp(optarg, "latency") && strcmp(optarg, "order") &&
+			    strcmp(optarg, "imprecision") && strcmp(optarg, "exact"))
+				die("--section", optarg, "not latency, order, imprecision or exact");
+			section = optarg;
+			break;
+		case 't':
+			opt.tiny = true;
+			break;
+		case 'r':
+			opt.reps = parse_num("--reps", optarg, 3, BENCH_MAX_REPS);
+			break;
+		case 'S':
+			parse_seeds(optarg);
+			break;
+		case 'm':
+			opt.mem_mb = parse_num("--mem-mb", optarg, 1, 1UL << 20);
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			fprintf(stderr, "hpcc-report: bad option '%s' (see --help)\n",
+				argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		die("argument", argv[optind], "no arguments are taken");
+	if (!section) {
+		fprintf(stderr, "hpcc-report: --section is required (see --help)\n");
+		return 2;
+	}
+	if (!opt.reps)
+		opt.reps = opt.tiny ? 3 : 5;
+	if (!opt.nr_seeds) {
+		unsigned int n = opt.tiny ? 1 : 5;
+
+		for (opt.nr_seeds = 0; opt.nr_seeds < n; opt.nr_seeds++)
+			opt.seeds[opt.nr_seeds] = opt.nr_seeds + 1;
+	}
+	if (out && !(f = fopen(out, "w"))) {
+		fprintf(stderr, "hpcc-report: cannot write %s: %s\n", out, strerror(errno));
+		return 2;
+	}
+	kc_set_cpu(0);
+	kc_rcu_register_thread();
+	json_init(&j, f);
+	json_obj_begin(&j);
+	json_ku64(&j, "schema_version", 1);
+	json_kstr(&j, "generator", "hpcc-report");
+	json_kstr(&j, "section", section);
+	json_kbool(&j, "tiny", opt.tiny);
+	json_ku64(&j, "reps", opt.reps);
+	json_karr_begin(&j, "seeds");
+	for (c = 0; c < (int)opt.nr_seeds; c++)
+		json_u64(&j, opt.seeds[c]);
+	json_arr_end(&j);
+	json_kstr(&j, "hpcc_source", HPCC_SOURCE);
+	if (!strcmp(section, "latency"))
+		ret = opt.tiny ? sec_latency(&j, cpus_tiny, 2, tasks_tiny, 2) :
+				 sec_latency(&j, cpus_full, 3, tasks_full, 4);
+	else if (!strcmp(section, "order"))
+		ret = sec_order(&j);
+	else if (!strcmp(section, "imprecision"))
+		ret = opt.tiny ? sec_imprecision(&j, cpus_tiny, 2, batch_tiny, 1, 6) :
+				 sec_imprecision(&j, imp_full, 4, batch_full, 2, 120);
+	else
+		ret = opt.tiny ? sec_exact(&j, cpus_tiny, 2, tasks_tiny, 2) :
+				 sec_exact(&j, cpus_full, 3, tasks_full, 4);
+	json_obj_end(&j);
+	json_finish(&j);
+	kc_rcu_unregister_thread();
+	if (f != stdout && fclose(f))
+		ret = -1;
+	if (ret)
+		fprintf(stderr, "hpcc-report: %s: results are not valid\n", section);
+	return ret ? 1 : 0;
+}
