@@ -21,9 +21,10 @@ $(REPORT_BIN): $(REPORT_OBJS) $(LIBSUITE)
 	$(CC) $(CFLAGS_ALL) -o $@ $(REPORT_OBJS) $(LIBSUITE) $(LDLIBS_ALL)
 
 .PHONY: report
-report:
+# Sections 5 and 6 run this build's frag-bench and ./stress.
+report: $(BUILD)/bench/compaction/frag-bench $(BUILD)/stress
 	@$(MAKE) --no-print-directory BUILD='$(REPORT_BUILD)' \
 		EXTRA_CFLAGS='$(EXTRA_CFLAGS) -DKC_PERCPU_UNIT=16777216' \
 		'$(REPORT_BUILD)/bench/hpcc-report'
-	@scripts/report --bin '$(REPORT_BUILD)/bench/hpcc-report' --out '$(REPORT_DIR)' \
+	@BUILD='$(BUILD)' scripts/report --bin '$(REPORT_BUILD)/bench/hpcc-report' --out '$(REPORT_DIR)' \
 		$(if $(KERNEL_SRC),--kernel-src '$(KSRC)') $(REPORT_ARGS)
