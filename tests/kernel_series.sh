@@ -160,12 +160,15 @@ PY
 [ -z "$bad" ] || bad+=$(sed 's/^/  /' "$tmp/am.ktap")
 result 2 am_series_ktap_json
 
-# 3. a series that only fixes: exit 0, no first bad.
+# 3. a series that only fixes: exit 0, no first bad, fixed by where BASE's
+#    failure passes.
 bad=
 scripts/kernel-check "${opts[@]}" --git "$repo" "${h[4]}..${h[5]}" >"$tmp/fix.out" 2>"$tmp/err"
 r=$?
 [ $r = 0 ] || bad+="exit $r, want 0"$'\n'
 grep -q '^first bad' "$tmp/fix.out" && bad+="first bad in a fix-only range"$'\n'
+grep -q "^fixed by: ${h[5]} .*: unit test_hpcc_carry carry_batch_4g$" "$tmp/fix.out" ||
+	bad+="no fixed by for the failure of BASE"$'\n'
 result 3 fix_only_exit_0
 
 # 4. bad input: one line on stderr, nothing on stdout, exit 2.
@@ -218,7 +221,8 @@ cmp -s "$tmp/before" "$tmp/after" || bad+="the repository changed"
 result 7 build_regression
 # 8. adapter-only commits are judged: their rows say so, a regression of an
 #    adapter case is a first bad; the full suite's cases and the stress
-#    scenarios, which BASE did not run, are not compared with it.
+#    scenarios, which BASE did not run, are not compared with it; the full
+#    suite building is a fixed by (the build failed at BASE).
 bad=
 mapfile -t o < <(g rev-list --reverse --abbrev-commit --abbrev=12 older~2..older)
 scripts/kernel-check "${opts[@]}" --git "$repo" "older~2..older" >"$tmp/older.out" 2>"$tmp/err"
@@ -232,8 +236,10 @@ grep -qF "| judged | $ad | 3/2/2 (test_hpcc_adapt adapt_compare_value wrong-answ
 grep -q "| judged | yes | 5/0/0 | .*counter_storm PASS" "$tmp/older.out" || bad+="row long API"$'\n'
 grep -q "^first bad: ${o[0]} percpu_counter_tree: compare_value answers .*: unit test_hpcc_adapt adapt_compare_value (wrong-answer" \
 	"$tmp/older.out" || bad+="no first bad at ${o[0]}"$'\n'
-[ "$(grep -c '^first bad: \|^fixed by: ' "$tmp/older.out")" = 2 ] ||
-	bad+="want exactly the two adapter cases as first bad"$'\n'
+grep -q "^fixed by: ${o[1]} percpu_counter_tree: long API: builds$" "$tmp/older.out" ||
+	bad+="no fixed by (builds) at ${o[1]}"$'\n'
+[ "$(grep -c '^first bad: \|^fixed by: ' "$tmp/older.out")" = 3 ] ||
+	bad+="want the two adapter cases as first bad, the build as fixed by"$'\n'
 [ -z "$bad" ] || bad+=$(sed 's/^/  /' "$tmp/older.out")
 result 8 adapter_only_series
 exit $rc

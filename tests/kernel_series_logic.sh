@@ -3,17 +3,18 @@
 # (no build): which checks are compared with BASE, and the first bad /
 # fixed by lines, for the cases tests/kernel_series.sh does not build:
 #   1 adapter-only BASE, then the full suite: nothing compared but the
-#     adapter's cases and the build
+#     adapter's cases and the build (fixed by where the full suite builds)
 #   2 the full suite, then adapter only: first bad on the build
 #   3 KUnit cases (--kunit): a case failing later is a first bad, passing
-#     again a fixed by; a case failing at BASE is not
+#     again a fixed by; a case failing at BASE is never a first bad
 #   4 BASE without a KUnit file: the KUnit cases of later commits are not
 #     compared
+#   5 a check failing at BASE: fixed by where it first passes, no first bad
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 echo "KTAP version 1"
-echo "1..4"
+echo "1..5"
 python3 - "$root/scripts/kernel-series" <<'EOF'
 import importlib.machinery
 import importlib.util
@@ -51,12 +52,15 @@ NO = {"none": "no KUnit file"}
 cases = [
 	("adapter_base", [adapter("adapt_compare_pair"), adapter("adapt_compare_pair", "adapt_set"),
 			  full("carry_batch_4g", stress="FAIL")],
-	 ["first bad: c1: unit test_hpcc_adapt adapt_set"]),
+	 ["first bad: c1: unit test_hpcc_adapt adapt_set", "fixed by: c2: builds"]),
 	("full_to_adapter", [full(), adapter()], ["first bad: c1: builds"]),
 	("kunit_cases", [full(kunit=KU1, kfail=["old_case"]), full(kunit=KU1, kfail=["new_case"]),
 			 full(kunit=KU, kfail=[])],
-	 ["first bad: c1: kunit new_case", "fixed by: c2: kunit new_case"]),
+	 ["first bad: c1: kunit new_case", "fixed by: c1: kunit old_case",
+	  "fixed by: c2: kunit new_case"]),
 	("kunit_not_at_base", [full(kunit=NO), full(kunit=KU1, kfail=["new_case"])], []),
+	("base_failure_fixed", [full("carry_batch_4g"), full("carry_batch_4g"), full(), full()],
+	 ["fixed by: c2: unit test_hpcc_carry carry_batch_4g"]),
 ]
 rc = 0
 for i, (name, verdicts, want) in enumerate(cases, 1):
