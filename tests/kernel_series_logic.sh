@@ -15,7 +15,7 @@ set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 echo "KTAP version 1"
 echo "1..5"
-python3 - "$root/scripts/kernel-series" <<'EOF'
+python3 -B - "$root/scripts/kernel-series" <<'EOF'
 import importlib.machinery
 import importlib.util
 import sys
