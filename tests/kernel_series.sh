@@ -11,8 +11,9 @@
 # Checked: the seven rows, the cache, "first bad" at 2, "fixed by" at 5,
 # exit 1; the same from --am on the series' mbox; KTAP and JSON forms; bad
 # inputs exit 2 with one line; the repository is left byte-identical
-# (branches, index, dirty worktree, stash). Two trees are built, and a
-# third on a side branch that does not compile.
+# (branches, index, dirty worktree, stash). Two trees are built, a
+# third on a side branch that does not compile; on another side branch
+# an RFC-shaped tree and a variant are judged by the adapter alone.
 # Env: CC. KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,7 +24,7 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 	echo "ok 1 series # SKIP already building against KERNEL_SRC"
 	exit 0
 fi
-echo "1..7"
+echo "1..8"
 unset MAKEFLAGS MAKELEVEL MFLAGS
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -63,6 +64,17 @@ trunk=$(g symbolic-ref --short HEAD)
 g checkout -q -b broken "${h[0]}"
 sed -i '1i #error broken on purpose' "$repo/lib/percpu_counter_tree.c"
 commit "percpu_counter_tree: does not compile"
+# A side branch from an older API: the RFC-shaped fixture (the full suite
+# refuses it, the adapter judges it), rfc-sign.patch (a regression only the
+# adapter sees), then lib/hpcc (the full suite, nothing to compare with BASE).
+g checkout -q -b older "$start"
+cp -r tests/fixtures/ktrees/rfc/. "$repo/"
+commit "percpu_counter_tree: RFC API"
+g apply -p1 "$root/tests/fixtures/ktrees/rfc-sign.patch"
+commit "percpu_counter_tree: compare_value answers the sign of counter - v"
+cp lib/hpcc/percpu_counter_tree.c "$repo/lib/"
+cp lib/hpcc/include/linux/percpu_counter_tree.h "$repo/include/linux/"
+commit "percpu_counter_tree: long API"
 g checkout -q "$trunk"
 # The user's state: a stash, a dirty tracked file, an untracked file, a staged one.
 echo "stashed" >>"$repo/MAINTAINERS" && g stash -q
@@ -148,12 +160,15 @@ PY
 [ -z "$bad" ] || bad+=$(sed 's/^/  /' "$tmp/am.ktap")
 result 2 am_series_ktap_json
 
-# 3. a series that only fixes: exit 0, no first bad.
+# 3. a series that only fixes: exit 0, no first bad, fixed by where BASE's
+#    failure passes.
 bad=
 scripts/kernel-check "${opts[@]}" --git "$repo" "${h[4]}..${h[5]}" >"$tmp/fix.out" 2>"$tmp/err"
 r=$?
 [ $r = 0 ] || bad+="exit $r, want 0"$'\n'
 grep -q '^first bad' "$tmp/fix.out" && bad+="first bad in a fix-only range"$'\n'
+grep -q "^fixed by: ${h[5]} .*: unit test_hpcc_carry carry_batch_4g$" "$tmp/fix.out" ||
+	bad+="no fixed by for the failure of BASE"$'\n'
 result 3 fix_only_exit_0
 
 # 4. bad input: one line on stderr, nothing on stdout, exit 2.
@@ -204,4 +219,27 @@ grep -q "^first bad: [0-9a-f]\{12\} percpu_counter_tree: does not compile: build
 snapshot >"$tmp/after"
 cmp -s "$tmp/before" "$tmp/after" || bad+="the repository changed"
 result 7 build_regression
+# 8. adapter-only commits are judged: their rows say so, a regression of an
+#    adapter case is a first bad; the full suite's cases and the stress
+#    scenarios, which BASE did not run, are not compared with it; the full
+#    suite building is a fixed by (the build failed at BASE).
+bad=
+mapfile -t o < <(g rev-list --reverse --abbrev-commit --abbrev=12 older~2..older)
+scripts/kernel-check "${opts[@]}" --git "$repo" "older~2..older" >"$tmp/older.out" 2>"$tmp/err"
+r=$?
+[ $r = 1 ] || bad+="exit $r, want 1: $(head -c 300 "$tmp/err")"$'\n'
+ad="adapter only (the full suite refuses it: early RFC API)"
+grep -qF "| $(g rev-parse --short=12 older~2) | percpu_counter_tree: RFC API | - | BASE | $ad | 5/0/2 |" \
+	"$tmp/older.out" || bad+="row BASE"$'\n'
+grep -qF "| judged | $ad | 3/2/2 (test_hpcc_adapt adapt_compare_value wrong-answer, test_hpcc_adapt adapt_precise_compare_value wrong-answer) |" \
+	"$tmp/older.out" || bad+="row rfc-sign"$'\n'
+grep -q "| judged | yes | 5/0/0 | .*counter_storm PASS" "$tmp/older.out" || bad+="row long API"$'\n'
+grep -q "^first bad: ${o[0]} percpu_counter_tree: compare_value answers .*: unit test_hpcc_adapt adapt_compare_value (wrong-answer" \
+	"$tmp/older.out" || bad+="no first bad at ${o[0]}"$'\n'
+grep -q "^fixed by: ${o[1]} percpu_counter_tree: long API: builds$" "$tmp/older.out" ||
+	bad+="no fixed by (builds) at ${o[1]}"$'\n'
+[ "$(grep -c '^first bad: \|^fixed by: ' "$tmp/older.out")" = 3 ] ||
+	bad+="want the two adapter cases as first bad, the build as fixed by"$'\n'
+[ -z "$bad" ] || bad+=$(sed 's/^/  /' "$tmp/older.out")
+result 8 adapter_only_series
 exit $rc
