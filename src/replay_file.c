@@ -42,7 +42,7 @@ static const struct {
 	[K_STUTTER] = { "stutter", "off or MIN-MAX steps, 1 <= MIN <= MAX" },
 	[K_STEPS] = { "steps", "1..10^12" },
 	[K_OPS] = { "ops", "none, or one count per CPU, each at most 'steps'" },
-	[K_EXPECT] = { "expect", "an invariant name" },
+	[K_EXPECT] = { "expect", "an invariant some run reports (src/invariants.c)" },
 	[K_ORIGIN] = { "origin", "text" },
 	[K_OUTCOME] = { "outcome", "pass|fail INVARIANT|- FAIL-STEP HOPS PREEMPTS QUIESCENT" },
 	[K_HOTPLUG] = { "hotplug", "a probability per quiescent point, 0..1 (absent: 0)" },
@@ -252,13 +252,6 @@ static int parse_prob(const char *v, double *out)
 	return errno || *end || !(*out >= 0 && *out <= 1) ? -1 : 0;
 }
 
-/* Invariant names: as scenarios spell them (letters, digits, _ - .), or "?". */
-static bool invariant_name(const char *v)
-{
-	return *v && strlen(v) < 64 && !v[strspn(v, "abcdefghijklmnopqrstuvwxyz"
-						  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.?")];
-}
-
 /* "N N N ...": at most NR_CPUS counts, each at most 'steps' (checked later). */
 static int parse_ops(const char *v, struct replay *rp, unsigned int *count)
 {
@@ -308,7 +301,7 @@ static int parse_outcome(const char *v, struct replay *rp)
 			return -1;
 		rp->failed = false;
 		rp->invariant[0] = 0;
-	} else if (!strcmp(tok[0], "fail") && invariant_name(tok[1])) {
+	} else if (!strcmp(tok[0], "fail") && stress_invariant_known(tok[1])) {
 		rp->failed = true;
 		strcpy(rp->invariant, tok[1]);
 	} else {
@@ -389,7 +382,7 @@ static int set_key(struct replay *rp, enum replay_key k, const char *v, unsigned
 	case K_OPS:
 		return parse_ops(v, rp, nr_ops);
 	case K_EXPECT:
-		if (!invariant_name(v))
+		if (!stress_invariant_known(v))
 			return -1;
 		strcpy(rp->expect, v);
 		return 0;

@@ -155,6 +155,12 @@ static void park(struct stress *s, struct stress_thread *th)
 		word_wait(&s->park_gen, gen, 0);
 	}
 	atomic_fetch_sub(&s->nr_parked, 1);
+	/*
+	 * No longer parked: should the resume take it long (a hook, its vCPU),
+	 * the watchdog judges it like any running thread, also once the next
+	 * stutter waits for it (a parked one is exempt there).
+	 */
+	atomic_store_explicit(&th->state, TS_RUN, memory_order_relaxed);
 	stress_test_hook(s, STRESS_HOOK_RESUMED, th - s->threads);
 	if (!th->selector && !cpu_online(kc_get_cpu()))
 		kc_set_cpu(kc_cpu_online_fallback(th->id));	/* not held: a plain move */

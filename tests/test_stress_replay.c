@@ -192,7 +192,7 @@ static void replay_refuses_non_text(struct kt *t)
 static void replay_refuses_every_truncation(struct kt *t)
 {
 	const char *f = replay_text("oom_race", "--oom-tasks=64", "1 2 3 4 5 6 7 8",
-				    "expect x\norigin y\noutcome fail x 9 0 0 0\nend\n");
+				    "expect set\norigin y\noutcome fail set 9 0 0 0\nend\n");
 	size_t len = strlen(f), n;
 	unsigned long accepted = 0;
 	struct replay rp;
@@ -236,12 +236,14 @@ static void replay_checks_every_value(struct kt *t)
 		{ "steps 20000", "steps 4", "CPU 0's cap 5 is above 'steps' 4" },
 		{ "ops 5 1 1 1 1 1 1 1", "ops 5 1 1 1 1 1 1", "'ops' lists 7 CPUs" },
 		{ "ops 5 1 1 1 1 1 1 1", "ops 5  1 1 1 1 1 1 1", "bad value for 'ops'" },
-		{ "outcome fail x 9 0 0 0", "outcome fail x 20001 0 0 0", "failing step 20001" },
-		{ "outcome fail x 9 0 0 0", "outcome pass x 9 0 0 0", "bad value for 'outcome'" },
-		{ "outcome fail x 9 0 0 0", "outcome fail x 9 0 0", "bad value for 'outcome'" },
-		{ "outcome fail x 9 0 0 0", "outcome fail x 9 0 0 0 0", "bad value for 'outcome'" },
-		{ "outcome fail x 9 0 0 0", "outcome fail x -9 0 0 0", "bad value for 'outcome'" },
-		{ "expect x", "expect a b", "bad value for 'expect'" },
+		{ "outcome fail set 9 0 0 0", "outcome fail set 20001 0 0 0", "failing step 20001" },
+		{ "outcome fail set 9 0 0 0", "outcome pass x 9 0 0 0", "bad value for 'outcome'" },
+		{ "outcome fail set 9 0 0 0", "outcome fail set 9 0 0", "bad value for 'outcome'" },
+		{ "outcome fail set 9 0 0 0", "outcome fail set 9 0 0 0 0", "bad value for 'outcome'" },
+		{ "outcome fail set 9 0 0 0", "outcome fail set -9 0 0 0", "bad value for 'outcome'" },
+		{ "expect set", "expect a b", "bad value for 'expect'" },
+		{ "expect set", "expect nosuch", "bad value for 'expect'" },
+		{ "outcome fail set 9 0 0 0", "outcome fail nosuch 9 0 0 0", "bad value for 'outcome'" },
 		{ "scenario counter_storm", "scenario nosuch", "bad value for 'scenario'" },
 		{ "end", "end now", "bad value for 'end'" },
 		{ "end", "bogus 1\nend", "unknown key 'bogus'" },
@@ -256,7 +258,7 @@ static void replay_checks_every_value(struct kt *t)
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const char *f = replay_text("counter_storm", "", "5 1 1 1 1 1 1 1",
-					    "expect x\noutcome fail x 9 0 0 0\nend\n");
+					    "expect set\noutcome fail set 9 0 0 0\nend\n");
 		const char *at = strstr(f, bad[i].from);
 
 		KT_ASSERT(t, at, "'%s' not in the file", bad[i].from);
