@@ -27,9 +27,11 @@ static const char *const names[] = {
 	"after-reset", "deferral-range", "depth-writes", "desc-rcu", "exact-counts",
 	"failed-order", "hpcc-decision", "hpcc-success-exact", "kernel-deferral",
 	"limit-at-start", "limit-overshoot", "scanallfree-implies-depleted",
-	"shift-range", "threshold", "vmstat",
+	"shift-range", "stable-average", "stable-limit", "threshold", "vmstat",
 	"shadow-reset", "shadow-finish", "shadow-success", "shadow-fail",
 	"shadow-failed-reset", "shadow-restarting", "shadow-depleted",
+	/* the example scenario (docs/writing-a-scenario.md) */
+	"example/precise", "example/accuracy",
 };
 
 bool stress_invariant_known(const char *name)
