@@ -581,8 +581,45 @@ static void compaction_reference_grid(struct kt *t)
 	}
 }
 
+/*
+ * The reference's view of a zone, field by field: each field a distinct
+ * value, so that a snapshot reading one field for another (the checker
+ * and the zone then agree on a wrong state) shows.
+ */
+static void compaction_ref_snapshot_by_hand(struct kt *t)
+{
+	static struct zone z;
+	struct compact_params p = params(COMPACT_POLICY_P9, COMPACT_P5_INTENDED);
+	struct cref_state st;
+
+	z.par = &p;
+	z.flags = 1UL << ZONE_COMPACTION_SCANALLFREE;
+	z.compact_success = 3;
+	z.compact_depletion_depth = 5;
+	z.compact_failed = 7;
+	z.compact_order_failed = 2;
+	z.compact_cached_migrate_pfn[0] = 11;
+	z.compact_cached_migrate_pfn[1] = 13;
+	z.compact_cached_free_pfn = 17;
+	z.compact_blockskip_flush = 19;
+	cref_snapshot(&z, &st);
+	KT_EXPECT(t, !st.depleted && st.scanallfree, "flags");
+	KT_EXPECT_EQ(t, st.success, 3);
+	KT_EXPECT_EQ(t, st.depth, 5);
+	KT_EXPECT_EQ(t, st.failed, 7);
+	KT_EXPECT_EQ(t, st.order_failed, 2);
+	KT_EXPECT_EQ(t, st.migrate_pfn[0], 11);
+	KT_EXPECT_EQ(t, st.migrate_pfn[1], 13);
+	KT_EXPECT_EQ(t, st.free_pfn, 17);
+	KT_EXPECT_EQ(t, st.blockskip_flush, 19);
+	z.flags = 1UL << ZONE_COMPACTION_DEPLETED;
+	cref_snapshot(&z, &st);
+	KT_EXPECT(t, st.depleted && !st.scanallfree, "flags");
+}
+
 static const struct kt_case cases[] = {
 	KT_CASE(compaction_threshold_table),
+	KT_CASE(compaction_ref_snapshot_by_hand),
 	KT_CASE(compaction_scan_limit_depths),
 	KT_CASE(compaction_shift_guard),
 	KT_CASE(compaction_transitions_finish),
