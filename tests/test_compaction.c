@@ -14,6 +14,7 @@
 #include "mm/kcompact.h"
 #include "mm/compaction_ref.h"
 #include "ktap.h"
+#include "mm/frag_buddy.h"
 
 #define PB	512
 
@@ -634,8 +635,85 @@ static void compaction_stable_limit_average(struct kt *t)
 	zone_destroy(&z);
 }
 
+/*
+ * The reference's view of a zone, field by field: each field a distinct
+ * value, so that a snapshot reading one field for another (the checker
+ * and the zone then agree on a wrong state) shows.
+ */
+static void compaction_ref_snapshot_by_hand(struct kt *t)
+{
+	static struct zone z;
+	struct compact_params p = params(COMPACT_POLICY_P9, COMPACT_P5_INTENDED);
+	struct cref_state st;
+
+	z.par = &p;
+	z.flags = 1UL << ZONE_COMPACTION_SCANALLFREE;
+	z.compact_success = 3;
+	z.compact_depletion_depth = 5;
+	z.compact_failed = 7;
+	z.compact_order_failed = 2;
+	z.compact_cached_migrate_pfn[0] = 11;
+	z.compact_cached_migrate_pfn[1] = 13;
+	z.compact_cached_free_pfn = 17;
+	z.compact_blockskip_flush = 19;
+	cref_snapshot(&z, &st);
+	KT_EXPECT(t, !st.depleted && st.scanallfree, "flags");
+	KT_EXPECT_EQ(t, st.success, 3);
+	KT_EXPECT_EQ(t, st.depth, 5);
+	KT_EXPECT_EQ(t, st.failed, 7);
+	KT_EXPECT_EQ(t, st.order_failed, 2);
+	KT_EXPECT_EQ(t, st.migrate_pfn[0], 11);
+	KT_EXPECT_EQ(t, st.migrate_pfn[1], 13);
+	KT_EXPECT_EQ(t, st.free_pfn, 17);
+	KT_EXPECT_EQ(t, st.blockskip_flush, 19);
+	z.flags = 1UL << ZONE_COMPACTION_DEPLETED;
+	cref_snapshot(&z, &st);
+	KT_EXPECT(t, st.depleted && !st.scanallfree, "flags");
+}
+
+/* Frames of the buddy model in @st, and whether the free count agrees. */
+static unsigned long frames_in(const struct frag_buddy *b, enum frame_state st)
+{
+	unsigned long i, n = 0;
+
+	for (i = 0; i < b->nr; i++)
+		n += b->state[i] == st;
+	return n;
+}
+
+/*
+ * The fragmentation model's buddy allocator against its header: every
+ * frame of an allocated block TAKEN, of an isolated one ISOLATED, and the
+ * free count equal to the frames left FREE after each step.
+ */
+static void frag_buddy_frame_states(struct kt *t)
+{
+	struct frag_buddy b;
+	long pfn;
+	int o;
+
+	KT_ASSERT(t, !frag_buddy_init(&b, 64), "init");
+	frag_buddy_free(&b, 0, 6);
+	KT_EXPECT(t, b.free_pages == 64 && frames_in(&b, FRAME_FREE) == 64, "64 free");
+	pfn = frag_buddy_alloc(&b, 2);
+	KT_EXPECT(t, pfn >= 0 && frames_in(&b, FRAME_TAKEN) == 4, "an order-2 block: %lu taken",
+		  frames_in(&b, FRAME_TAKEN));
+	KT_EXPECT(t, b.free_pages == 60 && frames_in(&b, FRAME_FREE) == 60, "60 free");
+	/* Isolate the largest free block left (order 5: 32 frames). */
+	for (pfn = 0; pfn < 64 && b.free_order[pfn] != 5; pfn++)
+		;
+	KT_ASSERT(t, pfn < 64, "an order-5 block");
+	o = frag_buddy_isolate(&b, pfn);
+	KT_EXPECT(t, o == 5 && frames_in(&b, FRAME_ISOLATED) == 32, "order %d, %lu isolated", o,
+		  frames_in(&b, FRAME_ISOLATED));
+	KT_EXPECT(t, b.free_pages == 28 && frames_in(&b, FRAME_FREE) == 28, "28 free");
+	frag_buddy_destroy(&b);
+}
+
 static const struct kt_case cases[] = {
 	KT_CASE(compaction_threshold_table),
+	KT_CASE(compaction_ref_snapshot_by_hand),
+	KT_CASE(frag_buddy_frame_states),
 	KT_CASE(compaction_scan_limit_depths),
 	KT_CASE(compaction_shift_guard),
 	KT_CASE(compaction_transitions_finish),

@@ -853,6 +853,32 @@ static void oom_pass2_candidates(struct kt *t)
 	kt_run_config(t, 64, candidates_config, (void *)&b2);
 }
 
+/*
+ * The edge planner raises pass 1's choice (the last candidate) to one
+ * above the best earlier task, no further (lib/mm/oom_ref.c): every other
+ * task may then be moved up to it, which bounded's fallback edge needs.
+ */
+static void oom_plan_edges_winner_by_one(struct kt *t)
+{
+	static char tasks[3];
+	struct oom_ref_cand c[3] = {
+		{ .task = (struct task_struct *)&tasks[0], .eligible = true,
+		  .approx = 100, .precise = 100 },
+		{ .task = (struct task_struct *)&tasks[1], .eligible = true,
+		  .approx = 70, .precise = 70 },
+		{ .task = (struct task_struct *)&tasks[2], .eligible = true,
+		  .approx = 50, .precise = 50 },
+	};
+	long min_delta[3] = { 0 }, delta[3];
+	enum oom_algo algo;
+
+	for (algo = OOM_ALGO_V16; algo <= OOM_ALGO_BOUNDED; algo++) {
+		oom_ref_plan_edges(algo, c, 3, 0, min_delta, delta);
+		KT_EXPECT(t, delta[2] == 100 + 1 - 50, "algo %d: the winner moved by %ld, want %d",
+			  algo, delta[2], 100 + 1 - 50);
+	}
+}
+
 static const struct kt_case cases[] = {
 	KT_CASE(oom_impl_report),
 	KT_CASE(oom_kernel_matches_model),
@@ -870,6 +896,7 @@ static const struct kt_case cases[] = {
 	KT_CASE(oom_select_seeded),
 	KT_CASE(oom_v16_exactness_needs_small_t),
 	KT_CASE(oom_pass2_candidates),
+	KT_CASE(oom_plan_edges_winner_by_one),
 };
 
 KT_MAIN("oom", cases)
