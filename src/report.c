@@ -329,8 +329,6 @@ void report_end(const struct stress_config *cfg, const struct stress_summary *su
 			   status == STRESS_EXIT_INCOMPLETE ? "INCOMPLETE" :
 			   status > 128 ? "INTERRUPTED" : "ERROR";
 
-	if (cfg->report == REPORT_JSON)
-		out = stderr;
 	if (cfg->report == REPORT_KTAP && kt.out) {
 		/* Planned runs that never started keep the plan whole. */
 		unsigned int i;
@@ -484,4 +482,88 @@ void report_json_end(int status, int signo, const struct scenario *const *not_ru
 	json_obj_end(&jw);
 	json_finish(&jw);
 	fflush(jw.f);
+}
+
+/* --- The sink: each report's pieces, in order, from one place --- */
+
+int report_sink_begin(struct report_sink *k, unsigned int nr_runs)
+{
+	const struct stress_config *cfg = k->cfg;
+
+	if (cfg->json_file || cfg->report == REPORT_JSON) {
+		k->body = open_memstream(&k->body_buf, &k->body_len);
+		if (!k->body)
+			return -1;
+		report_json_begin(cfg, k->body);
+	}
+	if (!k->forced)
+		report_begin(cfg, nr_runs, k->out);
+	return 0;
+}
+
+void report_sink_run(struct report_sink *k, struct stress *s)
+{
+	if (!k->forced || k->cfg->report != REPORT_JSON)
+		report_run(s, s->index, k->out);
+	report_summary_add(&k->sum, s);
+	if (k->body)
+		report_json_run(s, k->sum.runs == 1, k->body);
+}
+
+void report_sink_not_run(struct report_sink *k, const struct scenario *sc)
+{
+	report_not_run(k->cfg, sc, 0, k->out);
+	k->sum.not_run++;
+}
+
+/* The JSON document, complete: to stdout in JSON mode, to --json FILE. */
+static int sink_document(struct report_sink *k, int status, int signo,
+			 const struct scenario *const *not_run, unsigned int nr_not_run)
+{
+	const struct stress_config *cfg = k->cfg;
+
+	if (!k->body)
+		return status;
+	report_json_end(status, signo, not_run, nr_not_run, k->body);
+	fclose(k->body);
+	k->body = NULL;
+	if (k->forced && cfg->report == REPORT_JSON) {
+		fwrite(k->body_buf, 1, k->body_len, k->out);
+		fflush(k->out);
+	} else if (k->forced) {
+		stress_out_save(cfg->json_out, k->body_buf, k->body_len);
+	} else {
+		if (cfg->report == REPORT_JSON) {
+			stress_out_write(k->out, "stdout", k->body_buf, k->body_len);
+			if (!stress_out_check(k->out, "stdout"))
+				status = STRESS_EXIT_INTERNAL;
+		}
+		if (cfg->json_out && stress_out_save(cfg->json_out, k->body_buf, k->body_len))
+			status = STRESS_EXIT_INTERNAL;
+	}
+	free(k->body_buf);
+	k->body_buf = NULL;
+	return status;
+}
+
+int report_sink_end(struct report_sink *k, int status, int signo,
+		    const struct scenario *const *not_run, unsigned int nr_not_run)
+{
+	const struct stress_config *cfg = k->cfg;
+	FILE *human = cfg->report == REPORT_JSON ? k->err : k->out;
+
+	k->sum.elapsed = stress_now() - k->t0;
+	if (k->forced) {
+		/* The document first: it is the report; the closing line follows. */
+		sink_document(k, status, signo, not_run, nr_not_run);
+		report_end(cfg, &k->sum, status, human);
+		return status;
+	}
+	k->sum.interrupted |= signo != 0;
+	if (!k->replay || cfg->report == REPORT_KTAP)
+		report_end(cfg, &k->sum, status, human);
+	/* stdout is checked before the JSON says what the exit status is. */
+	if (!stress_out_check(k->out, "stdout"))
+		status = STRESS_EXIT_INTERNAL;
+	return sink_document(k, status, signo, not_run, nr_not_run);
 }
