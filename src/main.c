@@ -83,23 +83,16 @@ static void print_cpu_map(const struct stress_config *cfg)
 
 static int run_all(struct stress_config *cfg)
 {
-	FILE *body = NULL, *out = stdout;
-	char *body_buf = NULL;
-	size_t body_len = 0;
+	FILE *out = stdout;
 	unsigned long long seed = cfg->seed;
 	double t0 = stress_now();
-	struct stress_summary sum = { 0 };
-	unsigned int index = 0, i = 0, k, round = 0;
+	struct report_sink k = { .cfg = cfg, .out = out, .err = stderr, .t0 = t0 };
+	unsigned int index = 0, i = 0, j, round = 0;
 	int status = STRESS_EXIT_PASS, signo = 0;
 	bool stop = false, stalled = false;
 
-	if (cfg->json_file || cfg->report == REPORT_JSON) {
-		body = open_memstream(&body_buf, &body_len);
-		if (!body)
-			return STRESS_EXIT_INTERNAL;
-		report_json_begin(cfg, body);
-	}
-	report_begin(cfg, cfg->until_fail ? 0 : cfg->nr_scenarios, out);
+	if (report_sink_begin(&k, cfg->until_fail ? 0 : cfg->nr_scenarios))
+		return STRESS_EXIT_INTERNAL;
 	if (cfg->verbose)
 		print_cpu_map(cfg);
 	if (!stress_out_check(out, "stdout")) {
@@ -137,16 +130,14 @@ static int run_all(struct stress_config *cfg)
 			s->seed = seed;
 			s->duration = share;
 			s->index = index + 1;
-			s->summary = &sum;
+			s->summary = &k.sum;
 			rc = stress_run(s);
 			status = worse(status, rc);
-			report_run(s, ++index, out);
-			report_summary_add(&sum, s);
+			index++;
+			report_sink_run(&k, s);
 			if (rc == STRESS_EXIT_FAIL && !s->stalled && !s->interrupted &&
 			    replay_after_failure(s, cfg->report == REPORT_JSON ? stderr : out))
 				status = STRESS_EXIT_INTERNAL;
-			if (body)
-				report_json_run(s, index == 1, body);
 			if (s->interrupted)
 				signo = stress_signalled;
 			if (s->interrupted || stress_signalled || rc != STRESS_EXIT_PASS)
@@ -171,8 +162,8 @@ static int run_all(struct stress_config *cfg)
 	if (stress_signalled && !cfg->until_fail && i < cfg->nr_scenarios &&
 	    !stress_out_failed()) {
 		signo = stress_signalled;
-		for (k = i; k < cfg->nr_scenarios; k++, sum.not_run++)
-			report_not_run(cfg, cfg->scenarios[k], ++index, out);
+		for (j = i; j < cfg->nr_scenarios; j++, index++)
+			report_sink_not_run(&k, cfg->scenarios[j]);
 	}
 	/* Nothing stopped the first round, yet a scenario did not run: never a SUCCESS. */
 	if (!signo && !stop && status == STRESS_EXIT_PASS && index < cfg->nr_scenarios) {
@@ -182,26 +173,9 @@ static int run_all(struct stress_config *cfg)
 	}
 	if (signo && status == STRESS_EXIT_PASS)
 		status = STRESS_EXIT_SIGNAL(signo);
-	sum.elapsed = stress_now() - t0;
-	sum.interrupted |= signo != 0;
-	report_end(cfg, &sum, status, out);
-	/* stdout is checked before the JSON says what the exit status is. */
-	if (!stress_out_check(out, "stdout"))
-		status = STRESS_EXIT_INTERNAL;
-	if (body) {
-		/* The scenarios a signal kept from starting (none with --until-fail). */
-		report_json_end(status, signo, cfg->scenarios + i,
-				signo && !cfg->until_fail ? cfg->nr_scenarios - i : 0, body);
-		fclose(body);
-		if (cfg->report == REPORT_JSON) {
-			stress_out_write(stdout, "stdout", body_buf, body_len);
-			if (!stress_out_check(stdout, "stdout"))
-				status = STRESS_EXIT_INTERNAL;
-		}
-		if (cfg->json_out && stress_out_save(cfg->json_out, body_buf, body_len))
-			status = STRESS_EXIT_INTERNAL;
-		free(body_buf);
-	}
+	/* The scenarios a signal kept from starting (none with --until-fail). */
+	status = report_sink_end(&k, status, signo, cfg->scenarios + i,
+				 signo && !cfg->until_fail ? cfg->nr_scenarios - i : 0);
 	if (stalled)	/* threads still stuck somewhere: do not wait for them */
 		_exit(stress_out_finish(status));
 	return status;

@@ -109,10 +109,10 @@ int stress_replay_main(const struct stress_config *cli)
 	static struct stress_config cfg;
 	struct replay rp, out;
 	struct stress *s;
-	FILE *body = NULL, *human;
-	char *body_buf = NULL, err[512];
-	size_t body_len = 0;
-	double t0 = stress_now();
+	struct report_sink k = { .cfg = &cfg, .out = stdout, .err = stderr,
+				 .t0 = stress_now(), .replay = true };
+	FILE *human;
+	char err[512];
 	int rc, signo;
 
 	if (tsan_build()) {
@@ -138,13 +138,8 @@ int stress_replay_main(const struct stress_config *cli)
 	kc_set_cpu(0);
 	kc_rcu_register_thread();
 	human = cfg.report == REPORT_JSON ? stderr : stdout;
-	if (cfg.json_file || cfg.report == REPORT_JSON) {
-		body = open_memstream(&body_buf, &body_len);
-		if (!body)
-			return STRESS_EXIT_INTERNAL;
-		report_json_begin(&cfg, body);
-	}
-	report_begin(&cfg, 1, stdout);
+	if (report_sink_begin(&k, 1))
+		return STRESS_EXIT_INTERNAL;
 	fprintf(human, "%sstress: replay %s: serial, sched-seed=%llu steps=%lu preempt=%g hop=%g "
 		"selector-share=%g ops-cap=%s\n", cfg.report == REPORT_KTAP ? "# " : "",
 		cli->replay_file, rp.sched_seed, rp.steps, rp.preempt, rp.hop, rp.selector_share,
@@ -166,29 +161,8 @@ int stress_replay_main(const struct stress_config *cli)
 	snprintf(s->reproducer, sizeof(s->reproducer), "%s --replay %s", cfg.argv0,
 		 cli->replay_file);
 	outcome_line(human, s, &rp, &out);
-	report_run(s, 1, stdout);
-	if (cfg.report == REPORT_KTAP) {
-		/* The document closes as a run's does: # Totals, then the verdict. */
-		struct stress_summary sum = { .elapsed = stress_now() - t0 };
-
-		report_summary_add(&sum, s);
-		report_end(&cfg, &sum, rc, stdout);
-	}
-	if (!stress_out_check(stdout, "stdout"))
-		rc = STRESS_EXIT_INTERNAL;
-	if (body) {
-		report_json_run(s, true, body);
-		report_json_end(rc, signo, NULL, 0, body);
-		fclose(body);
-		if (cfg.report == REPORT_JSON) {
-			stress_out_write(stdout, "stdout", body_buf, body_len);
-			if (!stress_out_check(stdout, "stdout"))
-				rc = STRESS_EXIT_INTERNAL;
-		}
-		if (cfg.json_out && stress_out_save(cfg.json_out, body_buf, body_len))
-			rc = STRESS_EXIT_INTERNAL;
-		free(body_buf);
-	}
+	report_sink_run(&k, s);
+	rc = report_sink_end(&k, rc, signo, NULL, 0);
 	/* An interrupted schedule is no outcome: its caps would replay the prefix only. */
 	if (cli->replay_out && signo) {
 		fprintf(stderr, "stress: replay interrupted: %s not written\n", cli->replay_out);

@@ -114,7 +114,7 @@ static const char *num_text(double v, char *buf, size_t len)
 	return buf;
 }
 
-void report_begin(const struct stress_config *cfg, unsigned int nr_runs, FILE *out)
+static void report_begin(const struct stress_config *cfg, unsigned int nr_runs, FILE *out)
 {
 	char dur[32], names[1024] = "";
 	unsigned int i;
@@ -261,13 +261,12 @@ static enum ktap_status ktap_status_of(struct stress *s, const char **why)
 	return KTAP_FAIL;
 }
 
-void report_run(struct stress *s, unsigned int index, FILE *out)
+static void report_run(struct stress *s, FILE *out)
 {
 	char line[1024];
 	const char *why;
 	enum ktap_status st;
 
-	(void)index;	/* the KTAP writer numbers the results */
 	verdict_line(s, line, sizeof(line));
 	switch (s->cfg->report) {
 	case REPORT_TEXT:
@@ -289,10 +288,9 @@ void report_run(struct stress *s, unsigned int index, FILE *out)
 	stress_out_flush(out);
 }
 
-void report_not_run(const struct stress_config *cfg, const struct scenario *sc,
-		    unsigned int index, FILE *out)
+/* A scenario a signal left unstarted: its KTAP result (# SKIP) or text line. */
+static void report_not_run(const struct stress_config *cfg, const struct scenario *sc, FILE *out)
 {
-	(void)index;	/* the KTAP writer numbers the results */
 	if (cfg->report == REPORT_KTAP)
 		ktap_result(ktap_on(out), KTAP_SKIP, sc->name, "interrupted (%s) before it started",
 			    signal_name(stress_signalled));
@@ -300,7 +298,7 @@ void report_not_run(const struct stress_config *cfg, const struct scenario *sc,
 		fprintf(human(cfg), "stress: INTERRUPTED %s not started\n", sc->name);
 }
 
-void report_summary_add(struct stress_summary *sum, struct stress *s)
+static void report_summary_add(struct stress_summary *sum, struct stress *s)
 {
 	const char *v = stress_verdict(s);
 
@@ -319,8 +317,9 @@ void report_summary_add(struct stress_summary *sum, struct stress *s)
 	sum->interrupted |= s->interrupted;
 }
 
-void report_end(const struct stress_config *cfg, const struct stress_summary *sum,
-		int status, FILE *out)
+/* "stress: SUCCESS (...)" / "stress: FAILURE (...)", like rcutorture's last line. */
+static void report_end(const struct stress_config *cfg, const struct stress_summary *sum,
+		       int status, FILE *out)
 {
 	unsigned int not_run = sum->not_run;
 	char tail[32] = "";
@@ -329,8 +328,6 @@ void report_end(const struct stress_config *cfg, const struct stress_summary *su
 			   status == STRESS_EXIT_INCOMPLETE ? "INCOMPLETE" :
 			   status > 128 ? "INTERRUPTED" : "ERROR";
 
-	if (cfg->report == REPORT_JSON)
-		out = stderr;
 	if (cfg->report == REPORT_KTAP && kt.out) {
 		/* Planned runs that never started keep the plan whole. */
 		unsigned int i;
@@ -356,7 +353,7 @@ void report_end(const struct stress_config *cfg, const struct stress_summary *su
 
 /* --- JSON (lib/util/json.h: integers exact, seeds as decimal strings) --- */
 
-void report_json_begin(const struct stress_config *cfg, FILE *out)
+static void report_json_begin(const struct stress_config *cfg, FILE *out)
 {
 	unsigned int i;
 
@@ -391,14 +388,12 @@ void report_json_begin(const struct stress_config *cfg, FILE *out)
 	json_karr_begin(&jw, "runs");
 }
 
-void report_json_run(struct stress *s, bool first, FILE *out)
+static void report_json_run(struct stress *s)
 {
 	unsigned int i, n;
 	const char *wn;
 	double w = stress_worst_margin(s, &wn);
 
-	(void)first;	/* the writer places the commas */
-	(void)out;
 	json_obj_begin(&jw);
 	json_kstr(&jw, "scenario", s->sc->name);
 	json_kstr(&jw, "verdict", stress_verdict(s));
@@ -461,12 +456,15 @@ void report_json_run(struct stress *s, bool first, FILE *out)
 	json_obj_end(&jw);
 }
 
-void report_json_end(int status, int signo, const struct scenario *const *not_run,
-		     unsigned int nr_not_run, FILE *out)
+/*
+ * The document's end: "interrupted" names @signo (0: null) and the
+ * scenarios @not_run; "exit_status" is @status.
+ */
+static void report_json_end(int status, int signo, const struct scenario *const *not_run,
+			    unsigned int nr_not_run)
 {
 	unsigned int i;
 
-	(void)out;	/* the document's writer (report_json_begin) */
 	json_arr_end(&jw);
 	if (signo) {
 		json_kobj_begin(&jw, "interrupted");
@@ -484,4 +482,88 @@ void report_json_end(int status, int signo, const struct scenario *const *not_ru
 	json_obj_end(&jw);
 	json_finish(&jw);
 	fflush(jw.f);
+}
+
+/* --- The sink: each report's pieces, in order, from one place --- */
+
+int report_sink_begin(struct report_sink *k, unsigned int nr_runs)
+{
+	const struct stress_config *cfg = k->cfg;
+
+	if (cfg->json_file || cfg->report == REPORT_JSON) {
+		k->body = open_memstream(&k->body_buf, &k->body_len);
+		if (!k->body)
+			return -1;
+		report_json_begin(cfg, k->body);
+	}
+	if (!k->forced)
+		report_begin(cfg, nr_runs, k->out);
+	return 0;
+}
+
+void report_sink_run(struct report_sink *k, struct stress *s)
+{
+	if (!k->forced || k->cfg->report != REPORT_JSON)
+		report_run(s, k->out);
+	report_summary_add(&k->sum, s);
+	if (k->body)
+		report_json_run(s);
+}
+
+void report_sink_not_run(struct report_sink *k, const struct scenario *sc)
+{
+	report_not_run(k->cfg, sc, k->out);
+	k->sum.not_run++;
+}
+
+/* The JSON document, complete: to stdout in JSON mode, to --json FILE. */
+static int sink_document(struct report_sink *k, int status, int signo,
+			 const struct scenario *const *not_run, unsigned int nr_not_run)
+{
+	const struct stress_config *cfg = k->cfg;
+
+	if (!k->body)
+		return status;
+	report_json_end(status, signo, not_run, nr_not_run);
+	fclose(k->body);
+	k->body = NULL;
+	if (k->forced && cfg->report == REPORT_JSON) {
+		fwrite(k->body_buf, 1, k->body_len, k->out);
+		fflush(k->out);
+	} else if (k->forced) {
+		stress_out_save(cfg->json_out, k->body_buf, k->body_len);
+	} else {
+		if (cfg->report == REPORT_JSON) {
+			stress_out_write(k->out, "stdout", k->body_buf, k->body_len);
+			if (!stress_out_check(k->out, "stdout"))
+				status = STRESS_EXIT_INTERNAL;
+		}
+		if (cfg->json_out && stress_out_save(cfg->json_out, k->body_buf, k->body_len))
+			status = STRESS_EXIT_INTERNAL;
+	}
+	free(k->body_buf);
+	k->body_buf = NULL;
+	return status;
+}
+
+int report_sink_end(struct report_sink *k, int status, int signo,
+		    const struct scenario *const *not_run, unsigned int nr_not_run)
+{
+	const struct stress_config *cfg = k->cfg;
+	FILE *human = cfg->report == REPORT_JSON ? k->err : k->out;
+
+	k->sum.elapsed = stress_now() - k->t0;
+	if (k->forced) {
+		/* The document first: it is the report; the closing line follows. */
+		sink_document(k, status, signo, not_run, nr_not_run);
+		report_end(cfg, &k->sum, status, human);
+		return status;
+	}
+	k->sum.interrupted |= signo != 0;
+	if (!k->replay || cfg->report == REPORT_KTAP)
+		report_end(cfg, &k->sum, status, human);
+	/* stdout is checked before the JSON says what the exit status is. */
+	if (!stress_out_check(k->out, "stdout"))
+		status = STRESS_EXIT_INTERNAL;
+	return sink_document(k, status, signo, not_run, nr_not_run);
 }

@@ -392,37 +392,24 @@ static void __attribute__((noreturn)) hard_exit(struct stress *s, int status, co
 	if (c) {
 		fd = dup(STDOUT_FILENO);
 		out = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (!out)	/* no stdout: --json FILE is still written */
+			out = fopen("/dev/null", "w");
 		if (out) {
-			struct stress_summary sum = { 0 };
-			struct stress_config text = *cfg;
+			/* Our own copies of stdout and stderr; the closing line to our stderr. */
+			struct report_sink k = { .cfg = cfg, .out = out, .err = err,
+						 .t0 = wd_t0, .forced = true };
 
 			if (c->summary)
-				sum = *c->summary;
-			report_summary_add(&sum, c);
-			sum.elapsed = stress_now() - wd_t0;
-			if (cfg->report == REPORT_JSON) {
-				report_json_begin(cfg, out);
-				report_json_run(c, true, out);
-				report_json_end(status, signo, cfg->scenarios + c->index, not_run, out);
-				/* The closing line, to our stderr (report_end's is the global one). */
-				text.report = REPORT_TEXT;
-				report_end(&text, &sum, status, err);
-			} else {
-				/* KTAP: report_end() fills the plan with skipped runs. */
-				report_run(c, c->index, out);
-				report_end(cfg, &sum, status, out);
+				k.sum = *c->summary;
+			/* KTAP: the end fills the plan with skipped runs. */
+			if (!report_sink_begin(&k, 0)) {
+				report_sink_run(&k, c);
+				report_sink_end(&k, status, signo, cfg->scenarios + c->index,
+						not_run);
 			}
 			fclose(out);
 		}
 		fflush(err);
-		/* Through the prepared output: a temporary file renamed over, or in place. */
-		if (cfg->json_out && cfg->report != REPORT_JSON &&
-		    (out = stress_out_begin(cfg->json_out))) {
-			report_json_begin(cfg, out);
-			report_json_run(c, true, out);
-			report_json_end(status, signo, cfg->scenarios + c->index, not_run, out);
-			stress_out_commit(cfg->json_out);
-		}
 	}
 #ifdef KC_TSAN
 	/*
