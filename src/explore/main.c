@@ -32,6 +32,7 @@ static void usage(FILE *f)
 "  --sleep               sleep-set reduction\n"
 "  --budget N            stop after N executions (\"cut by budget\")\n"
 "  --pct --depth D --runs N --seed S   PCT instead of the enumeration\n"
+"  --plant               plant a lost update in the harness (the explorer's self-test)\n"
 "  --save FILE           on a failure, write the shrunk schedule to FILE\n"
 "  --replay-schedule FILE  run one schedule file and report\n"
 "  --json FILE           the report as JSON too\n", XP_MAX_ADDS);
@@ -126,7 +127,7 @@ int main(int argc, char **argv)
 		{ "budget", 1, NULL, 'B' }, { "pct", 0, NULL, 'p' }, { "depth", 1, NULL, 'd' },
 		{ "runs", 1, NULL, 'n' }, { "seed", 1, NULL, 'S' }, { "save", 1, NULL, 'o' },
 		{ "replay-schedule", 1, NULL, 'y' }, { "json", 1, NULL, 'j' },
-		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "plant", 0, NULL, 'P' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	struct xp_cfg cfg = {
 		.harness = "counter_storm", .cpus = 2, .adds = 3, .readers = 1, .reads = 1,
@@ -167,6 +168,7 @@ int main(int argc, char **argv)
 		case 'o': save = optarg; break;
 		case 'y': replay = optarg; break;
 		case 'j': json = optarg; break;
+		case 'P': cfg.plant = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}

@@ -31,6 +31,8 @@ int xp_schedule_save(const char *path, const struct xp_cfg *cfg, const struct xp
 	fprintf(f, "# hpcc-stress explore schedule (docs/explore.md)\n");
 	fprintf(f, "harness %s\ncpus %u\nadds %u\nreaders %u\nreads %u\nbatch %lu\n",
 		cfg->harness, cfg->cpus, cfg->adds, cfg->readers, cfg->reads, cfg->batch);
+	if (cfg->plant)
+		fprintf(f, "plant 1\n");
 	if (cfg->nr_sizes) {
 		fprintf(f, "sizes ");
 		for (i = 0; i < cfg->nr_sizes; i++)
@@ -93,6 +95,8 @@ int xp_schedule_load(const char *path, struct xp_cfg *cfg, struct xp_run *r)
 			cfg->reads = (unsigned int)u;
 		} else if (!strcmp(key, "batch") && !parse_uint(val, 1UL << 30, &u)) {
 			cfg->batch = u;
+		} else if (!strcmp(key, "plant") && !parse_uint(val, 1, &u)) {
+			cfg->plant = u;
 		} else if (!strcmp(key, "sizes")) {
 			if (xp_parse_sizes(val, cfg))
 				goto bad;

@@ -204,6 +204,8 @@ int xp_dfs(const struct xp_cfg *cfg, struct xp_stats *st, struct xp_run *fail)
 			if (dfs_execute(cfg, fixed, &depth, st, &run)) {
 				st->executions++;
 				if (run.failed) {
+					if (b >= 0 && b < 16)
+						st->per_bound[b] = st->executions - before;
 					run.prefix_len = run.len;
 					*fail = run;
 					return 1;

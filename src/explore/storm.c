@@ -32,6 +32,8 @@ static struct percpu_counter_tree ctr;
 static struct percpu_counter_tree_level_item *items;
 static long inc[MAX_CPUS][XP_MAX_ADDS];
 static unsigned long started[MAX_CPUS], done[MAX_CPUS];
+/* --plant: the harness's own lost update, to show the search finds one. */
+static long planted_total;
 
 /* Default sizes: up, across, down across, a multi-batch jump; shifted per CPU. */
 static long default_size(unsigned int i, unsigned long batch)
@@ -84,6 +86,7 @@ static void storm_setup(void)
 {
 	memset(started, 0, sizeof(started));
 	memset(done, 0, sizeof(done));
+	planted_total = 0;
 	if (percpu_counter_tree_init(&ctr, items, C->batch, GFP_KERNEL))
 		abort();
 }
@@ -209,6 +212,8 @@ static void storm_fiber(unsigned int id)
 	for (i = 0; i < C->adds; i++) {
 		WRITE_ONCE(started[id], i + 1);
 		percpu_counter_tree_add(&ctr, inc[id][i]);
+		if (C->plant)
+			WRITE_ONCE(planted_total, READ_ONCE(planted_total) + inc[id][i]);
 		WRITE_ONCE(done[id], i + 1);
 	}
 }
@@ -222,6 +227,9 @@ static void storm_final(void)
 
 	for (c = 0; c < C->cpus; c++)
 		total += prefix(c, C->adds);
+	if (C->plant && planted_total != total)
+		xp_fail("planted_total", "the planted read-then-write total %ld, adds total %ld",
+			planted_total, total);
 	if (precise != total)
 		xp_fail("final_precise", "precise sum %ld, adds total %ld", precise, total);
 	if (precise - approx < 0 || (unsigned long)(precise - approx) > shape.settled_max)
@@ -251,6 +259,8 @@ static const char *storm_addr_name(const void *addr, char *buf, size_t len)
 		if (addr == &done[c])
 			return snprintf(buf, len, "done[%u]", c), buf;
 	}
+	if (addr == &planted_total)
+		return "planted_total";
 	if (addr == &ctr.bias)
 		return "bias";
 	if (addr == ctr.approx_sum.a)

@@ -35,7 +35,7 @@ struct xp_cfg {
 	unsigned int pct_depth;
 	unsigned long pct_runs;
 	unsigned long seed;
-	bool verbose;
+	bool plant;			/* the harness's planted lost update */
 };
 
 struct xp_harness {

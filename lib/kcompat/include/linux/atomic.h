@@ -148,26 +148,28 @@ static inline long atomic_long_fetch_add(long i, atomic_long_t *v)
 
 /* The generic forms on plain words (fully ordered, as in the kernel). */
 #define xchg(ptr, v) ({							\
+	typeof(*(ptr)) __new = (v);					\
 	kc_xp((ptr), KC_XP_RMW);					\
-	__atomic_exchange_n((ptr), (v), __ATOMIC_SEQ_CST);		\
+	__atomic_exchange_n((ptr), __new, __ATOMIC_SEQ_CST);		\
 })
 #define cmpxchg(ptr, old, new) ({					\
-	typeof(*(ptr)) __old = (old);					\
+	typeof(*(ptr)) __old = (old), __new = (new);			\
 	kc_xp((ptr), KC_XP_RMW);					\
-	__atomic_compare_exchange_n((ptr), &__old, (new), false,	\
+	__atomic_compare_exchange_n((ptr), &__old, __new, false,	\
 				    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);	\
 	__old;								\
 })
 #define cmpxchg_relaxed(ptr, old, new) ({				\
-	typeof(*(ptr)) __old = (old);					\
+	typeof(*(ptr)) __old = (old), __new = (new);			\
 	kc_xp((ptr), KC_XP_RMW);					\
-	__atomic_compare_exchange_n((ptr), &__old, (new), false,	\
+	__atomic_compare_exchange_n((ptr), &__old, __new, false,	\
 				    __ATOMIC_RELAXED, __ATOMIC_RELAXED);	\
 	__old;								\
 })
 #define try_cmpxchg(ptr, oldp, new) ({					\
+	typeof(*(ptr)) __new = (new);					\
 	kc_xp((ptr), KC_XP_RMW);					\
-	__atomic_compare_exchange_n((ptr), (oldp), (new), false,	\
+	__atomic_compare_exchange_n((ptr), (oldp), __new, false,	\
 				    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);	\
 })
 

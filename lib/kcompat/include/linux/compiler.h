@@ -55,10 +55,12 @@
 	kc_xp(__xp_p, kind);						\
 	__atomic_load_n(__xp_p, mo);					\
 })
+/* The value first: its own loads are points before this store's. */
 #define __kc_xp_store(p, v, mo) ({					\
 	typeof(p) __xp_q = (p);						\
+	typeof(*__xp_q) __xp_v = (v);					\
 	kc_xp(__xp_q, KC_XP_WRITE);					\
-	__atomic_store_n(__xp_q, (v), mo);				\
+	__atomic_store_n(__xp_q, __xp_v, mo);				\
 })
 #define READ_ONCE(x)		__kc_xp_load(&(x), KC_XP_READ, __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, val)	__kc_xp_store(&(x), (val), __ATOMIC_RELAXED)

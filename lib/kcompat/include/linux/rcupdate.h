@@ -64,8 +64,9 @@ static inline void rcu_read_unlock(void)
 #define rcu_assign_pointer(p, v)	__kc_xp_store(&(p), (v), __ATOMIC_RELEASE)
 #define RCU_INIT_POINTER(p, v)	__kc_xp_store(&(p), (v), __ATOMIC_RELAXED)
 #define rcu_replace_pointer(p, v, c) ({					\
+	typeof(p) __xp_n = (v);						\
 	kc_xp(&(p), KC_XP_RMW);						\
-	__atomic_exchange_n(&(p), (v), __ATOMIC_ACQ_REL);		\
+	__atomic_exchange_n(&(p), __xp_n, __ATOMIC_ACQ_REL);		\
 })
 #endif
 #define rcu_dereference_check(p, c)	rcu_dereference(p)
