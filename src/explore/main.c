@@ -139,6 +139,7 @@ int main(int argc, char **argv)
 	double t0;
 	int o, failed;
 
+	opterr = 0;
 	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (o) {
 		case 'H':
@@ -170,7 +171,9 @@ int main(int argc, char **argv)
 		case 'j': json = optarg; break;
 		case 'P': cfg.plant = true; break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default:
+			fprintf(stderr, "explore: bad option '%s' (see --help)\n", argv[optind - 1]);
+			return 2;
 		}
 	}
 	if (optind < argc) {
@@ -234,8 +237,14 @@ int main(int argc, char **argv)
 			printf("# schedule saved to %s (explore --replay-schedule %s)\n", save,
 			       save);
 	} else if (cfg.pct) {
-		printf("# no failure in %lu PCT executions of depth %u\n", st.executions,
-		       cfg.pct_depth);
+		double p = 1.0 / xp_nr_fibers();
+		unsigned int i;
+
+		for (i = 1; i < cfg.pct_depth; i++)
+			p /= st.pct_k;
+		printf("# no failure in %lu PCT executions of depth %u (%u steps a run: a depth-%u"
+		       " bug is found with probability >= %.3g per execution)\n", st.executions,
+		       cfg.pct_depth, st.pct_k, cfg.pct_depth, p);
 	} else if (st.budget_cut) {
 		printf("# cut by budget at %lu executions (bound %d not exhausted)\n",
 		       st.executions, st.bound_reached);

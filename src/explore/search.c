@@ -268,6 +268,7 @@ int xp_pct(const struct xp_cfg *cfg, struct xp_stats *st, struct xp_run *fail)
 
 	xp_run_schedule(NULL, 0, &run);	/* k: the steps of the default run */
 	k = run.len ? run.len : 1;
+	st->pct_k = k;
 	for (r = 0; r < cfg->pct_runs; r++) {
 		unsigned int prio[XP_MAX_FIBERS], change[16], en;
 		int prev = -1, c;

@@ -95,6 +95,7 @@ struct xp_stats {
 	unsigned long executions, sleep_pruned, sleep_blocked, bound_cut, steps;
 	unsigned long per_bound[16];
 	int bound_reached;		/* the last bound enumerated */
+	unsigned int pct_k;		/* PCT: steps of the default run */
 	bool complete, budget_cut;
 	double seconds;
 };
