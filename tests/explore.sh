@@ -7,6 +7,11 @@ set -u
 XP=${BUILD:-build/cc}/explore/explore
 echo "KTAP version 1"
 echo "1..6"
+if [ ! -x "$XP" ]; then
+	# Not built for KERNEL_SRC or sanitizer builds (mk/explore.mk).
+	for i in 1 2 3 4 5 6; do echo "ok $i explore_$i # SKIP no $XP"; done
+	exit 0
+fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 rc=0
