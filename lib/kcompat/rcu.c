@@ -160,8 +160,21 @@ static bool rcu_is_watching(void)
 	return !watching_fn || watching_fn();
 }
 
+#ifdef KC_EXPLORE
+/* Explored fibers share one thread: the explorer models RCU (docs/explore.md). */
+#define XP_RCU	(kc_xp_hook && kc_xp_rcu_nest)
+#else
+#define XP_RCU	0
+#endif
+
 void kc_rcu_read_lock(void)
 {
+#ifdef KC_EXPLORE
+	if (XP_RCU) {
+		++*kc_xp_rcu_nest;
+		return;
+	}
+#endif
 	if (rcu_depth++)
 		return;
 	if (unlikely(!rcu_registered))
@@ -172,12 +185,22 @@ void kc_rcu_read_lock(void)
 
 void kc_rcu_read_unlock(void)
 {
+#ifdef KC_EXPLORE
+	if (XP_RCU) {
+		--*kc_xp_rcu_nest;
+		return;
+	}
+#endif
 	if (!--rcu_depth)
 		read_unlock_fn();
 }
 
 int kc_rcu_read_depth(void)
 {
+#ifdef KC_EXPLORE
+	if (XP_RCU)
+		return *kc_xp_rcu_nest;
+#endif
 	return rcu_depth;
 }
 
@@ -215,6 +238,13 @@ void kc_rcu_thread_offline(void)
 
 void synchronize_rcu(void)
 {
+#ifdef KC_EXPLORE
+	if (XP_RCU) {
+		kc_xp(&kc_rcu_gp_token, KC_XP_GP);
+		kc_xp(&kc_rcu_gp_token, KC_XP_GP_WAIT);
+		return;
+	}
+#endif
 	flavor()->synchronize();
 	kc_tsan_acquire(&kc_rcu_gp_token);
 }
@@ -244,6 +274,14 @@ void kc_rcu_invoke(struct kc_rcu_head *h)
 void call_rcu(struct rcu_head *head, rcu_callback_t func)
 {
 	head->func = func;
+#ifdef KC_EXPLORE
+	/* A callback runs after a grace period, here on the caller's fiber. */
+	if (XP_RCU) {
+		synchronize_rcu();
+		func(head);
+		return;
+	}
+#endif
 	kc_tsan_release(head);
 	kc_rcu_read_lock();
 	fl->call((struct kc_rcu_head *)head);
@@ -252,6 +290,10 @@ void call_rcu(struct rcu_head *head, rcu_callback_t func)
 
 void rcu_barrier(void)
 {
+#ifdef KC_EXPLORE
+	if (XP_RCU)
+		return;
+#endif
 	flavor()->cb_barrier();
 	kc_tsan_acquire(&kc_rcu_cb_token);
 }

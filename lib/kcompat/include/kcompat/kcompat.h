@@ -222,4 +222,36 @@ void kc_rcu_quiescent_state(void);
 void kc_rcu_thread_online(void);
 void kc_rcu_thread_offline(void);
 
+/*
+ * Systematic exploration (docs/explore.md): in a -DKC_EXPLORE build every
+ * shared access of the shims (atomics, this_cpu_*(), READ_ONCE/WRITE_ONCE,
+ * barriers, RCU, spin locks) first calls kc_xp_hook, which may switch the
+ * running fiber. Other builds compile the points away.
+ */
+enum kc_xp_kind {
+	KC_XP_START,		/* a fiber not yet started: no access */
+	KC_XP_READ,
+	KC_XP_WRITE,
+	KC_XP_RMW,
+	KC_XP_FENCE,		/* sequentially consistent model: no access */
+	KC_XP_RCU_LOCK,
+	KC_XP_RCU_UNLOCK,
+	KC_XP_GP,		/* a grace period starts */
+	KC_XP_GP_WAIT,		/* ... and ends: enabled once its readers left */
+	KC_XP_LOCK,		/* enabled while the lock word is 0 */
+	KC_XP_UNLOCK,
+};
+#ifdef KC_EXPLORE
+typedef void (*kc_xp_fn)(const void *addr, enum kc_xp_kind kind);
+extern kc_xp_fn kc_xp_hook;
+/* The running fiber's RCU read-side nesting (the explorer points it per fiber). */
+extern int *kc_xp_rcu_nest;
+#define kc_xp(addr, kind) do {						\
+	if (__builtin_expect(kc_xp_hook != NULL, 0))			\
+		kc_xp_hook((const void *)(addr), (kind));		\
+} while (0)
+#else
+#define kc_xp(addr, kind) do { } while (0)
+#endif
+
 #endif /* _KCOMPAT_KCOMPAT_H */

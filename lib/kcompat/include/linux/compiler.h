@@ -39,6 +39,7 @@
  * being single untorn accesses, and ThreadSanitizer must see them as
  * atomic, so that concurrent precise-sum readers are not reported.
  */
+#ifndef KC_EXPLORE
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, val)	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
 
@@ -47,6 +48,28 @@
 #define smp_mb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define smp_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define smp_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
+#else
+/* The same accesses, each after a scheduling point (kcompat.h: kc_xp). */
+#define __kc_xp_load(p, kind, mo) ({					\
+	typeof(p) __xp_p = (p);						\
+	kc_xp(__xp_p, kind);						\
+	__atomic_load_n(__xp_p, mo);					\
+})
+/* The value first: its own loads are points before this store's. */
+#define __kc_xp_store(p, v, mo) ({					\
+	typeof(p) __xp_q = (p);						\
+	typeof(*__xp_q) __xp_v = (v);					\
+	kc_xp(__xp_q, KC_XP_WRITE);					\
+	__atomic_store_n(__xp_q, __xp_v, mo);				\
+})
+#define READ_ONCE(x)		__kc_xp_load(&(x), KC_XP_READ, __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, val)	__kc_xp_store(&(x), (val), __ATOMIC_RELAXED)
+#define smp_load_acquire(p)	__kc_xp_load((p), KC_XP_READ, __ATOMIC_ACQUIRE)
+#define smp_store_release(p, v)	__kc_xp_store((p), (v), __ATOMIC_RELEASE)
+#define smp_mb()	({ kc_xp(NULL, KC_XP_FENCE); __atomic_thread_fence(__ATOMIC_SEQ_CST); })
+#define smp_rmb()	({ kc_xp(NULL, KC_XP_FENCE); __atomic_thread_fence(__ATOMIC_ACQUIRE); })
+#define smp_wmb()	({ kc_xp(NULL, KC_XP_FENCE); __atomic_thread_fence(__ATOMIC_RELEASE); })
+#endif
 
 #define __stringify_1(x...)	#x
 #define __stringify(x...)	__stringify_1(x)

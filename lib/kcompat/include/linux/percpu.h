@@ -109,6 +109,7 @@ void kc_free_percpu_at(void __percpu *ptr, const char *file, int line);
  */
 #define __kc_pcpu_rmw(pcp, __p, __cpu, local, atomic, after) ({	\
 	unsigned int __cpu = kc_get_cpu();				\
+	kc_xp(per_cpu_ptr(&(pcp), __cpu), KC_XP_RMW);			\
 	typeof(pcp) *__p = per_cpu_ptr(&(pcp), __cpu);			\
 	typeof(pcp) __r;						\
 	if (likely(kc_pcpu_fast == __cpu)) {				\
@@ -208,7 +209,9 @@ static inline void kc_after_pcpu_add(unsigned int cpu)
  */
 #define this_cpu_add_return(pcp, val) ({				\
 	typeof(pcp) __v = (val), __o, *__a;				\
-	unsigned int __c = kc_pcpu_fast;				\
+	unsigned int __c;						\
+	kc_xp(per_cpu_ptr(&(pcp), kc_get_cpu()), KC_XP_RMW);		\
+	__c = kc_pcpu_fast;						\
 	if (likely(__c < NR_CPUS)) {					\
 		__a = per_cpu_ptr(&(pcp), __c);				\
 		kc_tsan_vcpu_use(__c);					\
@@ -237,8 +240,11 @@ static inline void kc_after_pcpu_add(unsigned int cpu)
 #define this_cpu_sub(pcp, val)	this_cpu_add(pcp, -(val))
 #define this_cpu_inc(pcp)	this_cpu_add(pcp, 1)
 #define this_cpu_dec(pcp)	this_cpu_add(pcp, -1)
-#define this_cpu_read(pcp)						\
-	__atomic_load_n(per_cpu_ptr(&(pcp), raw_smp_processor_id()), __ATOMIC_RELAXED)
+#define this_cpu_read(pcp) ({					\
+	typeof(pcp) *__rp = per_cpu_ptr(&(pcp), raw_smp_processor_id());	\
+	kc_xp(__rp, KC_XP_READ);					\
+	__atomic_load_n(__rp, __ATOMIC_RELAXED);			\
+})
 #define this_cpu_write(pcp, val) ({					\
 	typeof(pcp) __v = (val);					\
 	(void)__kc_pcpu_rmw(pcp, __pa, __ca, __kc_local_store(__pa, __v),	\

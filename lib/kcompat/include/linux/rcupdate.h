@@ -34,11 +34,13 @@ int kc_rcu_read_depth(void);
 
 static inline void rcu_read_lock(void)
 {
+	kc_xp(&kc_rcu_gp_token, KC_XP_RCU_LOCK);
 	kc_rcu_read_lock();
 }
 
 static inline void rcu_read_unlock(void)
 {
+	kc_xp(&kc_rcu_gp_token, KC_XP_RCU_UNLOCK);
 	kc_tsan_release(&kc_rcu_gp_token);
 	kc_rcu_read_unlock();
 }
@@ -46,15 +48,29 @@ static inline void rcu_read_unlock(void)
 /* True inside a read-side critical section of the calling thread. */
 #define rcu_read_lock_held()	(kc_rcu_read_depth() > 0)
 
+#ifndef KC_EXPLORE
 #define rcu_dereference(p)	__atomic_load_n(&(p), __ATOMIC_ACQUIRE)
-#define rcu_dereference_check(p, c)	rcu_dereference(p)
 #define rcu_dereference_protected(p, c)	__atomic_load_n(&(p), __ATOMIC_RELAXED)
-#define rcu_dereference_raw(p)	rcu_dereference(p)
 #define rcu_access_pointer(p)	__atomic_load_n(&(p), __ATOMIC_RELAXED)
 #define rcu_assign_pointer(p, v)	__atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
 #define RCU_INIT_POINTER(p, v)	__atomic_store_n(&(p), (v), __ATOMIC_RELAXED)
 #define rcu_replace_pointer(p, v, c)					\
 	__atomic_exchange_n(&(p), (v), __ATOMIC_ACQ_REL)
+#else
+/* Scheduling points first (compiler.h); the protected form is owner-only. */
+#define rcu_dereference(p)	__kc_xp_load(&(p), KC_XP_READ, __ATOMIC_ACQUIRE)
+#define rcu_dereference_protected(p, c)	__atomic_load_n(&(p), __ATOMIC_RELAXED)
+#define rcu_access_pointer(p)	__kc_xp_load(&(p), KC_XP_READ, __ATOMIC_RELAXED)
+#define rcu_assign_pointer(p, v)	__kc_xp_store(&(p), (v), __ATOMIC_RELEASE)
+#define RCU_INIT_POINTER(p, v)	__kc_xp_store(&(p), (v), __ATOMIC_RELAXED)
+#define rcu_replace_pointer(p, v, c) ({					\
+	typeof(p) __xp_n = (v);						\
+	kc_xp(&(p), KC_XP_RMW);						\
+	__atomic_exchange_n(&(p), __xp_n, __ATOMIC_ACQ_REL);		\
+})
+#endif
+#define rcu_dereference_check(p, c)	rcu_dereference(p)
+#define rcu_dereference_raw(p)	rcu_dereference(p)
 
 #define kfree_rcu_mightsleep(p)	do { synchronize_rcu(); kfree(p); } while (0)
 

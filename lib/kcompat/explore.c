@@ -1,0 +1,8 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The scheduling-point hook of -DKC_EXPLORE builds (kcompat.h: kc_xp). */
+#include <kcompat/kcompat.h>
+
+#ifdef KC_EXPLORE
+kc_xp_fn kc_xp_hook;
+int *kc_xp_rcu_nest;
+#endif

@@ -1,0 +1,35 @@
+# Systematic schedule exploration (docs/explore.md): a separate build of
+# kcompat with a scheduling point at every shared access (-DKC_EXPLORE),
+# in $(BUILD)/explore; the stress build is untouched.
+#
+#   make explore          build $(BUILD)/explore/explore and run the
+#                         counter_storm configuration (2 vCPUs x 3 adds +
+#                         1 reader, batch 2, preemption bound 2)
+#   EXPLORE_ARGS=...      other arguments for that run
+
+ifeq ($(XP_INNER),1)
+# The inner build (BUILD is already $(outer BUILD)/explore).
+XP_OBJS		:= $(patsubst %.c,$(BUILD)/%.o,$(wildcard src/explore/*.c))
+XP_LIB_OBJS	:= $(patsubst %.c,$(BUILD)/%.o,$(wildcard lib/kcompat/*.c lib/shape/*.c)) \
+		   $(BUILD)/hpcc/percpu_counter_tree.o
+$(BUILD)/explore: $(XP_OBJS) $(XP_LIB_OBJS)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+else
+XP_BUILD	:= $(BUILD)/explore
+XP_BIN		:= $(XP_BUILD)/explore
+EXPLORE_ARGS	?= --cpus 2 --adds 3 --readers 1 --batch 2 --bound 2
+# Built by default only for lib/hpcc without a sanitizer: the harness uses
+# lib/hpcc's API (a kernel tree's may differ), and the fibers are not
+# annotated for the sanitizers.
+ifeq ($(KERNEL_SRC)$(SAN),)
+all: $(XP_BIN)
+endif
+
+.PHONY: explore
+$(XP_BIN): FORCE
+	@$(MAKE) --no-print-directory XP_INNER=1 BUILD='$(XP_BUILD)' \
+		EXTRA_CFLAGS='$(EXTRA_CFLAGS) -DKC_EXPLORE' '$(XP_BIN)'
+
+explore: $(XP_BIN)
+	$(XP_BIN) $(EXPLORE_ARGS)
+endif

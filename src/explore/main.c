@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * explore: systematic schedule exploration of a harness (docs/explore.md).
+ * Prints KTAP; exit 0 when no execution failed, 1 when one did (its
+ * shrunk schedule is printed and, with --save, written), 2 on bad input.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "xp.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: explore [options]\n"
+"  --harness NAME        counter_storm (the only one so far)\n"
+"  --cpus N --adds N     adder vCPUs (2..4) and adds each (1..%d)\n"
+"  --readers N --reads N reader fibers and reader steps each\n"
+"  --batch N             hpcc batch (power of two > 1)\n"
+"  --sizes A,B,...       add sizes (default: batch-1, -batch, batch+1, 2*batch)\n"
+"  --bound K             preemption bound, -1 for none (default 2)\n"
+"  --sleep               sleep-set reduction\n"
+"  --budget N            stop after N executions (\"cut by budget\")\n"
+"  --pct --depth D --runs N --seed S   PCT instead of the enumeration\n"
+"  --plant               plant a lost update in the harness (the explorer's self-test)\n"
+"  --save FILE           on a failure, write the shrunk schedule to FILE\n"
+"  --replay-schedule FILE  run one schedule file and report\n"
+"  --json FILE           the report as JSON too\n", XP_MAX_ADDS);
+}
+
+int xp_parse_sizes(const char *s, struct xp_cfg *cfg)
+{
+	char *end;
+
+	cfg->nr_sizes = 0;
+	while (*s) {
+		if (cfg->nr_sizes >= XP_MAX_ADDS)
+			return -1;
+		cfg->sizes[cfg->nr_sizes++] = strtol(s, &end, 0);
+		if (end == s || (*end && *end != ','))
+			return -1;
+		s = *end ? end + 1 : end;
+	}
+	return cfg->nr_sizes ? 0 : -1;
+}
+
+static long num(const char *opt, const char *v, long min, long max)
+{
+	char *end;
+	long n = strtol(v, &end, 0);
+
+	if (end == v || *end || n < min || n > max) {
+		fprintf(stderr, "explore: bad %s '%s' (%ld..%ld)\n", opt, v, min, max);
+		exit(2);
+	}
+	return n;
+}
+
+static void print_schedule(const struct xp_run *r)
+{
+	struct xp_run full;
+	char buf[96];
+	unsigned int i;
+
+	/* Run it once more to name each step's access. */
+	xp_run_schedule(r->choice, r->prefix_len, &full);
+	printf("# schedule (%u steps, %u preemptions, the first %u chosen):\n", full.len,
+	       full.preemptions, r->prefix_len);
+	xp_exec_begin();
+	for (i = 0; i < full.len && !xp_failed(); i++) {
+		printf("#   %3u fiber %u %s%s\n", i, full.choice[i],
+		       xp_access_name(xp_pending(full.choice[i]), buf, sizeof(buf)),
+		       i > 0 && full.choice[i] != full.choice[i - 1] &&
+		       (xp_enabled() & (1U << full.choice[i - 1])) ? "  <- preemption" : "");
+		xp_step(full.choice[i]);
+	}
+	xp_exec_end();
+}
+
+static void write_json(const char *path, const struct xp_cfg *cfg, const struct xp_stats *st,
+		       const struct xp_run *fail, bool failed)
+{
+	FILE *f = fopen(path, "w");
+	unsigned int i;
+
+	if (!f) {
+		fprintf(stderr, "explore: cannot write %s\n", path);
+		return;
+	}
+	fprintf(f, "{\"harness\": \"%s\", \"cpus\": %u, \"adds\": %u, \"readers\": %u, "
+		"\"reads\": %u, \"batch\": %lu, \"mode\": \"%s\", \"bound\": %d, \"sleep\": %s, "
+		"\"executions\": %lu, \"steps\": %lu, \"sleep_pruned\": %lu, \"sleep_blocked\": %lu, "
+		"\"bound_cut\": %lu, \"complete\": %s, \"budget_cut\": %s, \"seconds\": %.3f, "
+		"\"failed\": %s",
+		cfg->harness, cfg->cpus, cfg->adds, cfg->readers, cfg->reads, cfg->batch,
+		cfg->pct ? "pct" : "dfs", cfg->bound, cfg->sleep ? "true" : "false",
+		st->executions, st->steps, st->sleep_pruned, st->sleep_blocked, st->bound_cut,
+		st->complete ? "true" : "false", st->budget_cut ? "true" : "false", st->seconds,
+		failed ? "true" : "false");
+	if (failed) {
+		fprintf(f, ", \"invariant\": \"%s\", \"preemptions\": %u, \"schedule\": [",
+			fail->invariant, fail->preemptions);
+		for (i = 0; i < fail->prefix_len; i++)
+			fprintf(f, "%s%u", i ? ", " : "", fail->choice[i]);
+		fprintf(f, "]");
+	}
+	fprintf(f, "}\n");
+	fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "harness", 1, NULL, 'H' }, { "cpus", 1, NULL, 'c' }, { "adds", 1, NULL, 'a' },
+		{ "readers", 1, NULL, 'r' }, { "reads", 1, NULL, 'R' }, { "batch", 1, NULL, 'b' },
+		{ "sizes", 1, NULL, 'z' }, { "bound", 1, NULL, 'k' }, { "sleep", 0, NULL, 's' },
+		{ "budget", 1, NULL, 'B' }, { "pct", 0, NULL, 'p' }, { "depth", 1, NULL, 'd' },
+		{ "runs", 1, NULL, 'n' }, { "seed", 1, NULL, 'S' }, { "save", 1, NULL, 'o' },
+		{ "replay-schedule", 1, NULL, 'y' }, { "json", 1, NULL, 'j' },
+		{ "plant", 0, NULL, 'P' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	struct xp_cfg cfg = {
+		.harness = "counter_storm", .cpus = 2, .adds = 3, .readers = 1, .reads = 1,
+		.batch = 2, .bound = 2, .pct_depth = 3, .pct_runs = 1000, .seed = 1,
+	};
+	const char *save = NULL, *replay = NULL, *json = NULL;
+	struct xp_stats st = { 0 };
+	struct xp_run fail = { 0 };
+	double t0;
+	int o, failed;
+
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (o) {
+		case 'H':
+			if (strcmp(optarg, "counter_storm")) {
+				fprintf(stderr, "explore: unknown harness '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'c': cfg.cpus = (unsigned int)num("--cpus", optarg, 2, 4); break;
+		case 'a': cfg.adds = (unsigned int)num("--adds", optarg, 1, XP_MAX_ADDS); break;
+		case 'r': cfg.readers = (unsigned int)num("--readers", optarg, 0, 2); break;
+		case 'R': cfg.reads = (unsigned int)num("--reads", optarg, 0, 16); break;
+		case 'b': cfg.batch = (unsigned long)num("--batch", optarg, 2, 1L << 20); break;
+		case 'z':
+			if (xp_parse_sizes(optarg, &cfg)) {
+				fprintf(stderr, "explore: bad --sizes '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'k': cfg.bound = (int)num("--bound", optarg, -1, 15); break;
+		case 's': cfg.sleep = true; break;
+		case 'B': cfg.budget = (unsigned long)num("--budget", optarg, 1, 1L << 40); break;
+		case 'p': cfg.pct = true; break;
+		case 'd': cfg.pct_depth = (unsigned int)num("--depth", optarg, 1, 16); break;
+		case 'n': cfg.pct_runs = (unsigned long)num("--runs", optarg, 1, 1L << 40); break;
+		case 'S': cfg.seed = (unsigned long)num("--seed", optarg, 0, 1L << 62); break;
+		case 'o': save = optarg; break;
+		case 'y': replay = optarg; break;
+		case 'j': json = optarg; break;
+		case 'P': cfg.plant = true; break;
+		case 'h': usage(stdout); return 0;
+		default:
+			fprintf(stderr, "explore: bad option '%s' (see --help)\n", argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "explore: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (replay && xp_schedule_load(replay, &cfg, &fail))
+		return 2;
+	kc_pcpu_set_ops(KC_PCPU_ATOMIC);
+	if (xp_storm_harness.init(&cfg) || xp_machine_init(&xp_storm_harness, &cfg))
+		return 2;
+	if (cfg.cpus + cfg.readers > XP_MAX_FIBERS)
+		return 2;
+
+	printf("KTAP version 1\n1..1\n");
+	printf("# explore: harness %s cpus %u adds %u readers %u reads %u batch %lu\n",
+	       cfg.harness, cfg.cpus, cfg.adds, cfg.readers, cfg.reads, cfg.batch);
+	t0 = now();
+	if (replay) {
+		struct xp_run r;
+
+		xp_run_schedule(fail.choice, fail.prefix_len, &r);
+		r.prefix_len = fail.prefix_len;
+		memcpy(r.choice, fail.choice, fail.prefix_len);
+		printf("# replay %s: %s%s%s (expected %s)\n", replay, r.failed ? "FAIL " : "pass",
+		       r.invariant, r.failed ? "" : "", fail.invariant[0] ? fail.invariant : "pass");
+		if (r.failed) {
+			printf("# %s: %s\n", r.invariant, r.message);
+			print_schedule(&r);
+		}
+		printf("%s 1 explore replay %s\n", r.failed ? "not ok" : "ok", r.invariant);
+		return r.failed ? 1 : 0;
+	}
+	if (cfg.pct) {
+		printf("# mode pct depth %u runs %lu seed %lu\n", cfg.pct_depth, cfg.pct_runs,
+		       cfg.seed);
+		failed = xp_pct(&cfg, &st, &fail);
+	} else {
+		printf("# mode dfs bound %d%s%s\n", cfg.bound, cfg.sleep ? " sleep-sets" : "",
+		       cfg.budget ? " budget" : "");
+		failed = xp_dfs(&cfg, &st, &fail);
+	}
+	st.seconds = now() - t0;
+	for (o = 0; !cfg.pct && o <= st.bound_reached && o < 16; o++)
+		printf("# bound %d: %lu executions\n", o, st.per_bound[o]);
+	printf("# executions %lu steps %lu sleep_pruned %lu sleep_blocked %lu bound_cut %lu"
+	       " time %.2f s\n", st.executions, st.steps, st.sleep_pruned, st.sleep_blocked,
+	       st.bound_cut, st.seconds);
+	if (failed) {
+		unsigned int found = fail.len, pre = fail.preemptions;
+
+		xp_shrink(&fail);
+		printf("# FAIL %s after %lu executions: %s\n", fail.invariant, st.executions,
+		       fail.message);
+		printf("# found with %u steps and %u preemptions; shrunk to a %u-step prefix\n",
+		       found, pre, fail.prefix_len);
+		print_schedule(&fail);
+		if (save && xp_schedule_save(save, &cfg, &fail))
+			fprintf(stderr, "explore: cannot write %s\n", save);
+		else if (save)
+			printf("# schedule saved to %s (explore --replay-schedule %s)\n", save,
+			       save);
+	} else if (cfg.pct) {
+		double p = 1.0 / xp_nr_fibers();
+		unsigned int i;
+
+		for (i = 1; i < cfg.pct_depth; i++)
+			p /= st.pct_k;
+		printf("# no failure in %lu PCT executions of depth %u (%u steps a run: a depth-%u"
+		       " bug is found with probability >= %.3g per execution)\n", st.executions,
+		       cfg.pct_depth, st.pct_k, cfg.pct_depth, p);
+	} else if (st.budget_cut) {
+		printf("# cut by budget at %lu executions (bound %d not exhausted)\n",
+		       st.executions, st.bound_reached);
+	} else if (cfg.sleep && cfg.bound >= 0) {
+		printf("# exhausted within bound %d with sleep sets (a heuristic under a bound:"
+		       " docs/explore.md)\n", cfg.bound);
+	} else if (cfg.bound >= 0) {
+		printf("# complete within bound %d\n", cfg.bound);
+	} else {
+		printf("# complete (unbounded)\n");
+	}
+	if (json)
+		write_json(json, &cfg, &st, &fail, failed);
+	printf("%s 1 explore %s%s%s\n", failed ? "not ok" : "ok", cfg.harness,
+	       failed ? " " : "", failed ? fail.invariant : "");
+	return failed ? 1 : 0;
+}
