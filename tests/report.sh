@@ -13,7 +13,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
 echo "KTAP version 1"
-echo "1..25"
+echo "1..27"
 result() {	# result RC NAME [DIAG]
 	n=$((n + 1))
 	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
@@ -41,8 +41,8 @@ result $? report_tiny_passes_check "$(head -n 3 "$tmp/chk")"
 c=$(grep -c 'producer (/nonexistent) is not present' "$tmp/r/REPORT.md")
 result $([ "$c" = 2 ]; echo $?) report_compaction_absent_said "count $c"
 
-REPORT_COMPACTION="$tmp/fake-compaction" scripts/report --bin "$BIN" --out "$tmp/c" \
-	--tiny >"$tmp/out" 2>&1 && $CHECK "$tmp/c" >"$tmp/chk" 2>&1
+STRESS=/nonexistent REPORT_COMPACTION="$tmp/fake-compaction" scripts/report --bin "$BIN" \
+	--out "$tmp/c" --tiny >"$tmp/out" 2>&1 && $CHECK "$tmp/c" >"$tmp/chk" 2>&1
 rc=$?
 order=$(grep '^## ' "$tmp/c/REPORT.md" | cut -c4-5 | tr -d '\n ')
 result $([ $rc = 0 ] && [ "$order" = "1.2.3.4.5.6." ] &&
@@ -60,6 +60,26 @@ result $([ $rc = 0 ] && grep -q "^    $h mm/oom_kill.c\$" "$tmp/k/REPORT.md" &&
 	grep -q '^WARNING: the measuring program was built from' "$tmp/k/REPORT.md" &&
 	grep -q "^Reproduce: make report KERNEL_SRC=$(realpath "$fx") " "$tmp/k/REPORT.md"
 	echo $?) report_kernel_src_hashes "rc $rc $(grep -A3 KERNEL_SRC "$tmp/k/REPORT.md")"
+
+# Section 3's concurrent half: oom_race's quiescent shortfall distribution per
+# CPU count, from its JSON report; without a ./stress it says so (control).
+python3 - "$tmp/r" >"$tmp/conc" 2>&1 <<'PY'
+import json, os, sys
+d = sys.argv[1]
+pts = json.load(open(os.path.join(d, "report.json")))["oom"]["imprecision"]["concurrent"]["points"]
+assert [p["nr_cpus"] for p in pts] == [8, 16], pts
+for p in pts:
+    assert p["rc"] == 0 and p["quiescent_points"] >= 1, p
+    q = p["shortfall"]["v16"]
+    assert q["selections"] >= 1 and 0 <= q["shortfall_pages_median"] <= q["shortfall_pages_p99"] \
+        <= q["shortfall_pages_max"], q
+text = open(os.path.join(d, "REPORT.md")).read()
+assert "Under the stress's concurrent churn" in text and "  >W\n" in text, "no table"
+PY
+result $? report_concurrent_distribution "$(tail -n 2 "$tmp/conc")"
+c=$(grep -c '^Concurrent churn: not measured (no /nonexistent)' "$tmp/c/REPORT.md")
+result $([ "$c" = 1 ] && ! grep -q 'Concurrent churn: not measured' "$tmp/r/REPORT.md"; echo $?) \
+	report_concurrent_absent_said "count $c"
 
 # Sections 5 and 6 are given the tree (the run without one is the control).
 result $(grep -q -- "--kernel-src $fx\$" "$tmp/k/compaction/args" &&
@@ -138,5 +158,5 @@ mkdir -p "$tmp/user" && echo "my notes" >"$tmp/user/REPORT.md"
 bad foreign_report scripts/report --bin "$BIN" --out "$tmp/user" --tiny
 result $([ "$(cat "$tmp/user/REPORT.md")" = "my notes" ]; echo $?) foreign_report_kept
 
-[ "$n" = 25 ] || { echo "# $n results, the plan says 25"; failed=1; }
+[ "$n" = 27 ] || { echo "# $n results, the plan says 27"; failed=1; }
 exit $((failed > 0))
