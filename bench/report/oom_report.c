@@ -127,6 +127,17 @@ static void json_accuracy(struct json *j, unsigned int cpus, unsigned long batch
 	json_kdouble(j, "window_mb", (u + o) * 4096.0 / (1 << 20));
 }
 
+/* Which code serves each algorithm: the model, or the KERNEL_SRC tree's own. */
+static void json_impl(struct json *j)
+{
+	int a;
+
+	json_kobj_begin(j, "implementation");
+	for (a = 0; a < OOM_NR_ALGOS; a++)
+		json_kstr(j, oom_algo_names[a], oom_impl_describe(oom_impl_of(a)));
+	json_obj_end(j);
+}
+
 /* --- 1. latency --- */
 
 #define LAT_TOTALPAGES	(16UL << 20)
@@ -249,12 +260,10 @@ static int sec_latency(struct json *j, const unsigned int *cpus, unsigned int nc
 		       const unsigned long *tasks, unsigned int nt)
 {
 	unsigned int c, t;
-	int a;
 
-	json_kobj_begin(j, "implementation");
-	for (a = 0; a < OOM_NR_ALGOS; a++)
-		json_kstr(j, oom_algo_names[a], oom_impl_describe(oom_impl_of(a)));
-	json_obj_end(j);
+	json_impl(j);
+	if (have_twin())
+		json_kstr(j, "model_twin", oom_algo_names[oom_kernel_algo()]);
 	json_karr_begin(j, "points");
 	for (c = 0; c < nc; c++)
 		for (t = 0; t < nt; t++)
@@ -449,10 +458,7 @@ static int sec_order(struct json *j)
 	for (s = 0; s < 10; s++)
 		json_i64(j, ord_adj(s));
 	json_arr_end(j);
-	json_kobj_begin(j, "implementation");
-	for (s = 0; s < OOM_NR_ALGOS; s++)
-		json_kstr(j, oom_algo_names[s], oom_impl_describe(oom_impl_of(s)));
-	json_obj_end(j);
+	json_impl(j);
 	if (setup_cpus(ORD_CPUS, 32))
 		return -1;
 	json_kobj_begin(j, "accuracy");
@@ -622,6 +628,7 @@ static int sec_imprecision(struct json *j, const unsigned int *cpus, unsigned in
 {
 	unsigned int c, b;
 
+	json_impl(j);
 	json_ku64(j, "tasks", IMP_TASKS);
 	json_ku64(j, "rounds_per_seed", rounds);
 	json_ku64(j, "churn_charges", 2 * IMP_TASKS);

@@ -67,6 +67,8 @@ struct oom_cpu_kill {
 	unsigned long sel;		/* ... or until selections_done() passes this */
 };
 
+#define QREC_MAX	4096
+
 struct oom_race {
 	struct stress *s;
 	struct oom_slot *slots;
@@ -86,6 +88,9 @@ struct oom_race {
 	unsigned long q_checks, q_pending, q_exact, q_crowded, q_v16_runout, q_v16_sel;
 	long q_worst[3];		/* worst quiescent shortfall per algo */
 	unsigned long q_hits[3];	/* quiescent selections not at the max */
+	/* Each quiescent selection's shortfall and true maximum (the first QREC_MAX). */
+	struct { long sh, max; } qrec[3][QREC_MAX];
+	unsigned int nqrec[3];
 	struct oom_oracle_stats oracle;	/* per-candidate decisions */
 };
 
@@ -723,6 +728,10 @@ static bool check_selection(struct stress *s, int a, unsigned int pending, long 
 	sh = pmax == LONG_MIN ? 0 : pmax - got;
 	oom_select_put(&oc);
 	R->q_worst[a] = max(R->q_worst[a], sh);
+	if (pmax != LONG_MIN && R->nqrec[a] < QREC_MAX) {
+		R->qrec[a][R->nqrec[a]].sh = sh;
+		R->qrec[a][R->nqrec[a]++].max = pmax;
+	}
 	R->q_hits[a] += sh != 0;
 	if (a == OOM_ALGO_PRECISE) {
 		if (sh)
@@ -913,8 +922,62 @@ static void report_text(struct stress *s, FILE *out)
 	oom_oracle_report(&R->oracle, out);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The q-quantile of sorted @v (nearest rank, rounded up). */
+static double quantile(const double *v, unsigned int n, double q)
+{
+	unsigned int k = (unsigned int)(q * (n - 1) + 0.999999);
+
+	return n ? v[k < n ? k : n - 1] : 0;
+}
+
+/* make report's distribution: one algorithm's recorded quiescent selections. */
+static void json_shortfall(struct json *j, int a)
+{
+	unsigned int i, n = R->nqrec[a], miss = 0, beyond = 0;
+	double *pg = calloc(n + 1, sizeof(*pg)), *pc = calloc(n + 1, sizeof(*pc));
+
+	json_kobj_begin(j, oom_algo_names[a]);
+	if (!pg || !pc) {
+		free(pg);
+		free(pc);
+		json_obj_end(j);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		long sh = R->qrec[a][i].sh, mx = R->qrec[a][i].max;
+
+		pg[i] = sh;
+		pc[i] = mx > 0 ? 100.0 * sh / mx : 0;
+		miss += sh != 0;
+		beyond += sh > (long)R->window;
+	}
+	qsort(pg, n, sizeof(*pg), cmp_double);
+	qsort(pc, n, sizeof(*pc), cmp_double);
+	json_ku64(j, "selections", n);
+	json_ku64(j, "not_max", miss);
+	json_ku64(j, "beyond_window", beyond);
+	json_kdouble(j, "shortfall_pages_median", quantile(pg, n, 0.5));
+	json_kdouble(j, "shortfall_pages_p99", quantile(pg, n, 0.99));
+	json_kdouble(j, "shortfall_pages_max", quantile(pg, n, 1));
+	json_kdouble(j, "shortfall_pct_median", quantile(pc, n, 0.5));
+	json_kdouble(j, "shortfall_pct_p99", quantile(pc, n, 0.99));
+	json_kdouble(j, "shortfall_pct_max", quantile(pc, n, 1));
+	json_obj_end(j);
+	free(pg);
+	free(pc);
+}
+
 static void report_json(struct stress *s, struct json *j)
 {
+	int a;
+
 	json_kobj_begin(j, "oom");
 	json_kstr(j, "layout", layout_names[cfg.layout]);
 	json_ku64(j, "window", R->window);
@@ -935,6 +998,13 @@ static void report_json(struct stress *s, struct json *j)
 	json_ki64(j, "worst_shortfall", R->q_worst[OOM_ALGO_BOUNDED]);
 	json_obj_end(j);
 	oom_oracle_json(&R->oracle, j);
+	/* Shortfall below the true maximum, quiescent points after concurrent churn. */
+	json_kobj_begin(j, "quiescent_shortfall");
+	json_ku64(j, "recorded_max", QREC_MAX);
+	for (a = OOM_ALGO_V16; a <= OOM_ALGO_BOUNDED; a++)
+		if (R->nqrec[a])
+			json_shortfall(j, a);
+	json_obj_end(j);
 	json_obj_end(j);
 }
 
