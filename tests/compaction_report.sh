@@ -5,6 +5,9 @@
 # are not asserted (300 requests, one seed).
 set -u
 export BUILD=${BUILD:-build/cc}
+# From the repository's top (the sanitizer jobs run tests elsewhere; their
+# BUILD is absolute).
+cd "$(dirname "$0")/.." || exit 1
 RS=bench/compaction/report-section
 echo "KTAP version 1"
 echo "1..4"
