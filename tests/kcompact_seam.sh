@@ -15,27 +15,9 @@
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
-echo "KTAP version 1"
-if [ -n "${KERNEL_SRC:-}" ]; then
-	echo "1..1"
-	echo "ok 1 fixture_trees # SKIP already building against KERNEL_SRC"
-	exit 0
-fi
-echo "1..6"
-
-build=${BUILD:-build/cc}
-work=$build/kcompact-seam
-cc=${CC:-cc}
-fx=tests/fixtures/kcompact
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-unset MAKEFLAGS MAKELEVEL MFLAGS
-rm -rf "$work"
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
-failed=0
-
 . tests/sh/seam.sh
+seam_begin 6 kcompact-seam
+fx=tests/fixtures/kcompact
 
 mktree() {	# DIR VARIANT
 	mkdir -p "$1/mm" "$1/include/linux" "$1/lib"

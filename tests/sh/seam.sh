@@ -1,5 +1,28 @@
-# Helpers shared by the seam tests (sourced from the repository's top, with
-# $bad, $failed and $log set by the caller).
+# Helpers shared by the seam tests (sourced from the repository's top;
+# seam_begin sets $build, $work, $cc, $log and $failed, the caller $bad).
+
+# seam_begin PLAN WORK: the KTAP header (one SKIP when the build already
+# judges a KERNEL_SRC tree: the fixtures would be built against it), and an
+# empty work directory $BUILD/WORK, absolute.
+seam_begin() {
+	echo "KTAP version 1"
+	if [ -n "${KERNEL_SRC:-}" ]; then
+		echo "1..1"
+		echo "ok 1 fixture_trees # SKIP already building against KERNEL_SRC"
+		exit 0
+	fi
+	echo "1..$1"
+	build=${BUILD:-build/cc}
+	work=$build/$2
+	cc=${CC:-cc}
+	log=$(mktemp)
+	trap 'rm -f "$log"' EXIT
+	unset MAKEFLAGS MAKELEVEL MFLAGS
+	rm -rf "$work"
+	mkdir -p "$work"
+	work=$(cd "$work" && pwd)
+	failed=0
+}
 
 # result N NAME: ok when $bad is empty, else not ok with the reasons.
 result() {
