@@ -527,11 +527,14 @@ static int sink_document(struct report_sink *k, int status, int signo,
 	report_json_end(status, signo, not_run, nr_not_run);
 	fclose(k->body);
 	k->body = NULL;
-	if (k->forced && cfg->report == REPORT_JSON) {
-		fwrite(k->body_buf, 1, k->body_len, k->out);
-		fflush(k->out);
-	} else if (k->forced) {
-		stress_out_save(cfg->json_out, k->body_buf, k->body_len);
+	if (k->forced) {
+		/* Best effort, both: the process exits right after. */
+		if (cfg->report == REPORT_JSON) {
+			fwrite(k->body_buf, 1, k->body_len, k->out);
+			fflush(k->out);
+		}
+		if (cfg->json_out)
+			stress_out_save(cfg->json_out, k->body_buf, k->body_len);
 	} else {
 		if (cfg->report == REPORT_JSON) {
 			stress_out_write(k->out, "stdout", k->body_buf, k->body_len);

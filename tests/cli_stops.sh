@@ -127,11 +127,13 @@ rc=$?
 r=$?
 if starved $rc e4; then skip_starved deadline_overrun_ends_the_run; else result $r deadline_overrun_ends_the_run "exit $rc after $(ms $t0) ms"; fi
 
-# 5. The same hang in JSON mode: stdout is still one valid report document.
+# 5. The same hang in JSON mode: stdout is still one valid report document,
+#    and --json FILE holds the same document.
 run_bounded o5 e5 --scenario selftest --cpus 3 --selftest-hang start --duration 0 \
-	--stall-timeout 1s --report json
+	--stall-timeout 1s --report json --json j5.json
 rc=$?
 [ $rc = 1 ] && python3 "$here/json_check.py" "$here/../docs/stress-report.schema.json" o5 &&
+	cmp -s o5 j5.json &&
 	python3 -c 'import json,sys; d=json.load(open("o5")); r=d["runs"][0]
 sys.exit(not (d["exit_status"] == 1 and r["verdict"] == "FAIL" and
 	 r["failures"][0]["invariant"] == "watchdog"))'
