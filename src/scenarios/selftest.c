@@ -18,6 +18,7 @@ static struct selftest_cfg {
 	bool stall;			/* vCPU 0 stops making progress */
 	bool starved;			/* the watchdog finds every run starved */
 	bool late_resume;		/* vCPU 0 resumes from its first park last */
+	bool hold_resume;		/* vCPU 0 never finishes its first resume */
 	int hang;			/* enum hang */
 } cfg;
 static atomic_uint nr_resumed;		/* the other workers through their first resume */
@@ -62,6 +63,12 @@ static void resumed(struct stress *s, unsigned int worker)
 	if (counted)
 		return;
 	counted = true;
+	if (!worker && cfg.hold_resume) {
+		say("vCPU 0 woke from its first park and holds there until the run stops");
+		while (!stress_stopping(s))
+			nap();
+		return;
+	}
 	if (worker) {
 		atomic_fetch_add(&nr_resumed, 1);
 		return;
@@ -77,7 +84,7 @@ static void resumed(struct stress *s, unsigned int worker)
 /* The controller's hooks, and the workers' (scenario.h). */
 static void selftest_hook(struct stress *s, enum stress_hook where, unsigned int arg)
 {
-	if (where == STRESS_HOOK_RESUMED && cfg.late_resume)
+	if (where == STRESS_HOOK_RESUMED && (cfg.late_resume || cfg.hold_resume))
 		resumed(s, arg);
 	if (where == STRESS_HOOK_THREAD_START && arg == 1 && cfg.hang == HANG_START) {
 		say("controller hangs before creating thread 1");
@@ -109,6 +116,8 @@ static const struct stress_opt selftest_opts[] = {
 	  .help = "the watchdog finds the run starved of CPU whenever it looks." },
 	{ "selftest-late-resume", .type = OPT_FLAG, OPT_FIELD(struct selftest_cfg, late_resume),
 	  .help = "vCPU 0 wakes from its first park last, then fails deliberately." },
+	{ "selftest-hold-resume", .type = OPT_FLAG, OPT_FIELD(struct selftest_cfg, hold_resume),
+	  .help = "vCPU 0 holds in its first resume (no vCPU) until the run stops." },
 	{ "selftest-hang", .arg = "WHERE", .type = OPT_CHOICE, OPT_FIELD(struct selftest_cfg, hang),
 	  .choices = hang_names,
 	  .help = "hang forever: step (vCPU 0, deaf to stop), replay-step (the same in a "
@@ -131,7 +140,8 @@ static int selftest_setup(struct stress *s)
 	stress_set_priv(s, st);
 	atomic_store(&nr_resumed, 0);
 	stress_wd_fake_starved = cfg.starved;
-	stress_hook = cfg.hang >= HANG_START || cfg.late_resume ? selftest_hook : NULL;
+	stress_hook = cfg.hang >= HANG_START || cfg.late_resume || cfg.hold_resume ?
+		      selftest_hook : NULL;
 	return 0;
 }
 
