@@ -18,6 +18,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
 #include <kcompat/kcompat.h>
 #include <mm/oom_select.h>
 #include "shape/hpcc_shape.h"
@@ -104,12 +106,80 @@ static void charge(struct mm_struct *mm, int member, long pages, struct rng *rs,
 	kc_set_cpu(0);
 }
 
+static unsigned int booted_cpus;
+
+/*
+ * One boot per process, as in the kernel: a tree's
+ * percpu_counter_tree_subsystem_init() may keep static state from an
+ * earlier call (a public version adds to its accuracy multiplier), so a
+ * second boot would measure both topologies at once. run_point() gives
+ * every point a process of its own.
+ */
 static int setup_cpus(unsigned int cpus, unsigned long batch)
 {
+	if (booted_cpus) {
+		fprintf(stderr, "hpcc-report: percpu_counter_tree_subsystem_init() already ran in this "
+			"process (%u CPUs); a point at %u CPUs needs a process of its own\n",
+			booted_cpus, cpus);
+		return -1;
+	}
+	booted_cpus = cpus;
 	if (bench_set_cpus(cpus) || oom_model_init(batch)) {
 		fprintf(stderr, "hpcc-report: cannot set up %u CPUs, batch %lu\n", cpus, batch);
 		return -1;
 	}
+	return 0;
+}
+
+/* One measurement point: its CPU count, and tasks, batch or seed. */
+struct point {
+	int (*fn)(struct json *j, const struct point *pt);
+	const char *what;
+	unsigned int cpus;
+	unsigned long n;
+	unsigned int m;			/* repetitions or rounds */
+};
+
+/*
+ * Run @pt in a forked child that writes its JSON value in @j's place, on
+ * the same file. The child boots the counter once (setup_cpus()) and exits.
+ */
+static int run_point(struct json *j, const struct point *pt)
+{
+	struct json cj = *j;
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "hpcc-report: cannot fork: %s\n", strerror(errno));
+		return -1;
+	}
+	if (!pid) {
+		int ret;
+
+		kc_set_cpu(0);
+		kc_rcu_register_thread();
+		ret = pt->fn(&cj, pt);
+		kc_rcu_unregister_thread();
+		if (fflush(cj.f))
+			ret = -1;
+		exit(ret ? 1 : 0);	/* exit, not _exit: sanitizers report at exit */
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			fprintf(stderr, "hpcc-report: waitpid: %s\n", strerror(errno));
+			return -1;
+		}
+	if (WIFSIGNALED(status)) {
+		fprintf(stderr, "hpcc-report: %s point at %u CPUs: %s\n", pt->what, pt->cpus,
+			strsignal(WTERMSIG(status)));
+		return -1;
+	}
+	if (WEXITSTATUS(status))
+		return -1;	/* the child said why */
+	json_value_written(j);
 	return 0;
 }
 
@@ -256,6 +326,11 @@ static int latency_point(struct json *j, unsigned int cpus, unsigned long tasks,
 	return ret;
 }
 
+static int latency_fn(struct json *j, const struct point *pt)
+{
+	return latency_point(j, pt->cpus, pt->n, pt->m);
+}
+
 static int sec_latency(struct json *j, const unsigned int *cpus, unsigned int nc,
 		       const unsigned long *tasks, unsigned int nt)
 {
@@ -266,9 +341,12 @@ static int sec_latency(struct json *j, const unsigned int *cpus, unsigned int nc
 		json_kstr(j, "model_twin", oom_algo_names[oom_kernel_algo()]);
 	json_karr_begin(j, "points");
 	for (c = 0; c < nc; c++)
-		for (t = 0; t < nt; t++)
-			if (latency_point(j, cpus[c], tasks[t], opt.reps))
+		for (t = 0; t < nt; t++) {
+			struct point pt = { latency_fn, "latency", cpus[c], tasks[t], opt.reps };
+
+			if (run_point(j, &pt))
 				return -1;
+		}
 	json_arr_end(j);
 	return 0;
 }
@@ -444,8 +522,24 @@ static int ord_run(struct json *j, unsigned long seed)
 	return inv[OOM_ALGO_PRECISE] ? -1 : 0;
 }
 
+static int ord_fn(struct json *j, const struct point *pt)
+{
+	return ord_run(j, pt->n);
+}
+
+static int ord_accuracy_fn(struct json *j, const struct point *pt)
+{
+	if (setup_cpus(pt->cpus, pt->n))
+		return -1;
+	json_obj_begin(j);
+	json_accuracy(j, pt->cpus, pt->n);
+	json_obj_end(j);
+	return 0;
+}
+
 static int sec_order(struct json *j)
 {
+	const struct point acc = { ord_accuracy_fn, "order accuracy", ORD_CPUS, 32, 0 };
 	unsigned int s;
 
 	json_ku64(j, "nr_cpus", ORD_CPUS);
@@ -459,15 +553,16 @@ static int sec_order(struct json *j)
 		json_i64(j, ord_adj(s));
 	json_arr_end(j);
 	json_impl(j);
-	if (setup_cpus(ORD_CPUS, 32))
+	json_key(j, "accuracy");
+	if (run_point(j, &acc))
 		return -1;
-	json_kobj_begin(j, "accuracy");
-	json_accuracy(j, ORD_CPUS, 32);
-	json_obj_end(j);
 	json_karr_begin(j, "runs");
-	for (s = 0; s < opt.nr_seeds; s++)
-		if (ord_run(j, opt.seeds[s]))
+	for (s = 0; s < opt.nr_seeds; s++) {
+		struct point pt = { ord_fn, "order", ORD_CPUS, opt.seeds[s], 0 };
+
+		if (run_point(j, &pt))
 			return -1;
+	}
 	json_arr_end(j);
 	return 0;
 }
@@ -623,20 +718,35 @@ static int imp_config(struct json *j, unsigned int cpus, unsigned long batch,
 	return 0;
 }
 
+static int imp_fn(struct json *j, const struct point *pt)
+{
+	return imp_config(j, pt->cpus, pt->n, pt->m);
+}
+
 static int sec_imprecision(struct json *j, const unsigned int *cpus, unsigned int nc,
 			   const unsigned long *batch, unsigned int nb, unsigned int rounds)
 {
 	unsigned int c, b;
 
 	json_impl(j);
+	/* The window column: the counters' own accuracy ranges, one boot per point. */
+	json_kobj_begin(j, "window_code");
+	json_kstr(j, "counter", HPCC_SOURCE);
+	json_kstr(j, "function", "percpu_counter_tree_approximate_accuracy_range()");
+	json_kstr(j, "model", "lib/shape");
+	json_kstr(j, "boot", "each point booted in a process of its own");
+	json_obj_end(j);
 	json_ku64(j, "tasks", IMP_TASKS);
 	json_ku64(j, "rounds_per_seed", rounds);
 	json_ku64(j, "churn_charges", 2 * IMP_TASKS);
 	json_karr_begin(j, "points");
 	for (c = 0; c < nc; c++)
-		for (b = 0; b < nb; b++)
-			if (imp_config(j, cpus[c], batch[b], rounds))
+		for (b = 0; b < nb; b++) {
+			struct point pt = { imp_fn, "imprecision", cpus[c], batch[b], rounds };
+
+			if (run_point(j, &pt))
 				return -1;
+		}
 	json_arr_end(j);
 	return 0;
 }
@@ -743,6 +853,11 @@ out:
 	return ret;
 }
 
+static int exact_fn(struct json *j, const struct point *pt)
+{
+	return exact_point(j, pt->cpus, pt->n, pt->m);
+}
+
 static int sec_exact(struct json *j, const unsigned int *cpus, unsigned int nc,
 		     const unsigned long *tasks, unsigned int nt)
 {
@@ -751,9 +866,12 @@ static int sec_exact(struct json *j, const unsigned int *cpus, unsigned int nc,
 	json_kstr(j, "hpcc", HPCC_SOURCE);
 	json_karr_begin(j, "points");
 	for (c = 0; c < nc; c++)
-		for (t = 0; t < nt; t++)
-			if (exact_point(j, cpus[c], tasks[t], opt.reps))
+		for (t = 0; t < nt; t++) {
+			struct point pt = { exact_fn, "exact", cpus[c], tasks[t], opt.reps };
+
+			if (run_point(j, &pt))
 				return -1;
+		}
 	json_arr_end(j);
 	return 0;
 }
@@ -864,7 +982,6 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	kc_set_cpu(0);
-	kc_rcu_register_thread();
 	json_init(&j, f);
 	json_obj_begin(&j);
 	json_ku64(&j, "schema_version", 1);
@@ -890,7 +1007,6 @@ int main(int argc, char **argv)
 				 sec_exact(&j, cpus_full, 3, tasks_full, 4);
 	json_obj_end(&j);
 	json_finish(&j);
-	kc_rcu_unregister_thread();
 	if (f != stdout && fclose(f))
 		ret = -1;
 	if (ret)

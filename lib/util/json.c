@@ -36,6 +36,14 @@ static void sep(struct json *j)
 	j->first[j->depth] = false;
 }
 
+void json_value_written(struct json *j)
+{
+	if (j->key_pending)
+		j->key_pending = false;
+	else
+		j->first[j->depth] = false;
+}
+
 /* Length of the valid UTF-8 sequence at @p, or 0. */
 static int utf8_len(const unsigned char *p)
 {

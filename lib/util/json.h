@@ -34,6 +34,11 @@ void json_init(struct json *j, FILE *f);
 void json_init_inside(struct json *j, FILE *f);
 /* After the top-level value: a newline. */
 void json_finish(struct json *j);
+/*
+ * A value another writer wrote in @j's place (a forked child's copy of @j,
+ * on the same file): the next one gets its comma.
+ */
+void json_value_written(struct json *j);
 
 void json_obj_begin(struct json *j);
 void json_obj_end(struct json *j);
