@@ -6,6 +6,7 @@
  * (256 CPUs, batch 32, settled counters).
  */
 #include <kcompat/kcompat.h>
+#include <linux/slab.h>
 #include "mm/oom_select.h"
 #include "mm/oom_layout.h"
 #include "mm/oom_ref.h"
@@ -879,6 +880,45 @@ static void oom_plan_edges_winner_by_one(struct kt *t)
 	}
 }
 
+/*
+ * Every allocation of task creation failing in turn: creation fails and
+ * leaves no object behind (a leak on an error path shows in the count of
+ * live kmalloc() objects).
+ */
+static void oom_task_create_fails_clean(struct kt *t)
+{
+#if defined(KC_ASAN_FREE)
+	kt_skip(t, "ASan's leak check covers the error paths");
+#else
+	struct oom_task_attr attr = { .oom_score_adj = 0 };
+	struct task_struct *p = NULL;
+	unsigned long nth, fails = 0;
+	struct set s;
+	long live;
+
+	if (!setup(t, &s, 8))
+		return;
+	live = kc_kmalloc_live();
+	for (nth = 1; nth <= 16; nth++) {
+		kc_kmalloc_fail_nth(nth);
+		p = oom_task_create(&attr);
+		kc_kmalloc_fail_nth(0);
+		if (p)
+			break;
+		fails++;
+		KT_EXPECT(t, kc_kmalloc_live() == live,
+			  "allocation %lu failed: %ld objects leaked", nth,
+			  kc_kmalloc_live() - live);
+	}
+	KT_EXPECT(t, p != NULL, "created with no failure injected");
+	/* The task, its mm and the mm's counter items. */
+	KT_EXPECT_EQU(t, fails, percpu_counter_tree_items_size() ? 3 : 2);
+	oom_model_reset();
+	KT_EXPECT(t, kc_kmalloc_live() == live, "%ld objects left after the reset",
+		  kc_kmalloc_live() - live);
+#endif
+}
+
 static const struct kt_case cases[] = {
 	KT_CASE(oom_impl_report),
 	KT_CASE(oom_kernel_matches_model),
@@ -897,6 +937,7 @@ static const struct kt_case cases[] = {
 	KT_CASE(oom_v16_exactness_needs_small_t),
 	KT_CASE(oom_pass2_candidates),
 	KT_CASE(oom_plan_edges_winner_by_one),
+	KT_CASE(oom_task_create_fails_clean),
 };
 
 KT_MAIN("oom", cases)
