@@ -881,6 +881,42 @@ static void oom_plan_edges_winner_by_one(struct kt *t)
 }
 
 /*
+ * A selection that meets a kill in progress aborts, and the candidate
+ * report says so: the oracles read an abort from the report alone.
+ */
+static void oom_abort_reported(struct kt *t)
+{
+	static struct cand_log log;
+	struct task_struct *killed;
+	struct oom_control oc;
+	unsigned int a, i, aborts;
+	struct set s;
+
+	if (!setup(t, &s, 8))
+		return;
+	mk(t, &s, 5000, 0, 0);
+	killed = mk(t, &s, 10, 0, 0);
+	mk(t, &s, 9000, 0, 0);
+	oom_mark_victim(killed);
+	for (a = 0; a < OOM_NR_ALGOS; a++) {
+		run_logged(t, a, true, false, &oc, &log);
+		KT_EXPECT(t, oc.chosen == OOM_ABORT, "%s aborts", oom_algo_names[a]);
+		for (i = aborts = 0; i < log.n; i++) {
+			if (log.c[i].result != OOM_CAND_ABORT)
+				continue;
+			aborts++;
+			KT_EXPECT(t, log.c[i].task == killed, "%s: candidate %u aborts",
+				  oom_algo_names[a], i);
+		}
+		KT_EXPECT(t, aborts == 1 && log.c[log.n - 1].task == killed,
+			  "%s: %u aborts reported over %u candidates, the last the victim's",
+			  oom_algo_names[a], aborts, log.n);
+		oom_select_put(&oc);
+	}
+	oom_model_reset();
+}
+
+/*
  * Every allocation of task creation failing in turn: creation fails and
  * leaves no object behind (a leak on an error path shows in the count of
  * live kmalloc() objects).
@@ -937,6 +973,7 @@ static const struct kt_case cases[] = {
 	KT_CASE(oom_v16_exactness_needs_small_t),
 	KT_CASE(oom_pass2_candidates),
 	KT_CASE(oom_plan_edges_winner_by_one),
+	KT_CASE(oom_abort_reported),
 	KT_CASE(oom_task_create_fails_clean),
 };
 
