@@ -121,7 +121,9 @@ $(BUILD)/stress: $(STRESS_OBJS) $(LIBSUITE)
 	$(CC) $(CFLAGS_ALL) -o $@ $(STRESS_OBJS) $(LIBSUITE) $(LDLIBS_ALL)
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_LIB_OBJS) $(LIBSUITE)
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(TEST_LIB_OBJS) $(LIBSUITE) $(LDLIBS_ALL)
+	$(CC) $(CFLAGS_ALL) $(TEST_WRAP) -o $@ $< $(TEST_LIB_OBJS) $(LIBSUITE) $(LDLIBS_ALL)
+# The swap test checks the vCPU hand-off at its futex wake.
+$(BUILD)/tests/test_kcompat_swap: TEST_WRAP := -Wl,--wrap=syscall
 
 # The test runner (scripts/run-tests): one KTAP document from every program.
 KTAP_RUN	:= $(BUILD)/ktap-run
