@@ -4,8 +4,10 @@
  * one, kc_cpu_down()/kc_cpu_up() with the cpuhp_setup_state() callbacks in
  * the kernel's order (AP states as the CPU while online, BP states on the
  * caller while offline; a failing startup rolls back), per-CPU memory
- * that stays, and hpcc's sums counting offline CPUs' words.
+ * that stays, hpcc's sums counting offline CPUs' words, and a held vCPU
+ * that cannot be taken down in the owned model.
  */
+#include <pthread.h>
 #include <string.h>
 #include <linux/kernel.h>
 #include <linux/errno.h>
@@ -233,11 +235,66 @@ static void hotplug_hpcc_sums_count_offline_cpus(struct kt *t)
 	hu_counter_destroy(&hc);
 }
 
+/* A thread running vCPU 2 until the test is done with it. */
+struct vcpu_runner {
+	pthread_barrier_t held, done;
+	unsigned int holder;
+};
+
+static void *vcpu_runner_fn(void *arg)
+{
+	struct vcpu_runner *r = arg;
+
+	kc_set_cpu(2);
+	kc_cpu_hold();
+	r->holder = kc_cpu_holder(2);
+	pthread_barrier_wait(&r->held);
+	pthread_barrier_wait(&r->done);
+	kc_cpu_unhold();
+	return NULL;
+}
+
+/*
+ * The owned model: nobody may run a vCPU while it changes, so a hotplug
+ * of a vCPU a thread holds is refused (-EBUSY) until the thread lets it
+ * go. In the atomic model nothing is held and the hotplug goes ahead.
+ */
+static void hotplug_held_vcpu(struct kt *t)
+{
+	bool owned = kc_pcpu_ops == KC_PCPU_OWNED;
+	struct vcpu_runner r = { .holder = 0 };
+	pthread_t th;
+
+	if (!kt_hpcc_setup(t, NCPUS))
+		return;
+	pthread_barrier_init(&r.held, NULL, 2);
+	pthread_barrier_init(&r.done, NULL, 2);
+	KT_ASSERT(t, !pthread_create(&th, NULL, vcpu_runner_fn, &r), "thread");
+	pthread_barrier_wait(&r.held);
+	KT_EXPECT(t, owned ? r.holder != 0 : r.holder == 0, "%s model: holder %u",
+		  kc_pcpu_ops_name(kc_pcpu_ops), r.holder);
+	KT_EXPECT_EQ(t, kc_cpu_down(2), owned ? -EBUSY : 0);
+	KT_EXPECT(t, cpu_online(2) == owned, "CPU 2 %s", cpu_online(2) ? "online" : "offline");
+	KT_EXPECT_EQ(t, kc_cpu_up(2), owned ? -EBUSY : 0);
+	/* A vCPU nobody runs goes down either way. */
+	KT_EXPECT_EQ(t, kc_cpu_down(3), 0);
+	KT_EXPECT_EQ(t, kc_cpu_up(3), 0);
+	pthread_barrier_wait(&r.done);
+	pthread_join(th, NULL);
+	pthread_barrier_destroy(&r.held);
+	pthread_barrier_destroy(&r.done);
+	/* Let go: the same hotplug now goes ahead. */
+	KT_EXPECT_EQ(t, kc_cpu_down(2), 0);
+	KT_EXPECT_EQ(t, kc_cpu_up(2), 0);
+	KT_EXPECT_EQU(t, num_online_cpus(), NCPUS);
+}
+
 static const struct kt_case cases[] = {
 	KT_CASE(hotplug_masks),
 	KT_CASE(hotplug_callbacks),
 	KT_CASE(hotplug_percpu_memory_stays),
 	KT_CASE(hotplug_hpcc_sums_count_offline_cpus),
+	KT_CASE(hotplug_held_vcpu),
 };
 
 KT_MAIN("cpu_hotplug", cases)

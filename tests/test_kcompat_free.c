@@ -57,6 +57,38 @@ static void free_percpu_strict(struct kt *t)
 	KT_EXPECT_EQU(t, kc_warn_count(), 0);
 }
 
+/*
+ * An allocation through the functions (no file:line) is named by its
+ * caller's address: a bad free of it says which caller allocated it.
+ */
+static void free_percpu_names_caller(struct kt *t)
+{
+	static const char marker[2] = "a";	/* a caller address nothing else uses */
+	char caller[64];
+	unsigned long *p;
+
+	if (!kt_hpcc_setup(t, 4))
+		return;
+	kt_expect_warns(t);
+	/* A size no other case allocates: a fresh block, no earlier record. */
+	p = kc_alloc_percpu_at(7 * 16, 16, GFP_KERNEL, NULL, 0, marker);
+	KT_ASSERT(t, p != NULL, "alloc");
+	snprintf(caller, sizeof(caller), "from caller %p", (const void *)marker);
+	EXPECT_ONE_WARN(t, free_percpu(p + 2), "16 bytes into the live 112-byte", caller);
+	kc_warn_reset();
+	free_percpu(p);
+	KT_EXPECT_EQU(t, kc_warn_count(), 0);
+	EXPECT_ONE_WARN(t, free_percpu(p), "double free_percpu()", caller);
+	/* The block is reused: the new caller is named, not the old one. */
+	p = kc_alloc_percpu_at(7 * 16, 16, GFP_KERNEL, NULL, 0, marker + 1);
+	KT_ASSERT(t, p != NULL, "alloc again");
+	snprintf(caller, sizeof(caller), "from caller %p", (const void *)(marker + 1));
+	EXPECT_ONE_WARN(t, free_percpu(p + 2), "16 bytes into the live 112-byte", caller);
+	kc_warn_reset();
+	free_percpu(p);
+	KT_EXPECT_EQU(t, kc_warn_count(), 0);
+}
+
 static void kfree_strict(struct kt *t)
 {
 #if defined(KC_ASAN_FREE)
@@ -112,6 +144,7 @@ static void hpcc_destroy_frees_what_init_allocated(struct kt *t)
 
 static const struct kt_case cases[] = {
 	KT_CASE(free_percpu_strict),
+	KT_CASE(free_percpu_names_caller),
 	KT_CASE(kfree_strict),
 	KT_CASE(hpcc_destroy_frees_what_init_allocated),
 };

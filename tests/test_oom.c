@@ -6,6 +6,7 @@
  * (256 CPUs, batch 32, settled counters).
  */
 #include <kcompat/kcompat.h>
+#include <linux/slab.h>
 #include "mm/oom_select.h"
 #include "mm/oom_layout.h"
 #include "mm/oom_ref.h"
@@ -879,6 +880,82 @@ static void oom_plan_edges_winner_by_one(struct kt *t)
 	}
 }
 
+/*
+ * A selection that meets a kill in progress aborts, and the candidate
+ * report says so: the oracles read an abort from the report alone.
+ */
+static void oom_abort_reported(struct kt *t)
+{
+	static struct cand_log log;
+	struct task_struct *killed;
+	struct oom_control oc;
+	unsigned int a, i, aborts;
+	struct set s;
+
+	if (!setup(t, &s, 8))
+		return;
+	mk(t, &s, 5000, 0, 0);
+	killed = mk(t, &s, 10, 0, 0);
+	mk(t, &s, 9000, 0, 0);
+	oom_mark_victim(killed);
+	for (a = 0; a < OOM_NR_ALGOS; a++) {
+		run_logged(t, a, true, false, &oc, &log);
+		KT_EXPECT(t, oc.chosen == OOM_ABORT, "%s aborts", oom_algo_names[a]);
+		for (i = aborts = 0; i < log.n; i++) {
+			if (log.c[i].result != OOM_CAND_ABORT)
+				continue;
+			aborts++;
+			KT_EXPECT(t, log.c[i].task == killed, "%s: candidate %u aborts",
+				  oom_algo_names[a], i);
+		}
+		KT_EXPECT(t, aborts == 1 && log.c[log.n - 1].task == killed,
+			  "%s: %u aborts reported over %u candidates, the last the victim's",
+			  oom_algo_names[a], aborts, log.n);
+		oom_select_put(&oc);
+	}
+	oom_model_reset();
+}
+
+/*
+ * Every allocation of task creation failing in turn: creation fails and
+ * leaves no object behind (a leak on an error path shows in the count of
+ * live kmalloc() objects).
+ */
+static void oom_task_create_fails_clean(struct kt *t)
+{
+#if defined(KC_ASAN_FREE)
+	kt_skip(t, "ASan's leak check covers the error paths");
+#else
+	struct oom_task_attr attr = { .oom_score_adj = 0 };
+	struct task_struct *p = NULL;
+	unsigned long nth, fails = 0;
+	struct set s;
+	long live;
+
+	if (!setup(t, &s, 8))
+		return;
+	live = kc_kmalloc_live();
+	for (nth = 1; nth <= 16; nth++) {
+		kc_kmalloc_fail_nth(nth);
+		p = oom_task_create(&attr);
+		kc_kmalloc_fail_nth(0);
+		if (p)
+			break;
+		fails++;
+		KT_EXPECT(t, kc_kmalloc_live() == live,
+			  "allocation %lu failed: %ld objects leaked", nth,
+			  kc_kmalloc_live() - live);
+	}
+	KT_EXPECT(t, p != NULL, "created with no failure injected");
+	/* The task, its mm and the mm's counter items (and what init_many() allocates). */
+	KT_EXPECT(t, fails >= (percpu_counter_tree_items_size() ? 3UL : 2UL),
+		  "%lu allocations in task creation", fails);
+	oom_model_reset();
+	KT_EXPECT(t, kc_kmalloc_live() == live, "%ld objects left after the reset",
+		  kc_kmalloc_live() - live);
+#endif
+}
+
 static const struct kt_case cases[] = {
 	KT_CASE(oom_impl_report),
 	KT_CASE(oom_kernel_matches_model),
@@ -897,6 +974,8 @@ static const struct kt_case cases[] = {
 	KT_CASE(oom_v16_exactness_needs_small_t),
 	KT_CASE(oom_pass2_candidates),
 	KT_CASE(oom_plan_edges_winner_by_one),
+	KT_CASE(oom_abort_reported),
+	KT_CASE(oom_task_create_fails_clean),
 };
 
 KT_MAIN("oom", cases)

@@ -24,7 +24,8 @@ struct kc_free_block {
 	struct kc_free_block *next;
 };
 
-static pthread_mutex_t pcpu_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Error-checking: an unlock by a thread that did not lock it fails (WARNs). */
+static pthread_mutex_t pcpu_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
 static char *pcpu_base;
 static size_t pcpu_brk = KC_PCPU_HDR;
 static unsigned int pcpu_high_cpus = 1;	/* areas that may hold data */
@@ -32,12 +33,19 @@ static struct kc_free_block *pcpu_free[KC_PCPU_CLASSES];
 
 void kc_percpu_note_nr_cpu_ids(unsigned int n);
 
+static void pcpu_unlock(void)
+{
+	if (pthread_mutex_unlock(&pcpu_lock))
+		kc_warn(__FILE__, __LINE__, "pcpu_lock released by a thread that does not hold it",
+			false);
+}
+
 void kc_percpu_note_nr_cpu_ids(unsigned int n)
 {
 	pthread_mutex_lock(&pcpu_lock);
 	if (n <= NR_CPUS && n > pcpu_high_cpus)
 		pcpu_high_cpus = n;
-	pthread_mutex_unlock(&pcpu_lock);
+	pcpu_unlock();
 }
 
 static size_t *hdr_of(size_t off)
@@ -153,7 +161,7 @@ void __percpu *kc_alloc_percpu_at(size_t size, size_t align, gfp_t gfp, const ch
 		b->line = line;
 		b->caller = caller;
 	}
-	pthread_mutex_unlock(&pcpu_lock);
+	pcpu_unlock();
 	return off < 0 ? NULL : pcpu_base + off;
 }
 
@@ -219,7 +227,7 @@ void kc_free_percpu_at(void __percpu *ptr, const char *file, int line)
 	}
 	if (!b || !b->live) {
 		bad_free(ptr, off, b, msg, sizeof(msg));
-		pthread_mutex_unlock(&pcpu_lock);
+		pcpu_unlock();
 		kc_warn(file, line, msg, false);
 		return;
 	}
@@ -236,7 +244,7 @@ void kc_free_percpu_at(void __percpu *ptr, const char *file, int line)
 		}
 	}
 	/* Larger blocks are not reused: the suite allocates them once. */
-	pthread_mutex_unlock(&pcpu_lock);
+	pcpu_unlock();
 }
 
 void (free_percpu)(void __percpu *ptr)

@@ -7,6 +7,7 @@
  * already (a ring of recent frees per lock stripe), and frees nothing.
  * Not built into the object path under ASan: ASan checks frees itself.
  */
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <pthread.h>
@@ -42,6 +43,18 @@ static struct kc_slab_stripe {
 } __attribute__((aligned(64))) stripes[KC_SLAB_STRIPES];
 static struct kc_slab_hdr *buckets[KC_SLAB_BUCKETS];
 static pthread_once_t stripes_once = PTHREAD_ONCE_INIT;
+static _Atomic long kc_slab_live;
+static __thread unsigned long kc_slab_fail_nth;
+
+void kc_kmalloc_fail_nth(unsigned long nth)
+{
+	kc_slab_fail_nth = nth;
+}
+
+long kc_kmalloc_live(void)
+{
+	return atomic_load(&kc_slab_live);
+}
 
 static void stripes_init(void)
 {
@@ -69,6 +82,8 @@ void *kc_kmalloc_at(size_t size, bool zero, const char *file, int line)
 
 	if (size > SIZE_MAX - sizeof(*h))
 		return NULL;
+	if (kc_slab_fail_nth && !--kc_slab_fail_nth)
+		return NULL;
 	if (posix_memalign(&p, SMP_CACHE_BYTES, sizeof(*h) + (size ? size : 1)))
 		return NULL;
 	h = p;
@@ -84,6 +99,7 @@ void *kc_kmalloc_at(size_t size, bool zero, const char *file, int line)
 	h->next = buckets[b];
 	buckets[b] = h;
 	pthread_mutex_unlock(&stripe_of(b)->lock);
+	atomic_fetch_add(&kc_slab_live, 1);
 	return h + 1;
 }
 
@@ -155,6 +171,7 @@ void kc_kfree_at(const void *p, const char *file, int line)
 	st->recent[st->next_recent++ % KC_SLAB_RECENT] = (struct kc_slab_freed){
 		p, h->size, h->file, file, h->line, line };
 	pthread_mutex_unlock(&st->lock);
+	atomic_fetch_sub(&kc_slab_live, 1);
 #ifndef KC_SANITIZED_FREE
 	memset((void *)p, POISON_FREE, h->size);
 #endif

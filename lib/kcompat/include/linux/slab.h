@@ -67,6 +67,13 @@ static inline void kc_kfree_at(const void *p, const char *file, int line)
 #else
 void *kc_kmalloc_at(size_t size, bool zero, const char *file, int line);
 void kc_kfree_at(const void *p, const char *file, int line);
+/*
+ * Tests of failure paths: the calling thread's @nth next kmalloc() fails
+ * (1: the next one; 0: none), once. The count of live objects shows
+ * what such a path leaked (no sanitizer build: ASan's leak check does).
+ */
+void kc_kmalloc_fail_nth(unsigned long nth);
+long kc_kmalloc_live(void);
 #endif
 
 #define kmalloc(size, gfp)	((void)(gfp), kc_kmalloc_at((size), false, __FILE__, __LINE__))

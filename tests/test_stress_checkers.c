@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scenarios' checks fed what a correct library never gives: an
+ * accuracy range the model disagrees with, a compaction zone whose code
+ * answers wrong (compaction_note_success() wrapped at link time, see the
+ * Makefile), and the bookkeeping a report shows (margins, the regions
+ * counter_storm's values are set to). A check weaker than its spec passes
+ * every correct run, so no stress run can show it; these can. Serial: the
+ * runs are prepared as the engine prepares them, without threads.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <kcompat/kcompat.h>
+#include "ktap.h"
+#include "stress.h"
+#include "mm/compaction.h"
+#include "scenarios/storm.h"
+#include "scenarios/cc_shadow.h"
+
+#define NCPUS	4
+
+/* A run of @name as the engine prepares one (scenario setup, no threads). */
+static struct stress *prepare(struct kt *t, struct stress_config *cfg, const char *name)
+{
+	char sc[64], *argv[] = { "stress", sc, "--cpus=4", "--seed=11", NULL };
+	enum stress_action act;
+	struct stress *s;
+
+	if (!kt_hpcc_setup(t, NCPUS))
+		return NULL;
+	snprintf(sc, sizeof(sc), "--scenario=%s", name);
+	memset(cfg, 0, sizeof(*cfg));
+	t->checks++;
+	if (stress_cli_parse(4, argv, cfg, &act) || cfg->nr_scenarios != 1) {
+		kt_fail(t, __FILE__, __LINE__, "parse %s", sc);
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->cfg = cfg;
+	s->sc = cfg->scenarios[0];
+	s->seed = cfg->seed;
+	if (stress_run_prepare(s)) {
+		kt_fail(t, __FILE__, __LINE__, "%s: setup failed", name);
+		return NULL;
+	}
+	return s;
+}
+
+static void release(struct stress *s)
+{
+	unsigned int i;
+
+	if (s->sc->teardown)
+		s->sc->teardown(s);
+	for (i = 0; i < s->nr_failures; i++)
+		free(s->failures[i].excerpt);
+	recorder_free(s->rec);
+	free(s->threads);
+	free(s);
+}
+
+/*
+ * A run that fails on purpose prints its failure line on stderr: kept
+ * out of the test's output (the checks read the recorded failure).
+ */
+static FILE *quiet_tmp;
+static int quiet_saved = -1;
+
+static void quiet_begin(void)
+{
+	fflush(stderr);
+	quiet_tmp = tmpfile();
+	quiet_saved = quiet_tmp ? dup(2) : -1;
+	if (quiet_saved >= 0)
+		dup2(fileno(quiet_tmp), 2);
+}
+
+static void quiet_end(void)
+{
+	fflush(stderr);
+	if (quiet_saved >= 0) {
+		dup2(quiet_saved, 2);
+		close(quiet_saved);
+	}
+	if (quiet_tmp)
+		fclose(quiet_tmp);
+	quiet_tmp = NULL;
+	quiet_saved = -1;
+}
+
+/* Forget @s's failures: the next check starts from a passing run. */
+static void clear_failures(struct stress *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr_failures; i++)
+		free(s->failures[i].excerpt);
+	s->nr_failures = 0;
+	s->nr_fail_events = 0;
+	s->failed = false;
+	s->stop = false;
+}
+
+static unsigned long margin_count(struct stress *s, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < atomic_load(&s->nr_margins); i++)
+		if (!strcmp(s->margins[i].name, name))
+			return atomic_load(&s->margins[i].count);
+	return 0;
+}
+
+/* Whether @s failed, its first failure of @invariant, its message holding @what. */
+static bool failed_with(struct stress *s, const char *invariant, const char *what)
+{
+	return stress_failed(s) && s->nr_failures &&
+	       !strcmp(s->failures[0].invariant, invariant) &&
+	       strstr(s->failures[0].msg, what);
+}
+
+/*
+ * The accuracy-range contract: the range the library reports must be the
+ * model's, exactly. The model told one more or one less than the library
+ * says (as a library off by one against a right model would be) fails the
+ * run either way.
+ */
+static void storm_accuracy_range_exact(struct kt *t)
+{
+	static const long off[] = { +1, -1 };
+	struct stress_config cfg;
+	struct stress *s;
+	struct storm *st;
+	unsigned int i, key;
+
+	/* Counters without an edge plan (whose adds it would not expect). */
+	for (i = 0; i < ARRAY_SIZE(off); i++)
+	for (key = K_HOT; key <= K_COLD; key += K_COLD - K_HOT) {
+		s = prepare(t, &cfg, "counter_storm");
+		if (!s)
+			return;
+		st = stress_priv(s);
+		KT_ASSERT(t, st->checking, "checking");
+		storm_add(s, st, 1, key, 5);
+		storm_quiescent(s);
+		KT_EXPECT(t, !stress_failed(s), "a correct library fails: %s",
+			  s->nr_failures ? s->failures[0].msg : "?");
+		st->kshape[key].under += off[i];
+		quiet_begin();
+		storm_quiescent(s);
+		quiet_end();
+		KT_EXPECT(t, failed_with(s, "contract", "accuracy range"),
+			  "%s: model under %+ld: %s", key_names[key], off[i],
+			  s->nr_failures ? s->failures[0].msg : "not failed");
+		st->kshape[key].under -= off[i];
+		st->kshape[key].over += off[i];
+		clear_failures(s);
+		quiet_begin();
+		storm_quiescent(s);
+		quiet_end();
+		KT_EXPECT(t, failed_with(s, "contract", "accuracy range"),
+			  "%s: model over %+ld: %s", key_names[key], off[i],
+			  s->nr_failures ? s->failures[0].msg : "not failed");
+		st->kshape[key].over -= off[i];
+		release(s);
+	}
+}
+
+/*
+ * Every comparison judged is in the report's "compare" margin: its
+ * count is the number of comparisons, pairs and values alike.
+ */
+static void storm_compare_margin_counts_every_verdict(struct kt *t)
+{
+	struct stress_config cfg;
+	struct stress *s = prepare(t, &cfg, "counter_storm");
+	struct storm *st;
+	unsigned long n;
+
+	if (!s)
+		return;
+	st = stress_priv(s);
+	storm_quiescent(s);
+	KT_EXPECT(t, !stress_failed(s), "failed");
+	n = atomic_load(&st->compares);
+	KT_EXPECT(t, n >= NR_KEYS * (NR_KEYS - 1), "%lu comparisons", n);
+	KT_EXPECT_EQU(t, margin_count(s, "compare"), n);
+	/* One pair verdict alone: one more in the margin. */
+	storm_compare_pair_verdict(s, st, K_HOT, K_G0, 100, 50, 100, 50, 0, 1);
+	KT_EXPECT(t, !stress_failed(s), "a right pair failed");
+	KT_EXPECT_EQU(t, atomic_load(&st->compares), n + 1);
+	KT_EXPECT_EQU(t, margin_count(s, "compare"), n + 1);
+	release(s);
+}
+
+/*
+ * set_all() moves every counter near one of five regions: 0, +2^40,
+ * -2^40, LONG_MAX, LONG_MIN. Over a seeded series of quiescent points
+ * each region is reached.
+ */
+static void storm_regions_all_reached(struct kt *t)
+{
+	static const char *const names[] = { "0", "+2^40", "-2^40", "LONG_MAX", "LONG_MIN" };
+	unsigned long seen[5] = { 0 }, sets = 0;
+	struct stress_config cfg;
+	struct stress *s = prepare(t, &cfg, "counter_storm");
+	struct storm *st;
+	unsigned int i;
+	long v;
+
+	if (!s)
+		return;
+	st = stress_priv(s);
+	for (i = 0; i < 400 && !stress_failed(s); i++) {
+		storm_quiescent(s);
+		if (atomic_load(&st->sets) == sets)
+			continue;
+		sets = atomic_load(&st->sets);
+		v = percpu_counter_tree_precise_sum(st->ctr[K_COLD]);
+		if (v > -(1L << 30) && v < (1L << 30))
+			seen[0]++;
+		else if (v > (1L << 39) && v < (1L << 41))
+			seen[1]++;
+		else if (v < -(1L << 39) && v > -(1L << 41))
+			seen[2]++;
+		else if (v > LONG_MAX - (1L << 30))
+			seen[3]++;
+		else if (v < LONG_MIN + (1L << 30))
+			seen[4]++;
+		else
+			kt_fail(t, __FILE__, __LINE__, "set to %ld: no region", v);
+	}
+	KT_EXPECT(t, !stress_failed(s), "failed: %s", s->nr_failures ? s->failures[0].msg : "?");
+	kt_diag(t, "%lu sets", sets);
+	for (i = 0; i < ARRAY_SIZE(seen); i++)
+		KT_EXPECT(t, seen[i] > 0, "region %s never reached in %lu sets", names[i], sets);
+	release(s);
+}
+
+/* The test's compaction_note_success(): the library's, or its answer moved by this. */
+static long note_success_skew;
+long __real_compaction_note_success(struct zone *z);
+long __wrap_compaction_note_success(struct zone *z);
+
+long __wrap_compaction_note_success(struct zone *z)
+{
+	return __real_compaction_note_success(z) + note_success_skew;
+}
+
+/*
+ * compaction_churn's shadow: a zone whose code answers below or above
+ * the reference (the new success count off by one, the zone's state
+ * right) fails the run with invariant shadow-success.
+ */
+static void cc_shadow_wrong_answer(struct kt *t)
+{
+	static const long skew[] = { 0, -1, +1 };
+	static const struct scenario sc = { .name = "cc_shadow test" };
+	struct compact_params par = {
+		.policy = COMPACT_POLICY_P9, .atomic_mode = COMPACT_ATOMIC_RELAXED,
+		.cluster_max = 32, .min_scan_limit = 512,
+	};
+	struct zone_desc *d;
+	struct cc_shadow sh;
+	struct stress *s;
+	struct zone z;
+	unsigned int i;
+	long ret;
+
+	if (!kt_hpcc_setup(t, NCPUS))
+		return;
+	for (i = 0; i < ARRAY_SIZE(skew); i++) {
+		s = calloc(1, sizeof(*s));
+		KT_ASSERT(t, s != NULL, "calloc");
+		s->sc = &sc;
+		pthread_mutex_init(&s->key_lock, NULL);
+		pthread_mutex_init(&s->fail_lock, NULL);
+		d = zone_desc_alloc(0, 131072, 131072, 512);
+		KT_ASSERT(t, d && !zone_init(&z, &par, d, 131072 / 512 + 1, false), "zone");
+		memset(&sh, 0, sizeof(sh));
+		z.wseq = &sh.wseq;
+		note_success_skew = skew[i];
+		quiet_begin();
+		ret = cc_shadow_note_success(s, &sh, 0, &z);
+		quiet_end();
+		note_success_skew = 0;
+		KT_EXPECT_EQ(t, ret, 1 + skew[i]);
+		KT_EXPECT_EQU(t, atomic_load(&sh.judged[CC_TX_SUCCESS]), 1);
+		if (!skew[i])
+			KT_EXPECT(t, !stress_failed(s), "a right answer failed: %s",
+				  s->nr_failures ? s->failures[0].msg : "?");
+		else
+			KT_EXPECT(t, failed_with(s, "shadow-success", "answers"),
+				  "answer %+ld: %s", skew[i],
+				  s->nr_failures ? s->failures[0].msg : "not failed");
+		zone_destroy(&z);
+		free(s);
+	}
+}
+
+static const struct kt_case cases[] = {
+	KT_CASE(storm_accuracy_range_exact),
+	KT_CASE(storm_compare_margin_counts_every_verdict),
+	KT_CASE(storm_regions_all_reached),
+	KT_CASE(cc_shadow_wrong_answer),
+};
+
+KT_MAIN("stress_checkers", cases);
