@@ -10,7 +10,8 @@
 ifeq ($(XP_INNER),1)
 # The inner build (BUILD is already $(outer BUILD)/explore).
 XP_OBJS		:= $(patsubst %.c,$(BUILD)/%.o,$(wildcard src/explore/*.c))
-XP_LIB_OBJS	:= $(patsubst %.c,$(BUILD)/%.o,$(wildcard lib/kcompat/*.c lib/shape/*.c)) \
+XP_LIB_OBJS	:= $(patsubst %.c,$(BUILD)/%.o,$(wildcard lib/kcompat/*.c lib/shape/*.c) \
+		   lib/mm/compaction.c lib/mm/oom_task.c lib/mm/oom_select.c) \
 		   $(BUILD)/hpcc/percpu_counter_tree.o
 $(BUILD)/explore: $(XP_OBJS) $(XP_LIB_OBJS)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
