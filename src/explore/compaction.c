@@ -11,7 +11,8 @@
  *                        finish (the leave rules), then the allocation
  *                        succeeds (f = 0, cof = max(cof, 4));
  *   requester 1 (CPU 1): a sync run that fails at order 2 (below cof:
- *                        cof = 2, f = 0), then one at order 3 (f += 1);
+ *                        cof = 2, f = 0), one at order 3 (f += 1), then
+ *                        a run that finds a suitable page;
  *   reset       (CPU 0): __reset_isolation_suitable().
  *
  * Every field access is a scheduling point (zone_read() and friends).
@@ -61,7 +62,7 @@ static struct {
 	long s, f, cof, depth;
 	unsigned long flags;
 } seen;
-static long successes;		/* runs that reported a suitable page */
+static long successes[2];	/* runs that reported a suitable page, per requester */
 
 static int cmp_init(const struct xp_cfg *cfg)
 {
@@ -130,7 +131,7 @@ static void cmp_setup(void)
 	zone.compact_failed = 2;
 	zone.compact_order_failed = 3;
 	zone.observe = cmp_observe;
-	successes = 0;
+	successes[0] = successes[1] = 0;
 	snap_zone();
 }
 
@@ -156,16 +157,22 @@ static void run_start(int order)
 		xp_fail("scan_limit", "limit %ld for depleted %d depth %ld", limit, depleted, depth);
 }
 
+/* A run that finds a suitable page (ends PARTIAL) and passes the leave rules. */
+static void run_success(unsigned int id)
+{
+	run_start(3);
+	WRITE_ONCE(successes[id], READ_ONCE(successes[id]) + 1);
+	compaction_note_success(&zone);
+	compaction_zone_finish(&zone, ZONE_PAGES);
+}
+
 static void cmp_fiber(unsigned int id)
 {
 	struct compact_reset_report rep;
 
 	switch (id) {
 	case 0:
-		run_start(3);
-		WRITE_ONCE(successes, READ_ONCE(successes) + 1);
-		compaction_note_success(&zone);
-		compaction_zone_finish(&zone, ZONE_PAGES);
+		run_success(id);
 		compaction_failed_reset(&zone, 3, true);
 		break;
 	case 1:
@@ -173,6 +180,7 @@ static void cmp_fiber(unsigned int id)
 		compaction_fail(&zone, 2);
 		run_start(3);
 		compaction_fail(&zone, 3);
+		run_success(id);
 		break;
 	default:
 		compaction_reset(&zone, desc, &rep);
@@ -190,12 +198,14 @@ static void cmp_fiber(unsigned int id)
 
 static void cmp_final(void)
 {
-	if (zone.success_events != successes)
+	long n = successes[0] + successes[1];
+
+	if (zone.success_events != n)
 		xp_fail("final_counts", "shadow success count %ld, %ld runs reported one",
-			zone.success_events, successes);
-	if (zone.compact_success > successes)
+			zone.success_events, n);
+	if (zone.compact_success > n)
 		xp_fail("final_counts", "compact_success %ld, only %ld runs reported one",
-			zone.compact_success, successes);
+			zone.compact_success, n);
 	if (zone.compact_failed < 0 || zone.compact_order_failed < 0 ||
 	    zone.compact_order_failed > MAX_ORDER)
 		xp_fail("final_counts", "f %ld, failed order %ld", zone.compact_failed,
@@ -215,11 +225,12 @@ static const char *cmp_addr_name(const void *addr, char *buf, size_t len)
 		{ offsetof(struct zone, compact_cached_free_pfn), "free_pfn" },
 		{ offsetof(struct zone, compact_blockskip_flush), "blockskip_flush" },
 		{ offsetof(struct zone, success_events), "success_events" },
+		{ offsetof(struct zone, failed_events), "failed_events" },
 	};
 	unsigned int i;
 
-	if (addr == &successes)
-		return "successes";
+	if (addr == &successes[0] || addr == &successes[1])
+		return snprintf(buf, len, "successes[%d]", addr != &successes[0]), buf;
 	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 		if (addr == (const char *)&zone + f[i].off)
 			return snprintf(buf, len, "zone.%s", f[i].name), buf;
