@@ -236,6 +236,8 @@ static const char *oom_addr_name(const void *addr, char *buf, size_t len)
 
 	if (addr == &oom_tasklist_lock.xp_held)
 		return "tasklist_lock";
+	if (addr == &kc_rcu_gp_token)
+		return "rcu";
 	if (addr == &kc_task_list.next)
 		return "task_list.next";
 	for (i = 0; i < MAX_TASKS; i++) {
@@ -259,6 +261,8 @@ static const char *oom_addr_name(const void *addr, char *buf, size_t len)
 			return snprintf(buf, len, "task%u.tasks.next", i), buf;
 		if (freed(p) || !p->mm)
 			continue;
+		if (addr == &p->mm->mm_count.counter)
+			return snprintf(buf, len, "task%u.mm_count", i), buf;
 		for (m = 0; m < NR_MM_COUNTERS; m++)
 			if ((const char *)addr >= (const char *)&p->mm->rss_stat[m] &&
 			    (const char *)addr < (const char *)(&p->mm->rss_stat[m] + 1))
