@@ -220,8 +220,8 @@ int main(int argc, char **argv)
 		printf("# explore: harness %s cpus %u adds %u readers %u reads %u batch %lu\n",
 		       cfg.harness, cfg.cpus, cfg.adds, cfg.readers, cfg.reads, cfg.batch);
 	else if (h == &xp_oom_harness)
-		printf("# explore: harness %s cpus 2 tasks %u forks %u algo %s batch %lu\n",
-		       cfg.harness, cfg.tasks, cfg.forks, cfg.algo, cfg.batch);
+		printf("# explore: harness %s cpus 2 tasks %u forks %u algo %s batch %lu (%s)\n",
+		       cfg.harness, cfg.tasks, cfg.forks, cfg.algo, cfg.batch, xp_oom_impl());
 	else
 		printf("# explore: harness %s cpus 2 requesters 2 resets 1\n", cfg.harness);
 	t0 = now();

@@ -58,6 +58,8 @@ struct xp_harness {
 extern const struct xp_harness xp_storm_harness;
 extern const struct xp_harness xp_oom_harness;
 extern const struct xp_harness xp_compaction_harness;
+/* The oom harness's selection: the model or a kernel tree's code. */
+const char *xp_oom_impl(void);
 /* The harness called @name (its canonical name), or NULL. */
 const struct xp_harness *xp_harness_find(const char *name);
 
