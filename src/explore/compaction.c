@@ -154,7 +154,8 @@ static void run_start(int order)
 	hi = (long)max(params.cluster_max, max(ZONE_PAGES >> 8, PAGEBLOCK) >> 1);
 	if ((order < 0 || !depleted || !depth) != (limit == COMPACT_SCAN_UNLIMITED) ||
 	    (limit != COMPACT_SCAN_UNLIMITED && (limit < (long)params.cluster_max || limit > hi)))
-		xp_fail("scan_limit", "limit %ld for depleted %d depth %ld", limit, depleted, depth);
+		xp_fail("scan_limit", "limit %ld for depleted %d depth %ld", limit, depleted,
+			depth);
 }
 
 /* A run that finds a suitable page (ends PARTIAL) and passes the leave rules. */
@@ -191,7 +192,8 @@ static void cmp_fiber(unsigned int id)
 			xp_fail("depth_writes", "the reset deepened depth %ld to %ld",
 				rep.depth_before, rep.depth_after);
 		if (rep.entered && rep.depth_after != 0)
-			xp_fail("depth_writes", "the reset entered with depth %ld", rep.depth_after);
+			xp_fail("depth_writes", "the reset entered with depth %ld",
+				rep.depth_after);
 		break;
 	}
 }
