@@ -10,8 +10,14 @@
 ifeq ($(XP_INNER),1)
 # The inner build (BUILD is already $(outer BUILD)/explore).
 XP_OBJS		:= $(patsubst %.c,$(BUILD)/%.o,$(wildcard src/explore/*.c))
-XP_LIB_OBJS	:= $(patsubst %.c,$(BUILD)/%.o,$(wildcard lib/kcompat/*.c lib/shape/*.c)) \
+XP_LIB_OBJS	:= $(patsubst %.c,$(BUILD)/%.o,$(wildcard lib/kcompat/*.c lib/shape/*.c) \
+		   lib/mm/compaction.c lib/mm/oom_task.c lib/mm/oom_select.c) \
 		   $(BUILD)/hpcc/percpu_counter_tree.o
+# A tree's own OOM selection and deferral, as mk/koom.mk and mk/kcompact.mk
+# decide (they are read after this file).
+XP_LIB_OBJS	+= $(if $(KERNEL_SRC),$(if $(wildcard $(KSRC)/mm/oom_kill.c),\
+		   $(BUILD)/lib/mm/oom_kernel.o) $(if $(wildcard $(KSRC)/mm/compaction.c),\
+		   $(BUILD)/lib/mm/kcompact_kernel.o))
 $(BUILD)/explore: $(XP_OBJS) $(XP_LIB_OBJS)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 else

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Systematic exploration (docs/explore.md): small exhaustive configurations
-# of counter_storm must complete within their preemption bound, a planted
-# lost update must be found with the fewest preemptions (none at bound 0),
-# and its saved schedule must reproduce it.
+# of counter_storm, oom and compaction must complete within their
+# preemption bound, over more than one execution; a planted lost update
+# must be found with the fewest preemptions (none at bound 0), and its
+# saved schedule must reproduce it; schedule files name every harness.
 set -u
 XP=${BUILD:-build/cc}/explore/explore
 echo "KTAP version 1"
-echo "1..6"
+NR=13
+echo "1..$NR"
 if [ ! -x "$XP" ]; then
 	# Not built for KERNEL_SRC or sanitizer builds (mk/explore.mk).
-	for i in 1 2 3 4 5 6; do echo "ok $i explore_$i # SKIP no $XP"; done
+	for i in $(seq 1 $NR); do echo "ok $i explore_$i # SKIP no $XP"; done
 	exit 0
 fi
 dir=$(mktemp -d)
@@ -23,8 +25,13 @@ expect() {
 	shift 3
 	n=$((n + 1))
 	"$XP" "$@" >"$dir/out" 2>&1
-	local got=$?
-	if [ "$got" -eq "$want" ] && grep -q -- "$pat" "$dir/out"; then
+	local got=$? runs
+	# A search that passes must have explored more than one schedule.
+	runs=$(sed -n 's/^# executions \([0-9]*\) .*/\1/p' "$dir/out")
+	if [ "$got" -eq 0 ] && [ -n "$runs" ] && [ "$runs" -le 1 ]; then
+		got="$got (only $runs execution)"
+	fi
+	if [ "$got" = "$want" ] && grep -q -- "$pat" "$dir/out"; then
 		echo "ok $n $name"
 		grep -E '^# (executions|bound|FAIL)' "$dir/out"
 	else
@@ -52,4 +59,20 @@ else
 	echo "not ok $n explore_planted_replay # no schedule with 1 preemption saved"
 	rc=1
 fi
+expect explore_oom_t3_f0_b2 0 '^# complete within bound 2$' \
+	--harness oom --tasks 3 --forks 0 --bound 2
+expect explore_oom_v16_f0_b2 0 '^# complete within bound 2$' \
+	--harness oom --algo v16 --forks 0 --bound 2
+expect explore_oom_f1_b1 0 '^# complete within bound 1$' \
+	--harness oom --forks 1 --bound 1
+expect explore_compaction_b2 0 '^# complete within bound 2$' \
+	--harness compaction --bound 2
+
+# A schedule file for each new harness replays (the exiter first, then the selector).
+printf 'harness oom\ncpus 2\ntasks 2\nforks 0\nalgo bounded\nschedule 1 1 1 0\n' >"$dir/oom"
+expect explore_oom_replay_file 0 '^# replay .*: pass' --replay-schedule "$dir/oom"
+printf 'harness compaction\ncpus 2\nschedule 2 2 0 1\n' >"$dir/cmp"
+expect explore_compaction_replay_file 0 '^# replay .*: pass' --replay-schedule "$dir/cmp"
+printf 'harness zone\nschedule 0\n' >"$dir/bad"
+expect explore_replay_bad_harness 2 'bad line' --replay-schedule "$dir/bad"
 exit $rc

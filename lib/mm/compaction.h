@@ -19,6 +19,7 @@
 #include <linux/bitops.h>
 #include <linux/rcupdate.h>
 #include <linux/percpu_counter_tree.h>
+#include <kcompat/kcompat.h>
 
 #define MAX_ORDER			11
 #define COMPACT_MAX_DEFER_SHIFT		6
@@ -168,9 +169,14 @@ static inline void zone_wend(const struct zone *z, const long *p)
 		z->observe(z);
 }
 
-/* Field access in the zone's atomic mode. */
+/*
+ * Field access in the zone's atomic mode. Each access is a scheduling
+ * point of the explorer (kc_xp(), nothing outside -DKC_EXPLORE); a plain
+ * RMW is two, its load and its store.
+ */
 static inline long zone_read(const struct zone *z, const long *p)
 {
+	kc_xp(p, KC_XP_READ);
 	if (z->par->atomic_mode == COMPACT_ATOMIC_SEQCST)
 		return __atomic_load_n(p, __ATOMIC_SEQ_CST);
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
@@ -178,6 +184,7 @@ static inline long zone_read(const struct zone *z, const long *p)
 
 static inline void zone_write(const struct zone *z, long *p, long v)
 {
+	kc_xp(p, KC_XP_WRITE);
 	zone_wbegin(z, p);
 	if (z->par->atomic_mode == COMPACT_ATOMIC_SEQCST)
 		__atomic_store_n(p, v, __ATOMIC_SEQ_CST);
@@ -193,17 +200,21 @@ static inline long zone_add_return(const struct zone *z, long *p, long d)
 
 	switch (z->par->atomic_mode) {
 	case COMPACT_ATOMIC_PLAIN:
+		kc_xp(p, KC_XP_READ);
 		v = __atomic_load_n(p, __ATOMIC_RELAXED) + d;
 		if (z->rmw_window)
 			z->rmw_window();
+		kc_xp(p, KC_XP_WRITE);
 		zone_wbegin(z, p);
 		__atomic_store_n(p, v, __ATOMIC_RELAXED);
 		break;
 	case COMPACT_ATOMIC_RELAXED:
+		kc_xp(p, KC_XP_RMW);
 		zone_wbegin(z, p);
 		v = __atomic_add_fetch(p, d, __ATOMIC_RELAXED);
 		break;
 	default:
+		kc_xp(p, KC_XP_RMW);
 		zone_wbegin(z, p);
 		v = __atomic_add_fetch(p, d, __ATOMIC_SEQ_CST);
 		break;
@@ -217,11 +228,13 @@ static inline bool zone_test_flag(const struct zone *z, int bit)
 	int mo = z->par->atomic_mode == COMPACT_ATOMIC_SEQCST ?
 		 __ATOMIC_SEQ_CST : __ATOMIC_RELAXED;
 
+	kc_xp(&z->flags, KC_XP_READ);
 	return (__atomic_load_n(&z->flags, mo) >> bit) & 1;
 }
 
 static inline void zone_set_flag(struct zone *z, int bit)
 {
+	kc_xp(&z->flags, KC_XP_RMW);
 	zone_wbegin(z, NULL);
 	__atomic_fetch_or(&z->flags, 1UL << bit, __ATOMIC_SEQ_CST);
 	zone_wend(z, NULL);
@@ -229,6 +242,7 @@ static inline void zone_set_flag(struct zone *z, int bit)
 
 static inline void zone_clear_flag(struct zone *z, int bit)
 {
+	kc_xp(&z->flags, KC_XP_RMW);
 	zone_wbegin(z, NULL);
 	__atomic_fetch_and(&z->flags, ~(1UL << bit), __ATOMIC_SEQ_CST);
 	zone_wend(z, NULL);
@@ -237,6 +251,7 @@ static inline void zone_clear_flag(struct zone *z, int bit)
 /* Both flags from one load: the checkers need a consistent pair. */
 static inline unsigned long zone_flags(const struct zone *z)
 {
+	kc_xp(&z->flags, KC_XP_READ);
 	return __atomic_load_n(&z->flags, __ATOMIC_SEQ_CST);
 }
 

@@ -96,6 +96,11 @@ int xp_machine_init(const struct xp_harness *h, const struct xp_cfg *cfg)
 	return 0;
 }
 
+int xp_current(void)
+{
+	return M.cur ? (int)(M.cur - M.f) : -1;
+}
+
 unsigned int xp_nr_fibers(void)
 {
 	return M.n;

@@ -23,7 +23,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: explore [options]\n"
-"  --harness NAME        counter_storm (the only one so far)\n"
+"  --harness NAME        counter_storm (storm), oom (oom_race) or compaction\n"
 "  --cpus N --adds N     adder vCPUs (2..4) and adds each (1..%d)\n"
 "  --readers N --reads N reader fibers and reader steps each\n"
 "  --batch N             hpcc batch (power of two > 1)\n"
@@ -32,10 +32,30 @@ static void usage(FILE *f)
 "  --sleep               sleep-set reduction\n"
 "  --budget N            stop after N executions (\"cut by budget\")\n"
 "  --pct --depth D --runs N --seed S   PCT instead of the enumeration\n"
+"  --tasks N --forks 0|1 oom: initial tasks (2..3), a fiber that forks and exits a task\n"
+"  --algo NAME           oom: precise, v16 or bounded (default)\n"
 "  --plant               plant a lost update in the harness (the explorer's self-test)\n"
 "  --save FILE           on a failure, write the shrunk schedule to FILE\n"
 "  --replay-schedule FILE  run one schedule file and report\n"
 "  --json FILE           the report as JSON too\n", XP_MAX_ADDS);
+}
+
+static const struct xp_harness *const harnesses[] = {
+	&xp_storm_harness, &xp_oom_harness, &xp_compaction_harness,
+};
+
+const struct xp_harness *xp_harness_find(const char *name)
+{
+	unsigned int i;
+
+	if (!strcmp(name, "storm"))
+		name = "counter_storm";
+	else if (!strcmp(name, "oom_race"))
+		name = "oom";
+	for (i = 0; i < sizeof(harnesses) / sizeof(harnesses[0]); i++)
+		if (!strcmp(name, harnesses[i]->name))
+			return harnesses[i];
+	return NULL;
 }
 
 int xp_parse_sizes(const char *s, struct xp_cfg *cfg)
@@ -101,12 +121,12 @@ static void write_json(const char *path, const struct xp_cfg *cfg, const struct 
 		"\"reads\": %u, \"batch\": %lu, \"mode\": \"%s\", \"bound\": %d, \"sleep\": %s, "
 		"\"executions\": %lu, \"steps\": %lu, \"sleep_pruned\": %lu, \"sleep_blocked\": %lu, "
 		"\"bound_cut\": %lu, \"complete\": %s, \"budget_cut\": %s, \"seconds\": %.3f, "
-		"\"failed\": %s",
+		"\"tasks\": %u, \"forks\": %u, \"algo\": \"%s\", \"failed\": %s",
 		cfg->harness, cfg->cpus, cfg->adds, cfg->readers, cfg->reads, cfg->batch,
 		cfg->pct ? "pct" : "dfs", cfg->bound, cfg->sleep ? "true" : "false",
 		st->executions, st->steps, st->sleep_pruned, st->sleep_blocked, st->bound_cut,
 		st->complete ? "true" : "false", st->budget_cut ? "true" : "false", st->seconds,
-		failed ? "true" : "false");
+		cfg->tasks, cfg->forks, cfg->algo, failed ? "true" : "false");
 	if (failed) {
 		fprintf(f, ", \"invariant\": \"%s\", \"preemptions\": %u, \"schedule\": [",
 			fail->invariant, fail->preemptions);
@@ -127,11 +147,14 @@ int main(int argc, char **argv)
 		{ "budget", 1, NULL, 'B' }, { "pct", 0, NULL, 'p' }, { "depth", 1, NULL, 'd' },
 		{ "runs", 1, NULL, 'n' }, { "seed", 1, NULL, 'S' }, { "save", 1, NULL, 'o' },
 		{ "replay-schedule", 1, NULL, 'y' }, { "json", 1, NULL, 'j' },
-		{ "plant", 0, NULL, 'P' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "plant", 0, NULL, 'P' }, { "help", 0, NULL, 'h' }, { "tasks", 1, NULL, 't' },
+		{ "forks", 1, NULL, 'f' }, { "algo", 1, NULL, 'A' }, { NULL, 0, NULL, 0 },
 	};
+	const struct xp_harness *h;
 	struct xp_cfg cfg = {
 		.harness = "counter_storm", .cpus = 2, .adds = 3, .readers = 1, .reads = 1,
 		.batch = 2, .bound = 2, .pct_depth = 3, .pct_runs = 1000, .seed = 1,
+		.tasks = 2, .forks = 1, .algo = "bounded",
 	};
 	const char *save = NULL, *replay = NULL, *json = NULL;
 	struct xp_stats st = { 0 };
@@ -143,11 +166,16 @@ int main(int argc, char **argv)
 	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (o) {
 		case 'H':
-			if (strcmp(optarg, "counter_storm")) {
+			h = xp_harness_find(optarg);
+			if (!h) {
 				fprintf(stderr, "explore: unknown harness '%s'\n", optarg);
 				return 2;
 			}
+			cfg.harness = h->name;
 			break;
+		case 't': cfg.tasks = (unsigned int)num("--tasks", optarg, 2, 3); break;
+		case 'f': cfg.forks = (unsigned int)num("--forks", optarg, 0, 1); break;
+		case 'A': cfg.algo = optarg; break;
 		case 'c': cfg.cpus = (unsigned int)num("--cpus", optarg, 2, 4); break;
 		case 'a': cfg.adds = (unsigned int)num("--adds", optarg, 1, XP_MAX_ADDS); break;
 		case 'r': cfg.readers = (unsigned int)num("--readers", optarg, 0, 2); break;
@@ -183,14 +211,19 @@ int main(int argc, char **argv)
 	if (replay && xp_schedule_load(replay, &cfg, &fail))
 		return 2;
 	kc_pcpu_set_ops(KC_PCPU_ATOMIC);
-	if (xp_storm_harness.init(&cfg) || xp_machine_init(&xp_storm_harness, &cfg))
-		return 2;
-	if (cfg.cpus + cfg.readers > XP_MAX_FIBERS)
+	h = xp_harness_find(cfg.harness);
+	if (!h || h->init(&cfg) || xp_machine_init(h, &cfg))
 		return 2;
 
 	printf("KTAP version 1\n1..1\n");
-	printf("# explore: harness %s cpus %u adds %u readers %u reads %u batch %lu\n",
-	       cfg.harness, cfg.cpus, cfg.adds, cfg.readers, cfg.reads, cfg.batch);
+	if (h == &xp_storm_harness)
+		printf("# explore: harness %s cpus %u adds %u readers %u reads %u batch %lu\n",
+		       cfg.harness, cfg.cpus, cfg.adds, cfg.readers, cfg.reads, cfg.batch);
+	else if (h == &xp_oom_harness)
+		printf("# explore: harness %s cpus 2 tasks %u forks %u algo %s batch %lu (%s)\n",
+		       cfg.harness, cfg.tasks, cfg.forks, cfg.algo, cfg.batch, xp_oom_impl());
+	else
+		printf("# explore: harness %s cpus 2 requesters 2 resets 1\n", cfg.harness);
 	t0 = now();
 	if (replay) {
 		struct xp_run r;

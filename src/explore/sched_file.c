@@ -11,6 +11,7 @@
  *	reads 1
  *	batch 2
  *	sizes 1,-2,3,4		(only when given)
+ *	tasks 2, forks 1, algo bounded	(oom only)
  *	schedule 0 0 1 2 ...
  *	preemptions 1
  *	expect settled_window
@@ -33,6 +34,8 @@ int xp_schedule_save(const char *path, const struct xp_cfg *cfg, const struct xp
 		cfg->harness, cfg->cpus, cfg->adds, cfg->readers, cfg->reads, cfg->batch);
 	if (cfg->plant)
 		fprintf(f, "plant 1\n");
+	if (!strcmp(cfg->harness, "oom"))
+		fprintf(f, "tasks %u\nforks %u\nalgo %s\n", cfg->tasks, cfg->forks, cfg->algo);
 	if (cfg->nr_sizes) {
 		fprintf(f, "sizes ");
 		for (i = 0; i < cfg->nr_sizes; i++)
@@ -82,9 +85,20 @@ int xp_schedule_load(const char *path, struct xp_cfg *cfg, struct xp_run *r)
 			goto bad;
 		val += strspn(val, " \t");
 		if (!strcmp(key, "harness")) {
-			if (strcmp(val, "counter_storm"))
+			const struct xp_harness *h = xp_harness_find(val);
+
+			if (!h)
 				goto bad;
-			cfg->harness = "counter_storm";
+			cfg->harness = h->name;
+		} else if (!strcmp(key, "tasks") && !parse_uint(val, 3, &u) && u >= 2) {
+			cfg->tasks = (unsigned int)u;
+		} else if (!strcmp(key, "forks") && !parse_uint(val, 1, &u)) {
+			cfg->forks = (unsigned int)u;
+		} else if (!strcmp(key, "algo")) {
+			/* Checked by the harness's init; kept past this line's buffer. */
+			cfg->algo = strdup(val);
+			if (!cfg->algo)
+				goto bad;
 		} else if (!strcmp(key, "cpus") && !parse_uint(val, 64, &u)) {
 			cfg->cpus = (unsigned int)u;
 		} else if (!strcmp(key, "adds") && !parse_uint(val, XP_MAX_ADDS, &u)) {

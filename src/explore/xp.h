@@ -36,6 +36,9 @@ struct xp_cfg {
 	unsigned long pct_runs;
 	unsigned long seed;
 	bool plant;			/* the harness's planted lost update */
+	/* oom: initial tasks, a forking fiber or not, the selection's algorithm. */
+	unsigned int tasks, forks;
+	const char *algo;
 };
 
 struct xp_harness {
@@ -53,6 +56,12 @@ struct xp_harness {
 };
 
 extern const struct xp_harness xp_storm_harness;
+extern const struct xp_harness xp_oom_harness;
+extern const struct xp_harness xp_compaction_harness;
+/* The oom harness's selection: the model or a kernel tree's code. */
+const char *xp_oom_impl(void);
+/* The harness called @name (its canonical name), or NULL. */
+const struct xp_harness *xp_harness_find(const char *name);
 
 /* A failed invariant: the first one ends the execution. */
 void xp_fail(const char *invariant, const char *fmt, ...)
@@ -71,6 +80,7 @@ void xp_exec_abandon(void);			/* no checks */
 const char *xp_fail_invariant(void);
 const char *xp_fail_message(void);
 unsigned int xp_nr_fibers(void);
+int xp_current(void);				/* the running fiber, -1 outside one */
 const char *xp_access_name(const struct xp_access *a, char *buf, size_t len);
 
 /* Choices of one execution. */
