@@ -18,11 +18,10 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/wait.h>
 #include <kcompat/kcompat.h>
 #include <mm/oom_select.h>
 #include "shape/hpcc_shape.h"
+#include "util/child.h"
 #include "util/rng.h"
 #include "../bench.h"
 #include "../kpcc.h"
@@ -140,47 +139,23 @@ struct point {
 	unsigned int m;			/* repetitions or rounds */
 };
 
-/*
- * Run @pt in a forked child that writes its JSON value in @j's place, on
- * the same file. The child boots the counter once (setup_cpus()) and exits.
- */
+static int point_child(struct json *j, void *arg)
+{
+	const struct point *pt = arg;
+	int ret;
+
+	kc_set_cpu(0);
+	kc_rcu_register_thread();
+	ret = pt->fn(j, pt);
+	kc_rcu_unregister_thread();
+	return ret ? CHILD_POINT_NO_VALUE : CHILD_POINT_OK;
+}
+
+/* @pt in a forked child that boots the counter once (setup_cpus()). */
 static int run_point(struct json *j, const struct point *pt)
 {
-	struct json cj = *j;
-	int status;
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "hpcc-report: cannot fork: %s\n", strerror(errno));
-		return -1;
-	}
-	if (!pid) {
-		int ret;
-
-		kc_set_cpu(0);
-		kc_rcu_register_thread();
-		ret = pt->fn(&cj, pt);
-		kc_rcu_unregister_thread();
-		if (fflush(cj.f))
-			ret = -1;
-		exit(ret ? 1 : 0);	/* exit, not _exit: sanitizers report at exit */
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			fprintf(stderr, "hpcc-report: waitpid: %s\n", strerror(errno));
-			return -1;
-		}
-	if (WIFSIGNALED(status)) {
-		fprintf(stderr, "hpcc-report: %s point at %u CPUs: %s\n", pt->what, pt->cpus,
-			strsignal(WTERMSIG(status)));
-		return -1;
-	}
-	if (WEXITSTATUS(status))
-		return -1;	/* the child said why */
-	json_value_written(j);
-	return 0;
+	return json_point_in_child(j, "hpcc-report", pt->what, pt->cpus, point_child,
+				   (void *)pt) ? -1 : 0;
 }
 
 static void json_accuracy(struct json *j, unsigned int cpus, unsigned long batch)
