@@ -105,24 +105,9 @@ static void charge(struct mm_struct *mm, int member, long pages, struct rng *rs,
 	kc_set_cpu(0);
 }
 
-static unsigned int booted_cpus;
-
-/*
- * One boot per process, as in the kernel: a tree's
- * percpu_counter_tree_subsystem_init() may keep static state from an
- * earlier call (a public version adds to its accuracy multiplier), so a
- * second boot would measure both topologies at once. run_point() gives
- * every point a process of its own.
- */
+/* Once per process: bench_set_cpus() refuses a second boot (run_point()). */
 static int setup_cpus(unsigned int cpus, unsigned long batch)
 {
-	if (booted_cpus) {
-		fprintf(stderr, "hpcc-report: percpu_counter_tree_subsystem_init() already ran in this "
-			"process (%u CPUs); a point at %u CPUs needs a process of its own\n",
-			booted_cpus, cpus);
-		return -1;
-	}
-	booted_cpus = cpus;
 	if (bench_set_cpus(cpus) || oom_model_init(batch)) {
 		fprintf(stderr, "hpcc-report: cannot set up %u CPUs, batch %lu\n", cpus, batch);
 		return -1;

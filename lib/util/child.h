@@ -22,8 +22,9 @@ enum {
 };
 
 /*
- * Run @fn(@cj, @arg) in a forked child, @cj a copy of @j on the same file;
- * the child exits when @fn returns. Returns @fn's CHILD_POINT_* value, or
+ * Run @fn(@cj, @arg) in a forked child, @cj a copy of @j on the same file:
+ * @fn writes one or more values (or members) where @j stands, and the child
+ * exits when it returns. Returns @fn's CHILD_POINT_* value, or
  * CHILD_POINT_NO_VALUE if the child could not run or died; messages start
  * with @prog and name the point by @what and @cpus. @j counts the value
  * as written unless the result is CHILD_POINT_NO_VALUE.
