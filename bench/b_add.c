@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include <kcompat/kcompat.h>
+#include "util/child.h"
 #include "bench.h"
 #include "variants.h"
 
@@ -339,34 +340,40 @@ static void progress(const struct bench_cfg *cfg, const char *what, unsigned int
 	fputc('\n', stderr);
 }
 
-int bench_add(const struct bench_cfg *cfg, struct json *j)
+struct add_child {
+	const struct bench_cfg *cfg;
+	struct add_point *p;
+	unsigned int nr_cpus;
+	bool oversub;		/* one thread per CPU, else 1 and 2 threads */
+};
+
+/* One CPU count's rows, in a process of its own: one boot each. */
+static int add_child_fn(struct json *j, void *arg)
 {
-	unsigned int pts[BENCH_MAX_POINTS], n = sweep(cfg, 2, cfg->max_add_cpus, pts);
-	unsigned int i, threads;
-	struct add_point *p = malloc(sizeof(*p));
+	const struct add_child *ac = arg;
+	const struct bench_cfg *cfg = ac->cfg;
+	unsigned int n = ac->nr_cpus, threads;
 	int ret = 0;
 
-	if (!p)
-		return -1;
-	json_key(j, "add");
-	json_arr_begin(j);
-	for (i = 0; i < n && !ret; i++) {
-		if (bench_set_cpus(pts[i])) {
-			ret = -1;
-			break;
-		}
+	if (bench_set_cpus(n))
+		return CHILD_POINT_NO_VALUE;
+	if (ac->oversub) {
+		/* Loops shrink with the thread count: the same total work. */
+		ret = add_point_run(cfg, n, 50000000 / n + 1000, ac->p);
+		add_point_json(cfg, j, ac->p, n);
+		progress(cfg, "add_oversub", n, ac->p);
+	} else {
 		for (threads = 1; threads <= 2 && !ret; threads++) {
-			ret = add_point_run(cfg, threads, 50000000, p);
-			add_point_json(cfg, j, p, threads);
-			progress(cfg, "add", threads, p);
+			ret = add_point_run(cfg, threads, 50000000, ac->p);
+			add_point_json(cfg, j, ac->p, threads);
+			progress(cfg, "add", threads, ac->p);
 		}
 	}
-	json_arr_end(j);
-	free(p);
-	return ret;
+	return ret ? CHILD_POINT_CHECK_FAILED : CHILD_POINT_OK;
 }
 
-int bench_add_oversub(const struct bench_cfg *cfg, struct json *j)
+static int add_sweep(const struct bench_cfg *cfg, struct json *j, const char *key,
+		     bool oversub)
 {
 	unsigned int pts[BENCH_MAX_POINTS], n = sweep(cfg, 2, cfg->max_add_cpus, pts);
 	struct add_point *p = malloc(sizeof(*p));
@@ -375,21 +382,26 @@ int bench_add_oversub(const struct bench_cfg *cfg, struct json *j)
 
 	if (!p)
 		return -1;
-	json_key(j, "add_oversub");
+	json_key(j, key);
 	json_arr_begin(j);
 	for (i = 0; i < n && !ret; i++) {
-		if (bench_set_cpus(pts[i])) {
-			ret = -1;
-			break;
-		}
-		/* Loops shrink with the thread count: the same total work. */
-		ret = add_point_run(cfg, pts[i], 50000000 / pts[i] + 1000, p);
-		add_point_json(cfg, j, p, pts[i]);
-		progress(cfg, "add_oversub", pts[i], p);
+		struct add_child ac = { cfg, p, pts[i], oversub };
+
+		ret = json_point_in_child(j, "hpcc-bench", key, pts[i], add_child_fn, &ac);
 	}
 	json_arr_end(j);
 	free(p);
-	return ret;
+	return ret ? -1 : 0;
+}
+
+int bench_add(const struct bench_cfg *cfg, struct json *j)
+{
+	return add_sweep(cfg, j, "add", false);
+}
+
+int bench_add_oversub(const struct bench_cfg *cfg, struct json *j)
+{
+	return add_sweep(cfg, j, "add_oversub", true);
 }
 
 int bench_add_once(const char *variant, unsigned int nr_cpus, unsigned long ops)

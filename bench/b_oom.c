@@ -11,6 +11,7 @@
  */
 #include <stdlib.h>
 #include <kcompat/kcompat.h>
+#include "util/child.h"
 #include "util/rng.h"
 #include "bench.h"
 
@@ -248,8 +249,10 @@ static void print_table(const struct bench_cfg *cfg)
 	}
 }
 
-int bench_oom(const struct bench_cfg *cfg, struct json *j)
+/* The section in a process of its own: it boots once, at OOM_BENCH_CPUS. */
+static int oom_section(struct json *j, void *arg)
 {
+	const struct bench_cfg *cfg = arg;
 	static const unsigned long full[] = { 40, 100, 300, 1000, 3000, 5000, 7000, 10000 };
 	static const unsigned long quick[] = { 40, 400 };
 	/* The v16 measurements' sizes, and one beyond (docs/spec/oom.md#oom-v16). */
@@ -261,7 +264,7 @@ int bench_oom(const struct bench_cfg *cfg, struct json *j)
 	int w, a, ret = 0;
 
 	if (bench_set_cpus(OOM_BENCH_CPUS) || oom_model_init(cfg->batch))
-		return -1;
+		return CHILD_POINT_NO_VALUE;
 	kc_rcu_register_thread();
 	oom_badness_accuracy(&under, &over);
 	json_key(j, "oom");
@@ -283,7 +286,13 @@ int bench_oom(const struct bench_cfg *cfg, struct json *j)
 	kc_rcu_unregister_thread();
 	if (cfg->oom_table && !ret)
 		print_table(cfg);
-	return ret;
+	return ret ? CHILD_POINT_CHECK_FAILED : CHILD_POINT_OK;
+}
+
+int bench_oom(const struct bench_cfg *cfg, struct json *j)
+{
+	return json_point_in_child(j, "hpcc-bench", "oom", OOM_BENCH_CPUS, oom_section,
+				   (void *)cfg) ? -1 : 0;
 }
 
 #else /* no lib/mm OOM model in this tree */

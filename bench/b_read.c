@@ -7,7 +7,9 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <kcompat/kcompat.h>
+#include "util/child.h"
 #include "bench.h"
 #include "variants.h"
 
@@ -163,31 +165,52 @@ static double flatness(const struct bench_cfg *cfg, const struct read_point *pts
 	return hi / lo;
 }
 
+struct read_child {
+	const struct bench_cfg *cfg;
+	struct read_point *p;	/* shared with the parent: the fits need it */
+};
+
+/* One CPU count, in a process of its own: one boot each. */
+static int read_child_fn(struct json *j, void *arg)
+{
+	const struct read_child *rc = arg;
+	const struct bench_cfg *cfg = rc->cfg;
+	struct read_point *p = rc->p;
+	int ret;
+
+	if (bench_set_cpus(p->nr_cpus))
+		return CHILD_POINT_NO_VALUE;
+	ret = read_point_run(cfg, p);
+	read_point_json(cfg, j, p);
+	fprintf(stderr, "# read cpus=%u hpcc approx=%.2f ns precise=%.1f ns"
+		" split=%.1f ns percpu_counter=%.1f ns\n", p->nr_cpus,
+		bench_median(p->approx[BV_HPCC], cfg->reps),
+		bench_median(p->precise[BV_HPCC], cfg->reps),
+		bench_median(p->precise[BV_SPLIT], cfg->reps),
+		bench_median(p->precise[BV_KPCC], cfg->reps));
+	return ret ? CHILD_POINT_CHECK_FAILED : CHILD_POINT_OK;
+}
+
 int bench_read(const struct bench_cfg *cfg, struct json *j)
 {
-	struct read_point *pts = calloc(BENCH_MAX_POINTS, sizeof(*pts));
+	size_t len = BENCH_MAX_POINTS * sizeof(struct read_point);
+	struct read_point *pts = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	unsigned int n = 0, x;
 	int v, ret = 0;
 
-	if (!pts)
+	if (pts == MAP_FAILED)
 		return -1;
 	json_key(j, "read");
 	json_arr_begin(j);
 	for (x = 1; x <= cfg->max_sum_cpus && n < BENCH_MAX_POINTS && !ret;
 	     x *= cfg->quick ? 8 : 2) {
-		if (bench_set_cpus(x)) {
-			ret = -1;
-			break;
-		}
+		struct read_child rc = { cfg, &pts[n] };
+
 		pts[n].nr_cpus = x;
-		ret = read_point_run(cfg, &pts[n]);
-		read_point_json(cfg, j, &pts[n]);
-		fprintf(stderr, "# read cpus=%u hpcc approx=%.2f ns precise=%.1f ns"
-			" split=%.1f ns percpu_counter=%.1f ns\n", x,
-			bench_median(pts[n].approx[BV_HPCC], cfg->reps),
-			bench_median(pts[n].precise[BV_HPCC], cfg->reps),
-			bench_median(pts[n].precise[BV_SPLIT], cfg->reps),
-			bench_median(pts[n].precise[BV_KPCC], cfg->reps));
+		ret = json_point_in_child(j, "hpcc-bench", "read", x, read_child_fn, &rc);
+		if (ret == CHILD_POINT_NO_VALUE)
+			break;
 		n++;
 	}
 	json_arr_end(j);
@@ -206,6 +229,6 @@ int bench_read(const struct bench_cfg *cfg, struct json *j)
 	/* Against the atomic read of the same repetition: drift cancels out. */
 	json_kdouble(j, "hpcc_vs_atomic", flatness(cfg, pts, n, BV_HPCC, BV_ATOMIC));
 	json_obj_end(j);
-	free(pts);
-	return ret;
+	munmap(pts, len);
+	return ret ? -1 : 0;
 }

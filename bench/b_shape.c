@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <linux/percpu_counter_tree.h>
 #include <shape/hpcc_shape.h>
+#include "util/child.h"
 #include "bench.h"
 #include "variants.h"
 
@@ -42,46 +43,67 @@ static int lib_accuracy(unsigned long batch, unsigned long *under, unsigned long
 	return ret;
 }
 
+struct shape_point {
+	const struct bench_cfg *cfg;
+	unsigned long nr_cpus;
+};
+
+/* One CPU count's accuracy row, in a process of its own: one boot each. */
+static int shape_point(struct json *j, void *arg)
+{
+	const struct shape_point *pt = arg;
+	unsigned long b = pt->cfg->batch, n = pt->nr_cpus, lu, lo, kbatch;
+	struct hpcc_shape s;
+	int ret = CHILD_POINT_OK;
+
+	if (hpcc_shape_compute(&s, n, b) || bench_set_cpus(n) || lib_accuracy(b, &lu, &lo)) {
+		fprintf(stderr, "hpcc-bench: no shape at %lu CPUs\n", n);
+		return CHILD_POINT_NO_VALUE;
+	}
+	if (lu != s.under || lo != s.over) {
+		fprintf(stderr, "hpcc-bench: library accuracy %lu/%lu != shape %lu/%lu"
+			" at %lu CPUs\n", lu, lo, s.under, s.over, n);
+		ret = CHILD_POINT_CHECK_FAILED;
+	}
+	/* The kernel's default percpu_counter_batch: max(32, 2 * nr_cpus). */
+	kbatch = 2 * n > 32 ? 2 * n : 32;
+	json_obj_begin(j);
+	json_ku64(j, "nr_cpus", n);
+	json_ku64(j, "batch", b);
+	json_key(j, "hpcc");
+	json_obj_begin(j);
+	json_ku64(j, "nr_levels", s.nr_levels);
+	json_ku64(j, "nr_items", s.nr_items);
+	json_ku64(j, "under", s.under);
+	json_ku64(j, "over", s.over);
+	json_ku64(j, "settled_max", s.settled_max);
+	json_ku64(j, "m_top", s.m_top);
+	json_ku64(j, "lib_under", lu);
+	json_ku64(j, "lib_over", lo);
+	json_obj_end(j);
+	json_ku64(j, "percpu_counter", b * n);
+	json_ku64(j, "percpu_counter_default_batch", kbatch * n);
+	json_ku64(j, "binary_tree", b * ceil_log2(n) * (1UL << ceil_log2(n)));
+	json_obj_end(j);
+	return ret;
+}
+
 int bench_shape(const struct bench_cfg *cfg, struct json *j)
 {
-	unsigned long b = cfg->batch, n, lu, lo, kbatch;
+	unsigned long b = cfg->batch, n;
 	struct hpcc_shape s;
-	int v, ret = 0;
+	int v, ret = 0, r;
 
 	json_key(j, "accuracy");
 	json_arr_begin(j);
 	for (n = 1; n <= cfg->max_sum_cpus; n *= 2) {
-		if (hpcc_shape_compute(&s, n, b) || bench_set_cpus(n) ||
-		    lib_accuracy(b, &lu, &lo)) {
-			fprintf(stderr, "hpcc-bench: no shape at %lu CPUs\n", n);
+		struct shape_point pt = { cfg, n };
+
+		r = json_point_in_child(j, "hpcc-bench", "shape", n, shape_point, &pt);
+		if (r)
 			ret = -1;
+		if (r == CHILD_POINT_NO_VALUE)
 			break;
-		}
-		if (lu != s.under || lo != s.over) {
-			fprintf(stderr, "hpcc-bench: library accuracy %lu/%lu != shape %lu/%lu"
-				" at %lu CPUs\n", lu, lo, s.under, s.over, n);
-			ret = -1;
-		}
-		/* The kernel's default percpu_counter_batch: max(32, 2 * nr_cpus). */
-		kbatch = 2 * n > 32 ? 2 * n : 32;
-		json_obj_begin(j);
-		json_ku64(j, "nr_cpus", n);
-		json_ku64(j, "batch", b);
-		json_key(j, "hpcc");
-		json_obj_begin(j);
-		json_ku64(j, "nr_levels", s.nr_levels);
-		json_ku64(j, "nr_items", s.nr_items);
-		json_ku64(j, "under", s.under);
-		json_ku64(j, "over", s.over);
-		json_ku64(j, "settled_max", s.settled_max);
-		json_ku64(j, "m_top", s.m_top);
-		json_ku64(j, "lib_under", lu);
-		json_ku64(j, "lib_over", lo);
-		json_obj_end(j);
-		json_ku64(j, "percpu_counter", b * n);
-		json_ku64(j, "percpu_counter_default_batch", kbatch * n);
-		json_ku64(j, "binary_tree", b * ceil_log2(n) * (1UL << ceil_log2(n)));
-		json_obj_end(j);
 	}
 	json_arr_end(j);
 

@@ -38,7 +38,10 @@ unsigned int bench_host_cpus(void);
 /* Iterations so that @ns_per_op * iters lasts about cfg->target_ms. */
 unsigned long bench_iters(const struct bench_cfg *cfg, double ns_per_op,
 			  unsigned long min, unsigned long max);
-/* Switch the process to @n virtual CPUs and re-select the hpcc shape. */
+/*
+ * Boot the process at @n virtual CPUs: the hpcc shape and the counter's
+ * subsystem init. Once per process: a second call is refused.
+ */
 int bench_set_cpus(unsigned int n);
 extern volatile unsigned long bench_sink;
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Clocks, medians, thread pinning and virtual-CPU switching. */
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -114,8 +115,24 @@ unsigned long bench_iters(const struct bench_cfg *cfg, double ns_per_op,
 	return (unsigned long)n;
 }
 
+static unsigned int booted_cpus;
+
+/*
+ * One boot per process, as in the kernel: a tree's
+ * percpu_counter_tree_subsystem_init() may keep static state from an
+ * earlier call (a public version adds to its accuracy multiplier), so a
+ * second boot would measure both topologies at once. Each CPU count runs
+ * in a process of its own (json_point_in_child()).
+ */
 int bench_set_cpus(unsigned int n)
 {
+	if (booted_cpus) {
+		fprintf(stderr, "%s: percpu_counter_tree_subsystem_init() already ran in this "
+			"process (%u CPUs); a point at %u CPUs needs a process of its own\n",
+			program_invocation_short_name, booted_cpus, n);
+		return -1;
+	}
+	booted_cpus = n;
 	if (kc_set_nr_cpu_ids(n))
 		return -1;
 	return percpu_counter_tree_subsystem_init() ? -1 : 0;

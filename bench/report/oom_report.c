@@ -18,11 +18,10 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/wait.h>
 #include <kcompat/kcompat.h>
 #include <mm/oom_select.h>
 #include "shape/hpcc_shape.h"
+#include "util/child.h"
 #include "util/rng.h"
 #include "../bench.h"
 #include "../kpcc.h"
@@ -106,24 +105,9 @@ static void charge(struct mm_struct *mm, int member, long pages, struct rng *rs,
 	kc_set_cpu(0);
 }
 
-static unsigned int booted_cpus;
-
-/*
- * One boot per process, as in the kernel: a tree's
- * percpu_counter_tree_subsystem_init() may keep static state from an
- * earlier call (a public version adds to its accuracy multiplier), so a
- * second boot would measure both topologies at once. run_point() gives
- * every point a process of its own.
- */
+/* Once per process: bench_set_cpus() refuses a second boot (run_point()). */
 static int setup_cpus(unsigned int cpus, unsigned long batch)
 {
-	if (booted_cpus) {
-		fprintf(stderr, "hpcc-report: percpu_counter_tree_subsystem_init() already ran in this "
-			"process (%u CPUs); a point at %u CPUs needs a process of its own\n",
-			booted_cpus, cpus);
-		return -1;
-	}
-	booted_cpus = cpus;
 	if (bench_set_cpus(cpus) || oom_model_init(batch)) {
 		fprintf(stderr, "hpcc-report: cannot set up %u CPUs, batch %lu\n", cpus, batch);
 		return -1;
@@ -140,47 +124,23 @@ struct point {
 	unsigned int m;			/* repetitions or rounds */
 };
 
-/*
- * Run @pt in a forked child that writes its JSON value in @j's place, on
- * the same file. The child boots the counter once (setup_cpus()) and exits.
- */
+static int point_child(struct json *j, void *arg)
+{
+	const struct point *pt = arg;
+	int ret;
+
+	kc_set_cpu(0);
+	kc_rcu_register_thread();
+	ret = pt->fn(j, pt);
+	kc_rcu_unregister_thread();
+	return ret ? CHILD_POINT_NO_VALUE : CHILD_POINT_OK;
+}
+
+/* @pt in a forked child that boots the counter once (setup_cpus()). */
 static int run_point(struct json *j, const struct point *pt)
 {
-	struct json cj = *j;
-	int status;
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "hpcc-report: cannot fork: %s\n", strerror(errno));
-		return -1;
-	}
-	if (!pid) {
-		int ret;
-
-		kc_set_cpu(0);
-		kc_rcu_register_thread();
-		ret = pt->fn(&cj, pt);
-		kc_rcu_unregister_thread();
-		if (fflush(cj.f))
-			ret = -1;
-		exit(ret ? 1 : 0);	/* exit, not _exit: sanitizers report at exit */
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			fprintf(stderr, "hpcc-report: waitpid: %s\n", strerror(errno));
-			return -1;
-		}
-	if (WIFSIGNALED(status)) {
-		fprintf(stderr, "hpcc-report: %s point at %u CPUs: %s\n", pt->what, pt->cpus,
-			strsignal(WTERMSIG(status)));
-		return -1;
-	}
-	if (WEXITSTATUS(status))
-		return -1;	/* the child said why */
-	json_value_written(j);
-	return 0;
+	return json_point_in_child(j, "hpcc-report", pt->what, pt->cpus, point_child,
+				   (void *)pt) ? -1 : 0;
 }
 
 static void json_accuracy(struct json *j, unsigned int cpus, unsigned long batch)
