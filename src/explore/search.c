@@ -5,22 +5,40 @@
  *    bounded by the number of preemptions (a switch away from a fiber
  *    that could have gone on), iterated from bound 0 up so that the first
  *    failure found has the fewest preemptions (CHESS); optionally with
- *    sleep sets over the accesses the points record;
+ *    sleep sets over the accesses the points record, or with dynamic
+ *    partial-order reduction (Flanagan-Godefroid backtrack sets from
+ *    vector clocks, and under a bound the conservative backtracking of
+ *    bounded POR, Coons-Musuvathi-McKinley);
+ *  - either way, each completed execution's happens-before order of
+ *    dependent accesses is hashed, so that the distinct Mazurkiewicz
+ *    traces a search covered are counted;
  *  - PCT: random priorities with depth-1 priority change points.
  */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "xp.h"
 
+/* A vector clock: per fiber, how many of its events happen before. */
+struct clk {
+	unsigned short c[XP_MAX_FIBERS];
+};
+
 struct node {
 	unsigned int enabled, tried, done, sleep;	/* done: explored, tried: also skipped */
+	unsigned int bt;		/* backtrack set: the fibers to try here */
 	int prev;			/* the fiber of the previous step, -1 first */
 	unsigned int pre;		/* preemptions before this step */
 	unsigned char chosen;
+	unsigned short idx;		/* the step's event: the chosen fiber's idx-th */
+	struct clk ev;			/* ... and its clock, itself included */
 	struct xp_access acc[XP_MAX_FIBERS];
 };
 
 static struct node stack[XP_MAX_STEPS];
+/* Each fiber's clock before the current step: that of its last event. */
+static struct clk cur[XP_MAX_FIBERS];
 
 static bool writes(enum kc_xp_kind k)
 {
@@ -59,6 +77,166 @@ static int default_choice(unsigned int avail, int prev)
 static unsigned int cost(unsigned int enabled, int prev, int c)
 {
 	return prev >= 0 && c != prev && (enabled & (1U << prev));
+}
+
+/* Distinct traces: a set of 64-bit hashes, open addressing. */
+static struct {
+	uint64_t *slot;
+	unsigned long size, used;
+} traces;
+
+static void traces_reset(void)
+{
+	free(traces.slot);
+	traces.size = 1UL << 12;
+	traces.used = 0;
+	traces.slot = calloc(traces.size, sizeof(*traces.slot));
+}
+
+static void traces_insert(uint64_t h, struct xp_stats *st)
+{
+	unsigned long i, j;
+
+	if (!traces.slot)
+		return;
+	h |= 1;				/* 0 marks an empty slot */
+	if (2 * (traces.used + 1) > traces.size) {
+		uint64_t *old = traces.slot;
+		unsigned long n = traces.size;
+
+		traces.slot = calloc(2 * n, sizeof(*traces.slot));
+		if (!traces.slot) {
+			traces.slot = old;
+			return;
+		}
+		traces.size = 2 * n;
+		for (j = 0; j < n; j++)
+			for (i = old[j] % traces.size; old[j]; i = (i + 1) % traces.size)
+				if (!traces.slot[i]) {
+					traces.slot[i] = old[j];
+					break;
+				}
+		free(old);
+	}
+	for (i = h % traces.size; traces.slot[i]; i = (i + 1) % traces.size)
+		if (traces.slot[i] == h)
+			return;
+	traces.slot[i] = h;
+	traces.used++;
+	st->traces++;
+}
+
+static uint64_t mix(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/*
+ * The trace of stack[0..depth): each event, named by its fiber and its
+ * position there, with its clock. The clocks are the happens-before
+ * order, which is the same for every schedule of one Mazurkiewicz trace;
+ * summing the events' hashes makes the result independent of the order
+ * the schedule listed them in.
+ */
+static uint64_t trace_hash(unsigned int depth)
+{
+	unsigned int d, i, n = xp_nr_fibers();
+	uint64_t h = 0;
+
+	for (d = 0; d < depth; d++) {
+		const struct node *m = &stack[d];
+		uint64_t e = mix(((uint64_t)m->chosen << 16 | m->idx) + 0x9e3779b97f4a7c15ULL);
+
+		for (i = 0; i < n; i++)
+			e = mix(e ^ ((uint64_t)m->ev.c[i] << 8 | i));
+		h += e;
+	}
+	return h;
+}
+
+/*
+ * The clock of step @d (fiber @c): its fiber's, joined with that of every
+ * earlier step of another fiber whose access is dependent with this one.
+ * A step already covered by the clock adds nothing (clocks are closed
+ * downwards), which keeps the scan cheap.
+ */
+static void event_clock(unsigned int d, unsigned int c)
+{
+	struct node *n = &stack[d];
+	const struct xp_access *a = &n->acc[c];
+	struct clk v = cur[c];
+	unsigned int k;
+	int i;
+
+	for (i = (int)d - 1; i >= 0; i--) {
+		const struct node *m = &stack[i];
+		unsigned int p = m->chosen;
+
+		if (p == c || v.c[p] >= m->idx || !dependent(&m->acc[p], a))
+			continue;
+		for (k = 0; k < XP_MAX_FIBERS; k++)
+			if (m->ev.c[k] > v.c[k])
+				v.c[k] = m->ev.c[k];
+	}
+	v.c[c]++;
+	n->idx = v.c[c];
+	n->ev = v;
+}
+
+/* A lock's release and another fiber's acquire are never enabled together. */
+static bool coenabled(const struct xp_access *a, const struct xp_access *b)
+{
+	return !((a->kind == KC_XP_UNLOCK && b->kind == KC_XP_LOCK) ||
+		 (a->kind == KC_XP_LOCK && b->kind == KC_XP_UNLOCK));
+}
+
+/* Try @q at step @i: if it cannot run there, every fiber that can (Flanagan-Godefroid). */
+static void add_backtrack(unsigned int i, unsigned int q)
+{
+	struct node *m = &stack[i];
+
+	m->bt |= (m->enabled & (1U << q)) ? 1U << q : m->enabled;
+}
+
+/*
+ * DPOR at state @d: for each fiber q not done, the last earlier step that
+ * is dependent with q's next access, could have been enabled with it and
+ * does not happen before q's last event is a race; q (or, when it could
+ * not run there, every fiber that could) goes into that step's backtrack
+ * set. Under a bound, reversing the race right there may cost a
+ * preemption the bound forbids while the same reversal made where the
+ * schedule switched fibers anyway would not: bounded POR also adds the
+ * backtrack point at the start of the step's run of one fiber, so that no
+ * trace within the bound is lost.
+ */
+static void dpor_races(const struct xp_cfg *cfg, unsigned int d)
+{
+	unsigned int live = xp_live(), q;
+	int i, j;
+
+	for (q = 0; q < xp_nr_fibers(); q++) {
+		const struct xp_access *a = &stack[d].acc[q];
+
+		if (!(live & (1U << q)))
+			continue;
+		for (i = (int)d - 1; i >= 0; i--) {
+			const struct node *m = &stack[i];
+			unsigned int p = m->chosen;
+
+			if (p == q || cur[q].c[p] >= m->idx || !dependent(&m->acc[p], a) ||
+			    !coenabled(&m->acc[p], a))
+				continue;
+			add_backtrack((unsigned int)i, q);
+			if (cfg->bound >= 0) {
+				for (j = i; j > 0 && stack[j].prev == (int)stack[j].chosen; j--)
+					;
+				add_backtrack((unsigned int)j, q);
+			}
+			break;
+		}
+	}
 }
 
 static void run_fill_fail(struct xp_run *r)
@@ -106,9 +284,12 @@ static bool dfs_execute(const struct xp_cfg *cfg, unsigned int fixed, unsigned i
 {
 	unsigned int en, d = 0, sleep = 0, i;
 	int prev = -1, c;
-	bool blocked = false;
+	bool blocked = false, dpor = cfg->reduction == XP_RED_DPOR;
+	/* Sleep sets under a bound can lose traces; DPOR uses them only without one. */
+	bool use_sleep = cfg->reduction == XP_RED_SLEEP || (dpor && cfg->bound < 0);
 
 	memset(out, 0, sizeof(*out));
+	memset(cur, 0, sizeof(cur));
 	xp_exec_begin();
 	while ((en = xp_enabled()) && d < XP_MAX_STEPS) {
 		struct node *n = &stack[d];
@@ -120,6 +301,8 @@ static bool dfs_execute(const struct xp_cfg *cfg, unsigned int fixed, unsigned i
 			n->pre = out->preemptions;
 			for (i = 0; i < xp_nr_fibers(); i++)
 				n->acc[i] = *xp_pending(i);
+			if (dpor)
+				dpor_races(cfg, d);
 			c = default_choice(en & ~sleep, prev);
 			if (c < 0) {
 				blocked = true;
@@ -127,11 +310,25 @@ static bool dfs_execute(const struct xp_cfg *cfg, unsigned int fixed, unsigned i
 			}
 			n->chosen = (unsigned char)c;
 			n->tried = n->done = 1U << c;
+			/* Without DPOR every runnable fiber is tried here. */
+			n->bt = dpor ? 1U << c : en;
+		} else {
+			/*
+			 * The state the node was made in, but not its addresses:
+			 * the harness's allocations can land elsewhere from one
+			 * execution to the next. Clocks compare this execution's.
+			 */
+			for (i = 0; i < xp_nr_fibers(); i++)
+				n->acc[i] = *xp_pending(i);
 		}
 		c = n->chosen;
+		/* The step chosen anew where the search backtracked has a new clock. */
+		if (d + 1 >= fixed)
+			event_clock(d, (unsigned int)c);
+		cur[c] = n->ev;
 		/* The child's sleep set: what was asleep or done here and commutes with c. */
 		sleep = 0;
-		if (cfg->sleep)
+		if (use_sleep)
 			for (i = 0; i < xp_nr_fibers(); i++)
 				if (((n->sleep | n->done) & ~(1U << c) & (1U << i)) &&
 				    !dependent(&n->acc[i], &n->acc[c]))
@@ -152,6 +349,7 @@ static bool dfs_execute(const struct xp_cfg *cfg, unsigned int fixed, unsigned i
 		xp_fail("step_limit", "more than %d steps", XP_MAX_STEPS);
 	xp_exec_end();
 	run_fill_fail(out);
+	traces_insert(trace_hash(d), st);
 	return true;
 }
 
@@ -163,7 +361,7 @@ static int backtrack(const struct xp_cfg *cfg, int bound, unsigned int depth, st
 
 	for (d = (int)depth - 1; d >= 0; d--) {
 		struct node *n = &stack[d];
-		unsigned int left = n->enabled & ~n->tried;
+		unsigned int left = n->bt & n->enabled & ~n->tried;
 
 		while (left) {
 			a = (unsigned int)lowest(left);
@@ -190,6 +388,7 @@ int xp_dfs(const struct xp_cfg *cfg, struct xp_stats *st, struct xp_run *fail)
 	int b, top = cfg->bound < 0 ? -1 : cfg->bound, from = cfg->bound < 0 ? -1 : 0;
 	struct xp_run run;
 
+	traces_reset();
 	for (b = from; b <= top; b++) {
 		unsigned int fixed = 0, depth = 0;
 		unsigned long before = st->executions;
