@@ -5,12 +5,12 @@
 # must be found with the fewest preemptions (none at bound 0), and its
 # saved schedule must reproduce it; schedule files name every harness.
 # DPOR must cover as many distinct traces as the full search within the
-# bound, in fewer executions, and its searches must pass the harnesses the
+# bound, in fewer executions (with and without spin locks), and its searches must pass the harnesses the
 # interleaving mutants break.
 set -u
 XP=${BUILD:-build/cc}/explore/explore
 echo "KTAP version 1"
-NR=23
+NR=24
 echo "1..$NR"
 if [ ! -x "$XP" ]; then
 	# Not built for KERNEL_SRC or sanitizer builds (mk/explore.mk).
@@ -100,6 +100,8 @@ same_traces explore_dpor_traces_storm_2x1_r1_b2 --cpus 2 --adds 1 --readers 1 --
 same_traces explore_dpor_traces_storm_3x2_b2 --cpus 3 --adds 2 --readers 0 --bound 2
 same_traces explore_dpor_traces_oom_f0_b2 --harness oom --forks 0 --bound 2
 same_traces explore_dpor_traces_compaction_b1 --harness compaction --bound 1
+# Spin locks: a preemption of a lock holder that the preempting fiber blocks on.
+same_traces explore_dpor_traces_oom_f1_b1 --harness oom --forks 1 --bound 1
 expect explore_dpor_planted_found 1 '^# FAIL planted_total' \
 	--plant --bound 2 --reduction dpor
 # The configurations that catch the interleaving mutants, under DPOR.

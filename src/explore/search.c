@@ -25,6 +25,9 @@ struct clk {
 	unsigned short c[XP_MAX_FIBERS];
 };
 
+#define XP_HELD		2
+#define XP_RACES	1024
+
 struct node {
 	unsigned int enabled, tried, done, sleep;	/* done: explored, tried: also skipped */
 	unsigned int bt;		/* backtrack set: the fibers to try here */
@@ -32,6 +35,7 @@ struct node {
 	unsigned int pre;		/* preemptions before this step */
 	unsigned char chosen;
 	unsigned short idx;		/* the step's event: the chosen fiber's idx-th */
+	const void *held[XP_HELD];	/* spin locks the previous step's fiber holds */
 	struct clk ev;			/* ... and its clock, itself included */
 	struct xp_access acc[XP_MAX_FIBERS];
 };
@@ -39,6 +43,15 @@ struct node {
 static struct node stack[XP_MAX_STEPS];
 /* Each fiber's clock before the current step: that of its last event. */
 static struct clk cur[XP_MAX_FIBERS];
+/* The spin locks each fiber holds before the current step, innermost last. */
+static const void *locks[XP_MAX_FIBERS][XP_HELD];
+static unsigned int nr_locks[XP_MAX_FIBERS];
+/* The races of this execution (step, fiber) that reversed under a bound. */
+static struct race {
+	unsigned int step, q;
+} races[XP_RACES];
+static unsigned int nr_races;
+static bool races_lost;
 
 static bool writes(enum kc_xp_kind k)
 {
@@ -233,10 +246,78 @@ static void dpor_races(const struct xp_cfg *cfg, unsigned int d)
 				for (j = i; j > 0 && stack[j].prev == (int)stack[j].chosen; j--)
 					;
 				add_backtrack((unsigned int)j, q);
+				if (nr_races < XP_RACES)
+					races[nr_races++] = (struct race){ (unsigned int)i, q };
+				else
+					races_lost = true;
 			}
 			break;
 		}
 	}
+}
+
+/* The locks @c holds after @a; more than XP_HELD: be conservative. */
+static void track_locks(const struct xp_access *a, unsigned int c)
+{
+	unsigned int k;
+
+	if (a->kind == KC_XP_LOCK) {
+		if (nr_locks[c] < XP_HELD)
+			locks[c][nr_locks[c]++] = a->addr;
+		else
+			races_lost = true;
+	} else if (a->kind == KC_XP_UNLOCK) {
+		for (k = 0; k < nr_locks[c] && locks[c][k] != a->addr; k++)
+			;
+		if (k < nr_locks[c])
+			locks[c][k] = locks[c][--nr_locks[c]];
+	}
+}
+
+/*
+ * Bounded POR's point at the start of a run is not enough when the fiber
+ * that runs there holds a spin lock: the schedule that reverses the race
+ * within the bound can be one where q comes in while the lock is held, and
+ * later blocks on it, which hands the lock holder back for free. So each
+ * race also puts q at every point of that run where its fiber holds a
+ * lock q takes somewhere in this execution.
+ */
+#define XP_TAKEN	16
+
+static void held_points(unsigned int depth)
+{
+	static const void *taken[XP_MAX_FIBERS][XP_TAKEN];
+	unsigned int nr_taken[XP_MAX_FIBERS] = { 0 }, r, d, k, t, j, q;
+
+	if (!nr_races && !races_lost)
+		return;
+	/* The distinct locks each fiber takes in this execution. */
+	for (d = 0; d < depth; d++) {
+		const struct xp_access *a = &stack[d].acc[stack[d].chosen];
+
+		q = stack[d].chosen;
+		if (a->kind != KC_XP_LOCK)
+			continue;
+		for (t = 0; t < nr_taken[q] && taken[q][t] != a->addr; t++)
+			;
+		if (t == nr_taken[q] && t < XP_TAKEN)
+			taken[q][nr_taken[q]++] = a->addr;
+		else if (t == XP_TAKEN)
+			races_lost = true;
+	}
+	for (r = 0; r < nr_races && !races_lost; r++) {
+		q = races[r].q;
+		for (j = races[r].step; j > 0 && stack[j].prev == (int)stack[j].chosen; j--)
+			for (k = 0; k < XP_HELD && stack[j].held[k]; k++)
+				for (t = 0; t < nr_taken[q]; t++)
+					if (taken[q][t] == stack[j].held[k])
+						add_backtrack(j, q);
+	}
+	/* Too many races or locks to keep: every point where a lock is held. */
+	if (races_lost)
+		for (j = 1; j < depth; j++)
+			if (stack[j].held[0])
+				stack[j].bt |= stack[j].enabled;
 }
 
 static void run_fill_fail(struct xp_run *r)
@@ -290,6 +371,9 @@ static bool dfs_execute(const struct xp_cfg *cfg, unsigned int fixed, unsigned i
 
 	memset(out, 0, sizeof(*out));
 	memset(cur, 0, sizeof(cur));
+	memset(nr_locks, 0, sizeof(nr_locks));
+	nr_races = 0;
+	races_lost = false;
 	xp_exec_begin();
 	while ((en = xp_enabled()) && d < XP_MAX_STEPS) {
 		struct node *n = &stack[d];
@@ -322,6 +406,10 @@ static bool dfs_execute(const struct xp_cfg *cfg, unsigned int fixed, unsigned i
 				n->acc[i] = *xp_pending(i);
 		}
 		c = n->chosen;
+		for (i = 0; i < XP_HELD; i++)
+			n->held[i] = prev >= 0 && i < nr_locks[prev] ? locks[prev][i] : NULL;
+		if (dpor && cfg->bound >= 0)
+			track_locks(&n->acc[c], (unsigned int)c);
 		/* The step chosen anew where the search backtracked has a new clock. */
 		if (d + 1 >= fixed)
 			event_clock(d, (unsigned int)c);
@@ -341,6 +429,8 @@ static bool dfs_execute(const struct xp_cfg *cfg, unsigned int fixed, unsigned i
 		d++;
 	}
 	*depth = d;
+	if (dpor && cfg->bound >= 0)
+		held_points(d);
 	if (blocked) {
 		xp_exec_abandon();
 		return false;
