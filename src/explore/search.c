@@ -220,9 +220,10 @@ static void add_backtrack(unsigned int i, unsigned int q)
  * not run there, every fiber that could) goes into that step's backtrack
  * set. Under a bound, reversing the race right there may cost a
  * preemption the bound forbids while the same reversal made where the
- * schedule switched fibers anyway would not: bounded POR also adds the
- * backtrack point at the start of the step's run of one fiber, so that no
- * trace within the bound is lost.
+ * schedule switched fibers anyway would not: bounded POR (Coons,
+ * Musuvathi, McKinley) also adds the backtrack point at the start of the
+ * step's run of one fiber, and held_points() those inside the run where
+ * its fiber holds a lock q takes.
  */
 static void dpor_races(const struct xp_cfg *cfg, unsigned int d)
 {
