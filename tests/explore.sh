@@ -4,10 +4,13 @@
 # preemption bound, over more than one execution; a planted lost update
 # must be found with the fewest preemptions (none at bound 0), and its
 # saved schedule must reproduce it; schedule files name every harness.
+# DPOR must cover as many distinct traces as the full search within the
+# bound, in fewer executions (with and without spin locks), and its searches must pass the harnesses the
+# interleaving mutants break.
 set -u
 XP=${BUILD:-build/cc}/explore/explore
 echo "KTAP version 1"
-NR=13
+NR=24
 echo "1..$NR"
 if [ ! -x "$XP" ]; then
 	# Not built for KERNEL_SRC or sanitizer builds (mk/explore.mk).
@@ -42,15 +45,17 @@ expect() {
 }
 
 expect explore_storm_2x3_r1_b2 0 '^# complete within bound 2$' \
-	--cpus 2 --adds 3 --readers 1 --batch 2 --bound 2
+	--cpus 2 --adds 3 --readers 1 --batch 2 --bound 2 --reduction none
 expect explore_storm_3x2_b2 0 '^# complete within bound 2$' \
-	--cpus 3 --adds 2 --readers 0 --batch 2 --bound 2
+	--cpus 3 --adds 2 --readers 0 --batch 2 --bound 2 --reduction none
 expect explore_storm_3x2_sleep_unbounded 0 '^# complete (unbounded)$' \
 	--cpus 3 --adds 2 --readers 0 --batch 4 --bound -1 --sleep
+expect explore_storm_3x2_dpor_unbounded 0 '^# complete (unbounded)$' \
+	--cpus 3 --adds 2 --readers 0 --batch 4 --bound -1 --reduction dpor
 expect explore_planted_not_at_bound0 0 '^# complete within bound 0$' \
-	--plant --bound 0
+	--plant --bound 0 --reduction none
 expect explore_planted_found 1 '^# FAIL planted_total' \
-	--plant --bound 2 --save "$dir/sched"
+	--plant --bound 2 --save "$dir/sched" --reduction none
 if [ -s "$dir/sched" ] && grep -q '^preemptions 1$' "$dir/sched"; then
 	expect explore_planted_replay 1 '^# replay .*: FAIL planted_total (expected planted_total)' \
 		--replay-schedule "$dir/sched"
@@ -60,13 +65,54 @@ else
 	rc=1
 fi
 expect explore_oom_t3_f0_b2 0 '^# complete within bound 2$' \
-	--harness oom --tasks 3 --forks 0 --bound 2
+	--harness oom --tasks 3 --forks 0 --bound 2 --reduction none
 expect explore_oom_v16_f0_b2 0 '^# complete within bound 2$' \
-	--harness oom --algo v16 --forks 0 --bound 2
+	--harness oom --algo v16 --forks 0 --bound 2 --reduction none
 expect explore_oom_f1_b1 0 '^# complete within bound 1$' \
-	--harness oom --forks 1 --bound 1
+	--harness oom --forks 1 --bound 1 --reduction none
 expect explore_compaction_b2 0 '^# complete within bound 2$' \
-	--harness compaction --bound 2
+	--harness compaction --bound 2 --reduction none
+
+# same_traces NAME ARGS...: --reduction dpor covers the distinct traces that
+# --reduction none does, over fewer executions, both passing.
+same_traces() {
+	local name=$1 nx dx nt dt
+	shift
+	n=$((n + 1))
+	"$XP" --reduction none "$@" >"$dir/none" 2>&1
+	"$XP" --reduction dpor "$@" >"$dir/dpor" 2>&1
+	nx=$(sed -n 's/^# executions \([0-9]*\) .*/\1/p' "$dir/none")
+	dx=$(sed -n 's/^# executions \([0-9]*\) .*/\1/p' "$dir/dpor")
+	nt=$(sed -n 's/^# traces \([0-9]*\)$/\1/p' "$dir/none")
+	dt=$(sed -n 's/^# traces \([0-9]*\)$/\1/p' "$dir/dpor")
+	if grep -q '^ok 1 ' "$dir/none" && grep -q '^ok 1 ' "$dir/dpor" && [ -n "$nt" ] &&
+	   [ "$nt" -gt 1 ] && [ "$nt" = "$dt" ] && [ "$dx" -lt "$nx" ]; then
+		echo "ok $n $name"
+		echo "# none: $nx executions, $nt traces; dpor: $dx executions, $dt traces"
+	else
+		echo "not ok $n $name # none: ${nx:-?} executions, ${nt:-?} traces;" \
+			"dpor: ${dx:-?} executions, ${dt:-?} traces"
+		rc=1
+	fi
+}
+
+same_traces explore_dpor_traces_storm_2x1_r1_b2 --cpus 2 --adds 1 --readers 1 --bound 2
+same_traces explore_dpor_traces_storm_3x2_b2 --cpus 3 --adds 2 --readers 0 --bound 2
+same_traces explore_dpor_traces_oom_f0_b2 --harness oom --forks 0 --bound 2
+same_traces explore_dpor_traces_compaction_b1 --harness compaction --bound 1
+# Spin locks: a preemption of a lock holder that the preempting fiber blocks on.
+same_traces explore_dpor_traces_oom_f1_b1 --harness oom --forks 1 --bound 1
+expect explore_dpor_planted_found 1 '^# FAIL planted_total' \
+	--plant --bound 2 --reduction dpor
+# The configurations that catch the interleaving mutants, under DPOR.
+expect explore_dpor_storm_2x3_r1_b2 0 '^# exhausted within bound 2 with DPOR' \
+	--cpus 2 --adds 3 --readers 1 --batch 2 --bound 2 --reduction dpor
+expect explore_dpor_storm_3x2_b2 0 '^# exhausted within bound 2 with DPOR' \
+	--cpus 3 --adds 2 --readers 0 --batch 2 --bound 2 --reduction dpor
+expect explore_dpor_oom_t3_f0_b2 0 '^# exhausted within bound 2 with DPOR' \
+	--harness oom --tasks 3 --forks 0 --bound 2 --reduction dpor
+expect explore_dpor_compaction_b2 0 '^# exhausted within bound 2 with DPOR' \
+	--harness compaction --bound 2 --reduction dpor
 
 # A schedule file for each new harness replays (the exiter first, then the selector).
 printf 'harness oom\ncpus 2\ntasks 2\nforks 0\nalgo bounded\nschedule 1 1 1 0\n' >"$dir/oom"

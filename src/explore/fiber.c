@@ -164,6 +164,16 @@ unsigned int xp_enabled(void)
 	return mask;
 }
 
+unsigned int xp_live(void)
+{
+	unsigned int i, mask = 0;
+
+	for (i = 0; i < M.n; i++)
+		if (M.f[i].state != F_DONE)
+			mask |= 1U << i;
+	return mask;
+}
+
 bool xp_all_done(void)
 {
 	unsigned int i;

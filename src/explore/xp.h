@@ -22,6 +22,13 @@ struct xp_access {
 	enum kc_xp_kind kind;
 };
 
+/* How the depth-first search cuts equivalent schedules (docs/explore.md). */
+enum xp_reduction {
+	XP_RED_NONE,		/* every schedule within the bound */
+	XP_RED_SLEEP,		/* sleep sets */
+	XP_RED_DPOR,		/* dynamic partial-order reduction, bounded (BPOR) */
+};
+
 struct xp_cfg {
 	const char *harness;
 	unsigned int cpus, adds, readers, reads;
@@ -30,7 +37,7 @@ struct xp_cfg {
 	unsigned int nr_sizes;
 	int bound;			/* preemptions; -1: unbounded */
 	unsigned long budget;		/* executions; 0: none */
-	bool sleep;			/* sleep-set reduction */
+	enum xp_reduction reduction;
 	bool pct;
 	unsigned int pct_depth;
 	unsigned long pct_runs;
@@ -71,6 +78,7 @@ void xp_fail(const char *invariant, const char *fmt, ...)
 int xp_machine_init(const struct xp_harness *h, const struct xp_cfg *cfg);
 void xp_exec_begin(void);
 unsigned int xp_enabled(void);			/* bit mask of runnable fibers */
+unsigned int xp_live(void);			/* bit mask of fibers not done */
 bool xp_all_done(void);
 const struct xp_access *xp_pending(unsigned int id);
 void xp_step(unsigned int id);			/* run @id to its next point */
@@ -103,6 +111,7 @@ void xp_run_schedule(const unsigned char *prefix, unsigned int prefix_len, struc
 
 struct xp_stats {
 	unsigned long executions, sleep_pruned, sleep_blocked, bound_cut, steps;
+	unsigned long traces;		/* distinct happens-before orders completed */
 	unsigned long per_bound[16];
 	int bound_reached;		/* the last bound enumerated */
 	unsigned int pct_k;		/* PCT: steps of the default run */

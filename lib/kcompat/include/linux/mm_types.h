@@ -34,11 +34,13 @@ struct mm_struct {
 
 static inline bool mm_flags_test(int flag, const struct mm_struct *mm)
 {
+	kc_xp(&mm->flags, KC_XP_READ);
 	return __atomic_load_n(&mm->flags, __ATOMIC_RELAXED) & (1UL << flag);
 }
 
 static inline void mm_flags_set(int flag, struct mm_struct *mm)
 {
+	kc_xp(&mm->flags, KC_XP_RMW);
 	__atomic_or_fetch(&mm->flags, 1UL << flag, __ATOMIC_RELAXED);
 }
 

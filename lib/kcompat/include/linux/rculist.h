@@ -43,8 +43,9 @@ static inline void list_del_rcu(struct list_head *entry)
 
 #define list_next_rcu(list)	(*((struct list_head __rcu **)(&(list)->next)))
 
+/* rcu_dereference(): under KC_EXPLORE the walk's loads are scheduling points. */
 #define list_entry_rcu(ptr, type, member)				\
-	container_of(__atomic_load_n(&(ptr), __ATOMIC_ACQUIRE), type, member)
+	container_of(rcu_dereference(ptr), type, member)
 
 #define list_first_or_null_rcu(ptr, type, member) ({			\
 	struct list_head *__ptr = (ptr);				\
