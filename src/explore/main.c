@@ -20,7 +20,7 @@ static double now(void)
 }
 
 /* It covered the full search's traces and failures on every configuration measured. */
-#define XP_RED_DEFAULT	XP_RED_DPOR
+#define XP_RED_DEFAULT	XP_RED_NONE
 
 static const char *const reduction_names[] = {
 	[XP_RED_NONE] = "none", [XP_RED_SLEEP] = "sleep", [XP_RED_DPOR] = "dpor",
