@@ -24,6 +24,9 @@ else
 XP_BUILD	:= $(BUILD)/explore
 XP_BIN		:= $(XP_BUILD)/explore
 EXPLORE_ARGS	?= --cpus 2 --adds 3 --readers 1 --batch 2 --bound 2
+# A kernel tree reads other CPUs' words with plain loads through
+# per_cpu_ptr() (lib/hpcc with READ_ONCE): each is a point there.
+XP_TREE_FLAGS	:= $(if $(KERNEL_SRC),-DKC_XP_PCPU_READ)
 # Built by default only for lib/hpcc without a sanitizer: the harness uses
 # lib/hpcc's API (a kernel tree's may differ), and the fibers are not
 # annotated for the sanitizers.
@@ -34,8 +37,13 @@ endif
 .PHONY: explore
 $(XP_BIN): FORCE
 	@$(MAKE) --no-print-directory XP_INNER=1 BUILD='$(XP_BUILD)' \
-		EXTRA_CFLAGS='$(EXTRA_CFLAGS) -DKC_EXPLORE' '$(XP_BIN)'
+		EXTRA_CFLAGS='$(EXTRA_CFLAGS) -DKC_EXPLORE $(XP_TREE_FLAGS)' '$(XP_BIN)'
 
 explore: $(XP_BIN)
 	$(XP_BIN) $(EXPLORE_ARGS)
 endif
+
+# tests/explore_trees.sh builds the explorer once per fixture tree: the long
+# tier (make check-long), as the other tests that build per tree.
+CHECK_LONG_SH	+= tests/explore_trees.sh
+CHECK_SH	:= $(filter-out tests/explore_trees.sh,$(CHECK_SH))

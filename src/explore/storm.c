@@ -236,7 +236,7 @@ static void storm_final(void)
 		xp_fail("settled_window", "precise %ld - approx %ld = %ld outside [0, T %lu]",
 			precise, approx, precise - approx, shape.settled_max);
 	for (c = 0; c < C->cpus; c++)
-		resid += *per_cpu_ptr(ctr.level0, c) & (shape.threshold[0] - 1);
+		resid += *__kc_per_cpu_ptr(ctr.level0, c) & (shape.threshold[0] - 1);
 	for (l = 1; l < shape.nr_levels; l++)
 		for (idx = 0; idx < shape.level_items[l]; idx++)
 			resid += (unsigned long)atomic_long_read(&ctr.items[
@@ -252,7 +252,7 @@ static const char *storm_addr_name(const void *addr, char *buf, size_t len)
 	unsigned int c, i;
 
 	for (c = 0; c < C->cpus; c++) {
-		if (addr == per_cpu_ptr(ctr.level0, c))
+		if (addr == __kc_per_cpu_ptr(ctr.level0, c))
 			return snprintf(buf, len, "level0[cpu%u]", c), buf;
 		if (addr == &started[c])
 			return snprintf(buf, len, "started[%u]", c), buf;

@@ -49,9 +49,23 @@ void kc_free_percpu_at(void __percpu *ptr, const char *file, int line);
 	((type __percpu *)__alloc_percpu_gfp(sizeof(type), __alignof__(type), gfp))
 #define alloc_percpu(type)	alloc_percpu_gfp(type, GFP_KERNEL)
 
-#define per_cpu_ptr(ptr, cpu)						\
+#define __kc_per_cpu_ptr(ptr, cpu)					\
 	((typeof(ptr))((char *)(ptr) + (size_t)(cpu) * KC_PERCPU_UNIT))
-#define raw_cpu_ptr(ptr)	per_cpu_ptr(ptr, raw_smp_processor_id())
+#if defined(KC_EXPLORE) && defined(KC_XP_PCPU_READ)
+/*
+ * A kernel tree sums the per-CPU words with plain loads through
+ * per_cpu_ptr(): the explorer (mk/explore.mk, KERNEL_SRC) takes each as a
+ * read point, so that adds interleave with the sum as they do in the kernel.
+ */
+#define per_cpu_ptr(ptr, cpu) ({					\
+	typeof(ptr) __kc_pp = __kc_per_cpu_ptr(ptr, cpu);		\
+	kc_xp(__kc_pp, KC_XP_READ);					\
+	__kc_pp;							\
+})
+#else
+#define per_cpu_ptr(ptr, cpu)	__kc_per_cpu_ptr(ptr, cpu)
+#endif
+#define raw_cpu_ptr(ptr)	__kc_per_cpu_ptr(ptr, raw_smp_processor_id())
 #define this_cpu_ptr(ptr)	raw_cpu_ptr(ptr)
 #define per_cpu(var, cpu)	(*per_cpu_ptr(&(var), cpu))
 
@@ -109,8 +123,8 @@ void kc_free_percpu_at(void __percpu *ptr, const char *file, int line);
  */
 #define __kc_pcpu_rmw(pcp, __p, __cpu, local, atomic, after) ({	\
 	unsigned int __cpu = kc_get_cpu();				\
-	kc_xp(per_cpu_ptr(&(pcp), __cpu), KC_XP_RMW);			\
-	typeof(pcp) *__p = per_cpu_ptr(&(pcp), __cpu);			\
+	kc_xp(__kc_per_cpu_ptr(&(pcp), __cpu), KC_XP_RMW);			\
+	typeof(pcp) *__p = __kc_per_cpu_ptr(&(pcp), __cpu);			\
 	typeof(pcp) __r;						\
 	if (likely(kc_pcpu_fast == __cpu)) {				\
 		kc_tsan_vcpu_use(__cpu);				\
@@ -210,15 +224,15 @@ static inline void kc_after_pcpu_add(unsigned int cpu)
 #define this_cpu_add_return(pcp, val) ({				\
 	typeof(pcp) __v = (val), __o, *__a;				\
 	unsigned int __c;						\
-	kc_xp(per_cpu_ptr(&(pcp), kc_get_cpu()), KC_XP_RMW);		\
+	kc_xp(__kc_per_cpu_ptr(&(pcp), kc_get_cpu()), KC_XP_RMW);		\
 	__c = kc_pcpu_fast;						\
 	if (likely(__c < NR_CPUS)) {					\
-		__a = per_cpu_ptr(&(pcp), __c);				\
+		__a = __kc_per_cpu_ptr(&(pcp), __c);				\
 		kc_tsan_vcpu_use(__c);					\
 		__o = __kc_local_xadd(__a, __v);			\
 	} else {							\
 		__c = kc_get_cpu();					\
-		__a = per_cpu_ptr(&(pcp), __c);				\
+		__a = __kc_per_cpu_ptr(&(pcp), __c);				\
 		if (kc_pcpu_ops == KC_PCPU_ATOMIC)			\
 			__o = __atomic_fetch_add(__a, __v, __ATOMIC_RELAXED); \
 		else							\
@@ -241,7 +255,7 @@ static inline void kc_after_pcpu_add(unsigned int cpu)
 #define this_cpu_inc(pcp)	this_cpu_add(pcp, 1)
 #define this_cpu_dec(pcp)	this_cpu_add(pcp, -1)
 #define this_cpu_read(pcp) ({					\
-	typeof(pcp) *__rp = per_cpu_ptr(&(pcp), raw_smp_processor_id());	\
+	typeof(pcp) *__rp = __kc_per_cpu_ptr(&(pcp), raw_smp_processor_id());	\
 	kc_xp(__rp, KC_XP_READ);					\
 	__atomic_load_n(__rp, __ATOMIC_RELAXED);			\
 })
