@@ -13,7 +13,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
 echo "KTAP version 1"
-echo "1..31"
+echo "1..32"
 result() {	# result RC NAME [DIAG]
 	n=$((n + 1))
 	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
@@ -182,7 +182,17 @@ else
 	 make --no-print-directory -j2 report KERNEL_SRC="$ki" BUILD="$kf/report-int" \
 		CC="${CC:-cc}" REPORT_DIR="$tmp/im" REPORT_ARGS=--tiny) >"$tmp/ib" 2>&1
 	rc=$?
-	result $([ $rc = 0 ] && said_int "$tmp/im" &&
+	# Section 3's window is the tree's own, through the adapter.
+	python3 - "$tmp/im/report.json" >>"$tmp/ib" 2>&1 <<'PY'
+import json, sys
+w = json.load(open(sys.argv[1]))["oom"]["imprecision"]["tree_window"]
+assert w["rc"] == 0 and w["api"].startswith("shape=int-items"), w
+assert [(p["nr_cpus"], p["batch"]) for p in w["points"]] == \
+    [(8, 32), (8, 128), (16, 32), (16, 128)], w
+assert all(p["window_pages"] == p["under_pages"] + p["over_pages"] > 0 for p in w["points"]), w
+PY
+	wrc=$?
+	result $([ $rc = 0 ] && [ $wrc = 0 ] && said_int "$tmp/im" &&
 		grep -q "NOT THIS TREE'S COUNTER: [^.]*(percpu_counter_tree_precise_sum() present" \
 			<(tr '\n' ' ' <"$tmp/im/REPORT.md" | sed 's/  */ /g'); echo $?) \
 		report_int_tree_make \
@@ -228,6 +238,7 @@ bad report_option scripts/report --bogus
 bad report_seeds scripts/report --bin "$BIN" --out "$tmp/x" --seeds 0,a
 bad report_reps scripts/report --bin "$BIN" --out "$tmp/x" --reps 1
 bad report_bin scripts/report --bin /nonexistent --out "$tmp/x"
+bad report_window_bin scripts/report --bin "$BIN" --out "$tmp/x" --window-bin "$BIN"
 bad producer_section "$BIN" --section nope
 bad producer_reps "$BIN" --section latency --reps 2
 bad producer_seeds "$BIN" --section order --seeds 1,,x
@@ -239,5 +250,5 @@ mkdir -p "$tmp/user" && echo "my notes" >"$tmp/user/REPORT.md"
 bad foreign_report scripts/report --bin "$BIN" --out "$tmp/user" --tiny
 result $([ "$(cat "$tmp/user/REPORT.md")" = "my notes" ]; echo $?) foreign_report_kept
 
-[ "$n" = 31 ] || { echo "# $n results, the plan says 31"; failed=1; }
+[ "$n" = 32 ] || { echo "# $n results, the plan says 32"; failed=1; }
 exit $((failed > 0))
