@@ -6,9 +6,24 @@
 #                         counter_storm configuration (2 vCPUs x 3 adds +
 #                         1 reader, batch 2, preemption bound 2)
 #   EXPLORE_ARGS=...      other arguments for that run
+#   XP_ADAPT=1            a tree with an older hpcc API (one mk/kernel.mk
+#                         refuses): counter_storm through lib/hpcc_adapt,
+#                         its shape probed as mk/adapt.mk does; no oom or
+#                         compaction harness (docs/explore.md#older-apis)
 
 ifeq ($(XP_INNER),1)
 # The inner build (BUILD is already $(outer BUILD)/explore).
+ifeq ($(XP_ADAPT),1)
+# Nothing here reads the "require" probes: the tree's file is built as
+# mk/adapt.mk builds it, kcompat and lib/shape free of the probed API.
+XP_OBJS		:= $(patsubst %.c,$(BUILD)/%.o,$(filter-out src/explore/oom.c \
+		   src/explore/compaction.c,$(wildcard src/explore/*.c)) src/explore/adapt/no_mm.c)
+XP_LIB_OBJS	:= $(patsubst %.c,$(ADAPT_DIR)/%.o,$(wildcard lib/kcompat/*.c lib/shape/*.c)) \
+		   $(ADAPT_DIR)/percpu_counter_tree.o
+$(BUILD)/src/explore/storm.o $(BUILD)/src/explore/adapt/no_mm.o: CPPFLAGS_ALL += \
+		   -I$(BUILD)/kinc -Ilib/hpcc_adapt
+$(BUILD)/src/explore/storm.o $(BUILD)/src/explore/adapt/no_mm.o: $(ADAPT_API_H)
+else
 XP_OBJS		:= $(patsubst %.c,$(BUILD)/%.o,$(wildcard src/explore/*.c))
 XP_LIB_OBJS	:= $(patsubst %.c,$(BUILD)/%.o,$(wildcard lib/kcompat/*.c lib/shape/*.c) \
 		   lib/mm/compaction.c lib/mm/oom_task.c lib/mm/oom_select.c) \
@@ -18,6 +33,7 @@ XP_LIB_OBJS	:= $(patsubst %.c,$(BUILD)/%.o,$(wildcard lib/kcompat/*.c lib/shape/
 XP_LIB_OBJS	+= $(if $(KERNEL_SRC),$(if $(wildcard $(KSRC)/mm/oom_kill.c),\
 		   $(BUILD)/lib/mm/oom_kernel.o) $(if $(wildcard $(KSRC)/mm/compaction.c),\
 		   $(BUILD)/lib/mm/kcompact_kernel.o))
+endif
 $(BUILD)/explore: $(XP_OBJS) $(XP_LIB_OBJS)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 else
@@ -26,7 +42,7 @@ XP_BIN		:= $(XP_BUILD)/explore
 EXPLORE_ARGS	?= --cpus 2 --adds 3 --readers 1 --batch 2 --bound 2
 # A kernel tree reads other CPUs' words with plain loads through
 # per_cpu_ptr() (lib/hpcc with READ_ONCE): each is a point there.
-XP_TREE_FLAGS	:= $(if $(KERNEL_SRC),-DKC_XP_PCPU_READ)
+XP_TREE_FLAGS	:= $(if $(KERNEL_SRC),-DKC_XP_PCPU_READ) $(if $(filter 1,$(XP_ADAPT)),-DXP_ADAPT)
 # Built by default only for lib/hpcc without a sanitizer: the harness uses
 # lib/hpcc's API (a kernel tree's may differ), and the fibers are not
 # annotated for the sanitizers.

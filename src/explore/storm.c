@@ -14,6 +14,12 @@
  * a value. At the end: the precise sum is the total, the settled window
  * 0 <= precise - approx <= T (docs/spec/hpcc.md#hpcc-settled), and
  * conservation: approx plus every cell's residual is the precise sum.
+ *
+ * Built with XP_ADAPT (an older API, docs/explore.md#older-apis), the
+ * counter is driven through lib/hpcc_adapt alone: the windows are the
+ * tree's own accuracy range (precise - approx in [-over, +under]) instead
+ * of lib/shape's, and conservation, which reads the counter's layout, is
+ * not checked.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,17 +29,31 @@
 #include <linux/gfp.h>
 #include <shape/hpcc_shape.h>
 #include "xp.h"
+#ifdef XP_ADAPT
+#include "hpcc_adapt.h"
+#endif
 
 #define MAX_CPUS	4
 
 static const struct xp_cfg *C;
 static struct hpcc_shape shape;
+#ifdef XP_ADAPT
+static struct hpcc_a actr;
+#define ctr (actr.c)
+#else
 static struct percpu_counter_tree ctr;
 static struct percpu_counter_tree_level_item *items;
+#endif
 static long inc[MAX_CPUS][XP_MAX_ADDS];
 static unsigned long started[MAX_CPUS], done[MAX_CPUS];
 /* --plant: the harness's own lost update, to show the search finds one. */
 static long planted_total;
+/*
+ * How far below (under) and above (over) the precise sum a settled
+ * approximation may lie: lib/shape's T and 0, or the tree's accuracy range
+ * (read once per execution, before the fibers run: no scheduling point).
+ */
+static unsigned long under, over;
 
 /* Default sizes: up, across, down across, a multi-batch jump; shifted per CPU. */
 static long default_size(unsigned int i, unsigned long batch)
@@ -59,6 +79,12 @@ static int storm_init(const struct xp_cfg *cfg)
 			MAX_CPUS, XP_MAX_ADDS);
 		return -1;
 	}
+#ifdef XP_ADAPT
+	if (cfg->batch > HPCC_A_BATCH_MAX) {
+		fprintf(stderr, "explore: batch %lu does not fit the tree's API\n", cfg->batch);
+		return -1;
+	}
+#endif
 	if (kc_set_nr_cpu_ids(cfg->cpus) || percpu_counter_tree_subsystem_init() ||
 	    hpcc_shape_compute(&shape, cfg->cpus, cfg->batch)) {
 		fprintf(stderr, "explore: bad cpus/batch %u/%lu\n", cfg->cpus, cfg->batch);
@@ -68,8 +94,19 @@ static int storm_init(const struct xp_cfg *cfg)
 		for (i = 0; i < cfg->adds; i++)
 			inc[c][i] = cfg->nr_sizes ? cfg->sizes[(c + i) % cfg->nr_sizes] :
 				    default_size(c + i, cfg->batch);
+#ifdef XP_ADAPT
+	for (c = 0; c < cfg->cpus; c++)
+		for (i = 0; i < cfg->adds; i++)
+			if (!hpcc_a_fits(inc[c][i])) {
+				fprintf(stderr, "explore: add %ld does not fit the tree's API\n",
+					inc[c][i]);
+				return -1;
+			}
+	return 0;
+#else
 	items = calloc(1, percpu_counter_tree_items_size() + 1);
 	return items ? 0 : -1;
+#endif
 }
 
 static unsigned int storm_nr_fibers(const struct xp_cfg *cfg)
@@ -87,14 +124,27 @@ static void storm_setup(void)
 	memset(started, 0, sizeof(started));
 	memset(done, 0, sizeof(done));
 	planted_total = 0;
+#ifdef XP_ADAPT
+	if (hpcc_a_init(&actr, C->batch))
+		abort();
+	hpcc_a_accuracy_range(&actr, &under, &over);
+#else
 	if (percpu_counter_tree_init(&ctr, items, C->batch, GFP_KERNEL))
 		abort();
+	under = shape.settled_max;
+	over = 0;
+#endif
 }
 
 static void storm_teardown(void)
 {
+#ifdef XP_ADAPT
+	hpcc_a_destroy(&actr);
+#else
 	percpu_counter_tree_destroy(&ctr);
+#endif
 }
+
 
 static long prefix(unsigned int c, unsigned long k)
 {
@@ -181,9 +231,9 @@ static void reader_step(unsigned int r)
 	snap(hi, started);
 	possible(lo, hi, 0, &min, &max);
 	p = pending(lo, hi);
-	if (a < min - (long)shape.settled_max - (long)p || a > max + (long)p)
-		xp_fail("approx_window", "approximation %ld outside [%ld - T %lu - %lu, %ld + %lu]",
-			a, min, shape.settled_max, p, max, p);
+	if (a < min - (long)under - (long)p || a > max + (long)over + (long)p)
+		xp_fail("approx_window", "approximation %ld outside [%ld - %lu - %lu, %ld + %lu + %lu]",
+			a, min, under, p, max, over, p);
 
 	/* A value near the truth, on a side that alternates per read. */
 	snap(lo, done);
@@ -222,8 +272,11 @@ static void storm_final(void)
 {
 	long total = 0, precise = percpu_counter_tree_precise_sum(&ctr),
 	     approx = percpu_counter_tree_approximate_sum(&ctr);
+	unsigned int c;
+#ifndef XP_ADAPT
 	unsigned long resid = 0, idx;
-	unsigned int c, l;
+	unsigned int l;
+#endif
 
 	for (c = 0; c < C->cpus; c++)
 		total += prefix(c, C->adds);
@@ -232,9 +285,10 @@ static void storm_final(void)
 			planted_total, total);
 	if (precise != total)
 		xp_fail("final_precise", "precise sum %ld, adds total %ld", precise, total);
-	if (precise - approx < 0 || (unsigned long)(precise - approx) > shape.settled_max)
-		xp_fail("settled_window", "precise %ld - approx %ld = %ld outside [0, T %lu]",
-			precise, approx, precise - approx, shape.settled_max);
+	if (precise - approx < -(long)over || precise - approx > (long)under)
+		xp_fail("settled_window", "precise %ld - approx %ld = %ld outside [-%lu, %lu]",
+			precise, approx, precise - approx, over, under);
+#ifndef XP_ADAPT
 	for (c = 0; c < C->cpus; c++)
 		resid += *__kc_per_cpu_ptr(ctr.level0, c) & (shape.threshold[0] - 1);
 	for (l = 1; l < shape.nr_levels; l++)
@@ -245,15 +299,18 @@ static void storm_final(void)
 	if ((unsigned long)approx + resid != (unsigned long)precise)
 		xp_fail("conservation", "approx %ld + residuals %lu != precise %ld",
 			approx, resid, precise);
+#endif
 }
 
 static const char *storm_addr_name(const void *addr, char *buf, size_t len)
 {
-	unsigned int c, i;
+	unsigned int c;
 
 	for (c = 0; c < C->cpus; c++) {
+#ifndef XP_ADAPT
 		if (addr == __kc_per_cpu_ptr(ctr.level0, c))
 			return snprintf(buf, len, "level0[cpu%u]", c), buf;
+#endif
 		if (addr == &started[c])
 			return snprintf(buf, len, "started[%u]", c), buf;
 		if (addr == &done[c])
@@ -261,6 +318,9 @@ static const char *storm_addr_name(const void *addr, char *buf, size_t len)
 	}
 	if (addr == &planted_total)
 		return "planted_total";
+#ifndef XP_ADAPT
+	unsigned int i;
+
 	if (addr == &ctr.bias)
 		return "bias";
 	if (addr == ctr.approx_sum.a)
@@ -268,6 +328,7 @@ static const char *storm_addr_name(const void *addr, char *buf, size_t len)
 	for (i = 0; i + 1 < shape.nr_items; i++)
 		if (addr == &ctr.items[i].count)
 			return snprintf(buf, len, "item[%u]", i), buf;
+#endif
 	return NULL;
 }
 
