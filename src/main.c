@@ -219,6 +219,9 @@ static int stress_main(int argc, char **argv)
 		fprintf(stderr, "stress: no scenario is registered\n");
 		return STRESS_EXIT_INTERNAL;
 	}
+	/* An explorer's schedule: the explorer runs it, before any output is opened. */
+	if (act == ACT_REPLAY && replay_is_schedule(cfg.replay_file))
+		return replay_run_schedule(&cfg);
 	/* Every output file before the run: no verdict is printed for nothing. */
 	if (stress_outputs_prepare(&cfg))
 		return STRESS_EXIT_USAGE;

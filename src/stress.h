@@ -289,6 +289,10 @@ void stress_internal_error(struct stress *s, const char *fmt, ...)
 void stress_fail_watchdog(struct stress *s, int cpu, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* replay_explore.c: --replay of an explorer's schedule (docs/explore.md). */
+bool replay_is_schedule(const char *path);
+int replay_run_schedule(const struct stress_config *cfg);
+
 /* signals.c: SIGINT/SIGTERM; stress_signalled is the first one's number, 0: none. */
 extern volatile sig_atomic_t stress_signalled;
 void stress_signals_install(void);

@@ -3,14 +3,16 @@
 # of counter_storm, oom and compaction must complete within their
 # preemption bound, over more than one execution; a planted lost update
 # must be found with the fewest preemptions (none at bound 0), and its
-# saved schedule must reproduce it; schedule files name every harness.
+# saved schedule must reproduce it, also through ./stress --replay;
+# schedule files name every harness.
 # DPOR must cover as many distinct traces as the full search within the
 # bound, in fewer executions (with and without spin locks), and its searches must pass the harnesses the
 # interleaving mutants break.
 set -u
 XP=${BUILD:-build/cc}/explore/explore
+STRESS=${BUILD:-build/cc}/stress
 echo "KTAP version 1"
-NR=24
+NR=26
 echo "1..$NR"
 if [ ! -x "$XP" ]; then
 	# Not built for KERNEL_SRC or sanitizer builds (mk/explore.mk).
@@ -121,4 +123,28 @@ printf 'harness compaction\ncpus 2\nschedule 2 2 0 1\n' >"$dir/cmp"
 expect explore_compaction_replay_file 0 '^# replay .*: pass' --replay-schedule "$dir/cmp"
 printf 'harness zone\nschedule 0\n' >"$dir/bad"
 expect explore_replay_bad_harness 2 'bad line' --replay-schedule "$dir/bad"
+
+# ./stress --replay takes a saved schedule too: the explorer beside it runs
+# it (exit 1 and the same invariant); a replay file stays ./stress's own.
+n=$((n + 1))
+"$STRESS" --replay "$dir/sched" >"$dir/out" 2>&1
+got=$?
+if [ $got = 1 ] && grep -q '^# replay .*: FAIL planted_total (expected planted_total)' "$dir/out" &&
+	grep -q '^not ok 1 explore replay planted_total' "$dir/out"; then
+	echo "ok $n stress_replay_runs_a_schedule"
+else
+	sed 's/^/# /' "$dir/out" | tail -5
+	echo "not ok $n stress_replay_runs_a_schedule # exit $got"
+	rc=1
+fi
+n=$((n + 1))
+"$STRESS" --replay "$dir/sched" --json "$dir/j" >"$dir/out" 2>"$dir/err"
+got=$?
+if [ $got = 2 ] && [ ! -s "$dir/out" ] && [ "$(wc -l <"$dir/err")" = 1 ] &&
+	grep -q 'is an explorer schedule' "$dir/err" && [ ! -e "$dir/j" ]; then
+	echo "ok $n stress_replay_schedule_json_refused"
+else
+	echo "not ok $n stress_replay_schedule_json_refused # exit $got: $(head -c 200 "$dir/err")"
+	rc=1
+fi
 exit $rc
