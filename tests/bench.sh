@@ -18,6 +18,7 @@ result() {	# result RC NAME [DIAG]
 	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
 }
 cd "$here" || exit 1
+. tests/sh/accumulate.sh
 
 # Small sweeps: add and add_oversub at 2 and 8 CPUs, read at 1, 8 and 64,
 # accuracy and memory at 1..64, the OOM section at 40 and 400 tasks.
@@ -69,11 +70,7 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 	echo "ok $n bench_point_per_process # SKIP already building against KERNEL_SRC"
 else
 	kf=$(realpath -m "${BUILD:-build/cc}/kfix")
-	rm -rf "$kf/bench-accumulate-src"
-	mkdir -p "$kf/bench-accumulate-src/lib" "$kf/bench-accumulate-src/include/linux"
-	cp lib/hpcc/percpu_counter_tree.c "$kf/bench-accumulate-src/lib/"
-	cp lib/hpcc/include/linux/percpu_counter_tree.h "$kf/bench-accumulate-src/include/linux/"
-	patch -s -d "$kf/bench-accumulate-src" -p1 <tests/fixtures/ktrees/accumulate.patch &&
+	accumulate_tree "$kf/bench-accumulate-src" &&
 	(unset MAKEFLAGS MAKELEVEL MFLAGS
 	 make --no-print-directory -j2 KERNEL_SRC="$kf/bench-accumulate-src" \
 		BUILD="$kf/bench-accumulate" CC="${CC:-cc}" \

@@ -187,12 +187,7 @@ start_and_signal() {
 		sleep 0.1
 	done
 	kill -"$sig" $pid
-	for ((i = 0; i < 30000; i++)); do
-		kill -0 $pid 2>/dev/null || break
-		sleep 0.01
-	done
-	kill -KILL $pid 2>/dev/null
-	wait $pid
+	wait_bounded $pid
 	rc=$?
 }
 start_and_signal INT k.out --scenario counter_storm --scenario oom_race --cpus 4 \

@@ -50,13 +50,7 @@ for mode in replay shrink; do
 			sleep 0.01
 		done
 		kill -$sig $pid
-		# Bounded against a hang only.
-		for ((i = 0; i < 30000; i++)); do
-			kill -0 $pid 2>/dev/null || break
-			sleep 0.01
-		done
-		kill -KILL $pid 2>/dev/null
-		wait $pid
+		wait_bounded $pid
 		rc=$?
 		{ [ $rc = $want ] && ! grep -q 'Interrupted system call' e && [ ! -s o ]; } ||
 			bad="$bad $mode/$sig:$rc:$(head -c 100 e)"

@@ -20,6 +20,7 @@ result() {	# result RC NAME [DIAG]
 	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
 }
 cd "$here" || exit 1
+. tests/sh/accumulate.sh
 
 # A stand-in for bench/compaction/report-section: the interface only.
 cat >"$tmp/fake-compaction" <<'EOF'
@@ -127,11 +128,7 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 	echo "ok $n report_point_per_process # SKIP already building against KERNEL_SRC"
 else
 	kf=$(realpath -m "${BUILD:-build/cc}/kfix")
-	rm -rf "$kf/report-accumulate-src"
-	mkdir -p "$kf/report-accumulate-src/lib" "$kf/report-accumulate-src/include/linux"
-	cp lib/hpcc/percpu_counter_tree.c "$kf/report-accumulate-src/lib/"
-	cp lib/hpcc/include/linux/percpu_counter_tree.h "$kf/report-accumulate-src/include/linux/"
-	patch -s -d "$kf/report-accumulate-src" -p1 <tests/fixtures/ktrees/accumulate.patch &&
+	accumulate_tree "$kf/report-accumulate-src" &&
 	(unset MAKEFLAGS MAKELEVEL MFLAGS
 	 make --no-print-directory -j2 KERNEL_SRC="$kf/report-accumulate-src" \
 		BUILD="$kf/report-accumulate" CC="${CC:-cc}" \

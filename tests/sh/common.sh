@@ -18,6 +18,18 @@ test_begin() {
 	cd "$tmp" || exit 1
 }
 
+# wait_bounded PID: wait for PID to exit and return its status; killed
+# after 300 s, a guard against a hang, not a time limit.
+wait_bounded() {
+	local i
+	for ((i = 0; i < 30000; i++)); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.01
+	done
+	kill -KILL "$1" 2>/dev/null
+	wait "$1"
+}
+
 # result RC NAME [DIAG]: one KTAP line; DIAG is printed only on failure.
 result() {
 	n=$((n + 1))
