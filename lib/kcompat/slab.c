@@ -7,7 +7,6 @@
  * already (a ring of recent frees per lock stripe), and frees nothing.
  * Not built into the object path under ASan: ASan checks frees itself.
  */
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <pthread.h>
@@ -40,20 +39,15 @@ static struct kc_slab_stripe {
 	pthread_mutex_t lock;
 	struct kc_slab_freed recent[KC_SLAB_RECENT];
 	unsigned int next_recent;
+	long live;	/* objects in this stripe's buckets (kc_kmalloc_live()) */
 } __attribute__((aligned(64))) stripes[KC_SLAB_STRIPES];
 static struct kc_slab_hdr *buckets[KC_SLAB_BUCKETS];
 static pthread_once_t stripes_once = PTHREAD_ONCE_INIT;
-static _Atomic long kc_slab_live;
 static __thread unsigned long kc_slab_fail_nth;
 
 void kc_kmalloc_fail_nth(unsigned long nth)
 {
 	kc_slab_fail_nth = nth;
-}
-
-long kc_kmalloc_live(void)
-{
-	return atomic_load(&kc_slab_live);
 }
 
 static void stripes_init(void)
@@ -62,6 +56,21 @@ static void stripes_init(void)
 
 	for (i = 0; i < KC_SLAB_STRIPES; i++)
 		pthread_mutex_init(&stripes[i].lock, NULL);
+}
+
+/* Counted per stripe under its lock: no shared line on the allocation path. */
+long kc_kmalloc_live(void)
+{
+	long live = 0;
+	unsigned int i;
+
+	pthread_once(&stripes_once, stripes_init);
+	for (i = 0; i < KC_SLAB_STRIPES; i++) {
+		pthread_mutex_lock(&stripes[i].lock);
+		live += stripes[i].live;
+		pthread_mutex_unlock(&stripes[i].lock);
+	}
+	return live;
 }
 
 static unsigned int bucket_of(const void *obj)
@@ -98,8 +107,8 @@ void *kc_kmalloc_at(size_t size, bool zero, const char *file, int line)
 	pthread_mutex_lock(&stripe_of(b)->lock);
 	h->next = buckets[b];
 	buckets[b] = h;
+	stripe_of(b)->live++;
 	pthread_mutex_unlock(&stripe_of(b)->lock);
-	atomic_fetch_add(&kc_slab_live, 1);
 	return h + 1;
 }
 
@@ -170,8 +179,8 @@ void kc_kfree_at(const void *p, const char *file, int line)
 	*pp = h->next;
 	st->recent[st->next_recent++ % KC_SLAB_RECENT] = (struct kc_slab_freed){
 		p, h->size, h->file, file, h->line, line };
+	st->live--;
 	pthread_mutex_unlock(&st->lock);
-	atomic_fetch_sub(&kc_slab_live, 1);
 #ifndef KC_SANITIZED_FREE
 	memset((void *)p, POISON_FREE, h->size);
 #endif
