@@ -60,7 +60,7 @@ endif
 
 # $(BUILD)/kinc: generated headers (the probed API: hpcc_api.h, mk/kernel.mk).
 CPPFLAGS_ALL	:= $(HPCC_INC) $(if $(KERNEL_SRC),,-I$(BUILD)/kinc) -Ilib/kcompat/include \
-		   -Ilib -Isrc -Itests -DHPCC_SOURCE='"$(HPCC_DESC)"'
+		   -Ilib -Isrc -Itests/lib -DHPCC_SOURCE='"$(HPCC_DESC)"'
 
 # lib/mm/oom_kernel.c is the kernel tree's OOM selection: mk/koom.mk adds it;
 # lib/mm/kcompact_kernel.c its compaction deferral: mk/kcompact.mk.
@@ -72,10 +72,11 @@ LIBSUITE	:= $(BUILD)/libsuite.a
 STRESS_SRCS	:= $(wildcard src/*.c src/scenarios/*.c)
 STRESS_OBJS	:= $(STRESS_SRCS:%.c=$(BUILD)/%.o)
 
-TEST_LIB_SRCS	:= $(filter-out tests/test_%.c,$(wildcard tests/*.c))
+TEST_LIB_SRCS	:= $(wildcard tests/lib/*.c)
 TEST_LIB_OBJS	:= $(TEST_LIB_SRCS:%.c=$(BUILD)/%.o)
-TEST_SRCS	:= $(wildcard tests/test_*.c)
-TEST_BINS	:= $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
+TEST_SRCS	:= $(wildcard tests/unit/test_*.c)
+# The binaries keep one flat directory: $(BUILD)/tests/test_NAME.
+TEST_BINS	:= $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all check check-long deps clean FORCE
 # Keep test objects (make would delete them as intermediates and rebuild).
@@ -120,7 +121,7 @@ $(LIBSUITE): $(LIB_OBJS)
 $(BUILD)/stress: $(STRESS_OBJS) $(LIBSUITE)
 	$(CC) $(CFLAGS_ALL) -o $@ $(STRESS_OBJS) $(LIBSUITE) $(LDLIBS_ALL)
 
-$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_LIB_OBJS) $(LIBSUITE)
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(TEST_LIB_OBJS) $(LIBSUITE)
 	$(CC) $(CFLAGS_ALL) $(TEST_WRAP) -o $@ $< $(TEST_LIB_OBJS) $(LIBSUITE) $(LDLIBS_ALL)
 # The swap test checks the vCPU hand-off at its futex wake.
 $(BUILD)/tests/test_kcompat_swap: TEST_WRAP := -Wl,--wrap=syscall
@@ -128,12 +129,12 @@ $(BUILD)/tests/test_kcompat_swap: TEST_WRAP := -Wl,--wrap=syscall
 # The test runner (scripts/run-tests): one KTAP document from every program.
 KTAP_RUN	:= $(BUILD)/ktap-run
 all: $(KTAP_RUN)
-$(KTAP_RUN): $(BUILD)/tests/runner/ktap-run.o $(LIBSUITE)
+$(KTAP_RUN): $(BUILD)/tests/lib/runner/ktap-run.o $(LIBSUITE)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(LIBSUITE) $(LDLIBS_ALL)
 
-# Tests of ./stress's own parts (tests/test_stress_*.c) link all of it but main().
+# Tests of ./stress's own parts (tests/unit/test_stress_*.c) link all of it but main().
 STRESS_LIB_OBJS	:= $(filter-out $(BUILD)/src/main.o,$(STRESS_OBJS))
-$(BUILD)/tests/test_stress_%: $(BUILD)/tests/test_stress_%.o $(TEST_LIB_OBJS) \
+$(BUILD)/tests/test_stress_%: $(BUILD)/tests/unit/test_stress_%.o $(TEST_LIB_OBJS) \
 		$(STRESS_LIB_OBJS) $(LIBSUITE)
 	$(CC) $(CFLAGS_ALL) $(TEST_WRAP) -o $@ $< $(TEST_LIB_OBJS) $(STRESS_LIB_OBJS) \
 		$(LIBSUITE) $(LDLIBS_ALL)
@@ -143,12 +144,12 @@ $(BUILD)/tests/test_stress_checkers: TEST_WRAP := -Wl,--wrap=compaction_note_suc
 deps:
 	@scripts/install-deps --if-missing
 
-# Every test: unit-test binaries and tests/*.sh, aggregated as one KTAP
+# Every test: unit-test binaries and tests/*/*.sh, aggregated as one KTAP
 # document; then every KTAP stream of the run goes through the strict
 # validator, which also checks the "# Totals:" line against the results;
 # the last line is those totals in words ("N passed, N failed, N skipped").
 # The first line names the hpcc under test and its probed API (mk/kernel.mk).
-# With KERNEL_SRC the unit tests judge the tree; tests/*.sh test the tool
+# With KERNEL_SRC the unit tests judge the tree; tests/*/*.sh test the tool
 # (options, reports, stops, replay) with a ./stress built from lib/hpcc in
 # $(BUILD)-tool, so that a finding in the tree is reported once, by the
 # unit tests that name it, and not again by every CLI case that expects a
@@ -157,15 +158,16 @@ deps:
 TOOL_BUILD	:= $(BUILD)-tool
 # The long tier (make check-long, run in CI): tests that build the suite
 # again per fixture tree, or run scripts/regress over a matrix.
-CHECK_LONG_SH	:= tests/kernel_src_seam.sh tests/koom_seam.sh tests/kcompact_seam.sh \
-		   tests/regress_matrix.sh \
-		   tests/kernel_series.sh
-CHECK_ALL_SH	:= $(filter-out $(CHECK_LONG_SH),$(sort $(wildcard tests/*.sh)))
+CHECK_LONG_SH	:= tests/seam/kernel_src_seam.sh tests/seam/koom_seam.sh \
+		   tests/seam/kcompact_seam.sh tests/regress/regress_matrix.sh \
+		   tests/seam/kernel_series.sh
+# Each tier's scripts (tests/lib/sh/ holds sourced helpers, one level down).
+CHECK_ALL_SH	:= $(filter-out $(CHECK_LONG_SH),$(sort $(wildcard tests/*/*.sh)))
 # The slowest scripts start first (most of their time is waiting for a
 # watchdog, a signal or the other threads), so that two at a time none of
 # them is left running alone at the end; the rest in name order.
-CHECK_SLOW_SH	:= tests/cli_stops.sh tests/cli_stress.sh tests/frag_model.sh \
-		   tests/cli_outputs.sh tests/cli_json.sh tests/cli_honesty.sh
+CHECK_SLOW_SH	:= tests/cli/cli_stops.sh tests/cli/cli_stress.sh tests/regress/frag_model.sh \
+		   tests/cli/cli_outputs.sh tests/cli/cli_json.sh tests/cli/cli_honesty.sh
 CHECK_SH	:= $(filter $(CHECK_ALL_SH),$(CHECK_SLOW_SH)) \
 		   $(filter-out $(CHECK_SLOW_SH),$(CHECK_ALL_SH))
 # Programs at once (scripts/run-tests --jobs); the document keeps its order.
@@ -177,16 +179,16 @@ check: deps
 ifneq ($(KERNEL_SRC),)
 	@$(MAKE) --no-print-directory KERNEL_SRC= BUILD='$(TOOL_BUILD)' '$(TOOL_BUILD)/stress' \
 		$(FUZZ_TARGETS:%='$(TOOL_BUILD)/fuzz/%-standalone')
-	@echo "hpcc-stress: unit tests judge $(KSRC); tests/*.sh test the tool with $(TOOL_BUILD)/stress (lib/hpcc); the tree's ./stress is $(BUILD)/stress"
+	@echo "hpcc-stress: unit tests judge $(KSRC); tests/*/*.sh test the tool with $(TOOL_BUILD)/stress (lib/hpcc); the tree's ./stress is $(BUILD)/stress"
 endif
 	@rm -rf $(BUILD)/ktap; \
 	BUILD=$(BUILD) CC='$(CC)' $(if $(KERNEL_SRC),STRESS='$(abspath $(TOOL_BUILD))/stress') \
 		scripts/run-tests --jobs $(CHECK_JOBS) --log $(BUILD)/check.ktap \
 		--keep $(BUILD)/ktap $(TEST_BINS) $(CHECK_SH); rc=$$?; \
-	python3 tests/ktap_validate.py --quiet --totals $(BUILD)/check.ktap \
+	python3 tests/lib/ktap_validate.py --quiet --totals $(BUILD)/check.ktap \
 		$(TEST_BINS:$(BUILD)/tests/%=$(BUILD)/ktap/%.ktap) && \
-	python3 tests/ktap_validate.py --quiet --no-plan \
-		$(CHECK_SH:tests/%.sh=$(BUILD)/ktap/%.ktap) || rc=1; \
+	python3 tests/lib/ktap_validate.py --quiet --no-plan \
+		$(patsubst %.sh,$(BUILD)/ktap/%.ktap,$(notdir $(CHECK_SH))) || rc=1; \
 	sed -n 's/^# Totals: pass:\([0-9]*\) fail:\([0-9]*\) skip:\([0-9]*\).*/\1 passed, \2 failed, \3 skipped/p' \
 		$(BUILD)/check.ktap | tail -n 1; exit $$rc
 
@@ -200,8 +202,8 @@ endif
 	BUILD=$(BUILD) CC='$(CC)' $(if $(KERNEL_SRC),STRESS='$(abspath $(TOOL_BUILD))/stress') \
 		scripts/run-tests --jobs $(CHECK_JOBS) \
 		--log $(BUILD)/check-long.ktap --keep $(BUILD)/ktap-long $(CHECK_LONG_SH); rc=$$?; \
-	python3 tests/ktap_validate.py --quiet --no-plan \
-		$(CHECK_LONG_SH:tests/%.sh=$(BUILD)/ktap-long/%.ktap) || rc=1; exit $$rc
+	python3 tests/lib/ktap_validate.py --quiet --no-plan \
+		$(patsubst %.sh,$(BUILD)/ktap-long/%.ktap,$(notdir $(CHECK_LONG_SH))) || rc=1; exit $$rc
 
 clean:
 	rm -rf build stress

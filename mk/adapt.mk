@@ -14,7 +14,7 @@ ADAPT_BIN	:= $(ADAPT_DIR)/test_hpcc_adapt
 ADAPT_PROBES	:= $(sort $(wildcard mk/probes/adapt/*.c))
 ADAPT_CPPFLAGS	 = $(CPPFLAGS_ALL) -I$(BUILD)/kinc -Ilib/hpcc_adapt
 ADAPT_KC_SRCS	:= $(wildcard lib/kcompat/*.c) lib/util/ktap.c
-ADAPT_OBJS	:= $(ADAPT_DIR)/test_hpcc_adapt.o $(ADAPT_DIR)/ktap.o \
+ADAPT_OBJS	:= $(ADAPT_DIR)/tests/test_hpcc_adapt.o $(ADAPT_DIR)/tests/ktap.o \
 		   $(ADAPT_DIR)/percpu_counter_tree.o \
 		   $(ADAPT_KC_SRCS:%.c=$(ADAPT_DIR)/%.o)
 ADAPT_HDR_DEP	:= $(if $(KERNEL_SRC),$(BUILD)/kinc/linux/percpu_counter_tree.h)
@@ -37,11 +37,11 @@ $(ADAPT_DIR)/lib/%.o: lib/%.c $(BUILD)/.flags
 	$(CC) $(CFLAGS_ALL) $(CPPFLAGS_ALL) -c -o $@ $<
 
 # The test harness boots through the adapter (the RFC has no subsystem_init()).
-$(ADAPT_DIR)/ktap.o: tests/ktap.c $(ADAPT_API_H) $(BUILD)/.flags $(ADAPT_HDR_DEP)
+$(ADAPT_DIR)/tests/ktap.o: tests/lib/ktap.c $(ADAPT_API_H) $(BUILD)/.flags $(ADAPT_HDR_DEP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(ADAPT_CPPFLAGS) -include hpcc_adapt.h -c -o $@ $<
 
-$(ADAPT_DIR)/test_hpcc_adapt.o: tests/adapt/test_hpcc_adapt.c lib/hpcc_adapt/hpcc_adapt.h \
+$(ADAPT_DIR)/tests/test_hpcc_adapt.o: tests/seam/adapt/test_hpcc_adapt.c lib/hpcc_adapt/hpcc_adapt.h \
 		$(ADAPT_API_H) $(BUILD)/.flags $(ADAPT_HDR_DEP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(ADAPT_CPPFLAGS) -c -o $@ $<

@@ -9,7 +9,7 @@
 #   make fuzz-build             only build them (build/fuzz/TARGET)
 #
 # Every normal build also links each target with fuzz/standalone.c
-# ($(BUILD)/fuzz/TARGET-standalone, any compiler): tests/fuzz_corpus.sh runs
+# ($(BUILD)/fuzz/TARGET-standalone, any compiler): tests/cli/fuzz_corpus.sh runs
 # the seed corpus through it in make check.
 
 FUZZ_CC		?= clang

@@ -43,7 +43,7 @@ $(HPCC_API_H): $(HPCC_PROBES) $(PROBE_DEPS) $(HPCC_OBJ) $(KC_OBJS)
 
 # Everything but kcompat and the hpcc object may include the probed API.
 $(filter-out $(KC_OBJS) $(HPCC_OBJ),$(LIB_OBJS)) $(STRESS_OBJS) $(TEST_LIB_OBJS) \
-$(TEST_BINS:%=%.o): | $(HPCC_API_H)
+$(TEST_SRCS:%.c=$(BUILD)/%.o): | $(HPCC_API_H)
 
 hpcc-api-line:
 	@mkdir -p $(BUILD)

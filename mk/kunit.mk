@@ -7,8 +7,8 @@
 #                        KTAP in $(BUILD)/kunit.ktap
 #   make KERNEL_SRC=DIR kunit-tsan / kunit-asan
 #                        the same under TSan (clang) / ASan+UBSan
-#   make kunit-selftest  our own fixture suite (tests/kunit/), which
-#                        tests/kunit_shim.sh runs in make check
+#   make kunit-selftest  our own fixture suite (tests/seam/kunit/), which
+#                        tests/seam/kunit_shim.sh runs in make check
 #
 # The shim's kernel headers beyond the shared ones (linux/kthread.h,
 # wait.h, random.h, err.h, cpuhplock.h) sit in lib/kcompat/kunit/include,
@@ -46,11 +46,11 @@ $(BUILD)/kunit/rt/%.o: lib/kcompat/kunit/%.c $(BUILD)/.flags | $(KUNIT_API_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(KUNIT_CPPFLAGS) -c -o $@ $<
 
-$(BUILD)/kunit/tests/%.o: tests/kunit/%.c $(BUILD)/.flags | $(KUNIT_API_H)
+$(BUILD)/kunit/fixture/%.o: tests/seam/kunit/%.c $(BUILD)/.flags | $(KUNIT_API_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(KUNIT_CPPFLAGS) -c -o $@ $<
 
-$(KUNIT_FIXTURE): $(BUILD)/kunit/tests/kunit_fixture.o $(KUNIT_RT_OBJS) $(KC_OBJS)
+$(KUNIT_FIXTURE): $(BUILD)/kunit/fixture/kunit_fixture.o $(KUNIT_RT_OBJS) $(KC_OBJS)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 
 ifneq ($(KERNEL_SRC),)

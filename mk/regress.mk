@@ -2,7 +2,7 @@
 #
 #   make regress           the matrix (every scenario x CPUs 1..4096 x batch
 #                          2/32/256) within REGRESS_BUDGET, compared with
-#                          tests/regress-baseline.json; KTAP on stdout
+#                          tests/regress/regress-baseline.json; KTAP on stdout
 #   make regress-baseline  the same, then store it as the baseline (only
 #                          when every cell passed; groups are merged)
 #   make replay-demo       the done-when check on a seeded mutant (MUTANT):

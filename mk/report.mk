@@ -14,7 +14,7 @@ REPORT_DIR	?= $(BUILD)/report
 REPORT_BUILD	?= $(BUILD)-report
 REPORT_ARGS	?=
 
-# Built by default: make check runs its tiny mode (tests/report.sh).
+# Built by default: make check runs its tiny mode (tests/regress/report.sh).
 all: $(REPORT_BIN)
 
 $(REPORT_BIN): $(REPORT_OBJS) $(LIBSUITE)

@@ -3,7 +3,7 @@
  * Every invariant name a run can report (stress_fail*() callers, the
  * watchdog, and the replay search's "crash"/"timeout"/"?" outcomes): a replay
  * file's 'expect' and 'outcome fail' must name one of them, so a typo is
- * refused instead of never matching. tests/cli_replay_input.sh checks
+ * refused instead of never matching. tests/cli/cli_replay_input.sh checks
  * this table against the names the sources pass.
  */
 #include <string.h>

@@ -194,7 +194,7 @@ static inline int hpcc_a_precise_compare(struct hpcc_a *a, struct hpcc_a *b)
 	return percpu_counter_tree_precise_compare(&a->c, &b->c);
 }
 
-/* The suite's boot (tests/ktap.c) on a tree without subsystem_init(). */
+/* The suite's boot (tests/lib/ktap.c) on a tree without subsystem_init(). */
 #if !HPCC_ADAPT_SUBSYS
 #define percpu_counter_tree_subsystem_init hpcc_a_subsystem_init
 #endif

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The suite's one KTAP writer (Documentation/dev-tools/ktap.rst, KTAP
- * version 1), used by the unit-test harness (tests/ktap.c), ./stress
- * --report ktap and the test runner (tests/runner/ktap-run.c).
+ * version 1), used by the unit-test harness (tests/lib/ktap.c), ./stress
+ * --report ktap and the test runner (tests/lib/runner/ktap-run.c).
  *
  * It numbers results itself, indents each nesting level by two spaces,
  * opens a subtest with its version line, "# Subtest: NAME" and plan (as

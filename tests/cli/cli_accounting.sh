@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Honest accounting (docs/stress.md, "Output"): a run's elapsed time counts
+# from the workers' first step, the time to create the threads is reported
+# apart (startup= in text, startup_s in JSON), ops/s is ops over elapsed;
+# --until-fail gives every scenario its share: with a total (--duration)
+# none is left out, with --rounds and no --duration each gets its --round.
+# A stall on a host that starves the run is INCOMPLETE (exit 4), not FAIL.
+# Runs are bounded by steps or by short durations whose exact length does
+# not matter to the checks. KTAP on stdout.
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+schema=$here/../docs/stress-report.schema.json
+. "$here/lib/sh/common.sh"
+test_begin
+
+echo "KTAP version 1"
+
+# 1. Thread creation made slow (10 ms per thread, 10 threads): startup holds
+#    it, elapsed does not, ops/s is ops / elapsed.
+STRESS_SELFTEST=1 "$STRESS" --scenario selftest --selftest-hang start-slow --cpus 8 --steps 100 \
+	--duration 0 --stat-interval 0 --seed 1 --json j.json >o 2>e
+rc=$?
+python3 - j.json <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+ok = (r["startup_s"] >= 0.099 and r["elapsed_s"] > 0 and
+      abs(r["ops_per_s"] - r["ops"] / r["elapsed_s"]) <= 1e-6 * r["ops_per_s"] + 1e-9)
+if not ok:
+    print("# startup_s=%s elapsed_s=%s ops=%s ops_per_s=%s" % (r["startup_s"], r["elapsed_s"],
+          r["ops"], r["ops_per_s"]))
+sys.exit(0 if ok else 1)
+PY
+[ $? = 0 ] && [ $rc = 0 ] && grep -qE '^stress: PASS selftest .* elapsed=[0-9.]+s startup=[0-9.]+s ops=' o
+result $? startup_apart_from_elapsed "exit $rc; $(grep '^stress: PASS' o | head -c 300)"
+python3 "$here/lib/json_check.py" "$schema" j.json >schema.out
+result $? startup_in_schema "$(head -c 300 schema.out)"
+
+# 2. --until-fail with a total too short for a round of every scenario:
+#    each still runs, with at least its fair share of the total.
+"$STRESS" --until-fail --duration 150ms --round 100ms --cpus 1 --stat-interval 0 --seed 3 \
+	>o 2>e
+rc=$?
+nr=$("$STRESS" --list | wc -l)
+[ $rc = 0 ] && [ "$(grep -c '^stress: PASS .* duration=50ms ' o)" = "$nr" ] && [ "$nr" -ge 2 ] &&
+	grep -q "^stress: SUCCESS ($nr runs:" o
+result $? until_fail_total_shared_by_every_scenario "exit $rc; $(grep '^stress: ' o | cut -c1-90)"
+
+# 3. --until-fail --rounds N without --duration: no total, every round runs
+#    every scenario for its --round.
+"$STRESS" --until-fail --rounds 2 --round 50ms --cpus 1 --stat-interval 0 --seed 3 \
+	--report json >u.json 2>e
+rc=$?
+python3 - u.json "$nr" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+runs = d["runs"]
+ok = (d["config"]["duration_s"] == 0 and len(runs) == 2 * int(sys.argv[2]) and
+      all(r["duration_s"] == 0.05 and r["verdict"] == "PASS" for r in runs))
+if not ok:
+    print("# config duration_s=%s runs=%s" % (d["config"]["duration_s"],
+          [(r["scenario"], r["duration_s"], r["verdict"]) for r in runs]))
+sys.exit(0 if ok else 1)
+PY
+[ $? = 0 ] && [ $rc = 0 ]
+result $? until_fail_rounds_without_duration_full_rounds "exit $rc; $(head -c 200 e)"
+
+# 4. The watchdog gives up on a stall while the host starves the run
+#    (--selftest-starved: every look finds a thread starved of CPU): no
+#    verdict on the code, INCOMPLETE, exit 4, a KTAP SKIP with its reason.
+STRESS_SELFTEST=1 "$STRESS" --scenario selftest --selftest-hang step --selftest-starved --cpus 2 \
+	--stall-timeout 100ms --duration 0 --stat-interval 0 --seed 1 --report ktap --json inc.json \
+	>o 2>e
+rc=$?
+[ $rc = 4 ] && grep -q '^ok 1 selftest # SKIP incomplete: the host starved the run of CPU$' o &&
+	grep -q '^# stress: INCOMPLETE (1 run: 0 passed, 0 failed, 1 skipped' o &&
+	grep -q 'the host starving the run of CPU all along: incomplete' e &&
+	! grep -q '^not ok' o && python3 "$here/lib/json_check.py" "$schema" inc.json >schema.out &&
+	grep -q '"verdict":"INCOMPLETE"' inc.json && grep -q '"exit_status":4' inc.json
+result $? starved_stall_is_incomplete "exit $rc; $(grep -v '^#  ' e | head -c 300)"
+
+# No plan at the end: KTAP puts it after the version line or leaves it out.
+[ $failed = 0 ]

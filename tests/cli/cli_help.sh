@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# --help is generated from the option tables: every line at most 80
+# columns, every option of the tables (--help-markdown lists them) in
+# --help and in docs/stress.md, --help SCENARIO shows that scenario's
+# options only, and the generated reference in docs/stress.md is current.
+set -u
+STRESS=${STRESS:-${BUILD:-build/cc}/stress}
+STRESS=$(realpath "$STRESS")
+here=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+echo "KTAP version 1"
+result() {	# result OK NAME [DIAG]
+	n=$((n + 1))
+	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
+	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
+}
+
+STRESS_SELFTEST=1 "$STRESS" --help >"$tmp/help"
+STRESS_SELFTEST=1 "$STRESS" --help-markdown >"$tmp/md"
+wide=$(awk 'length($0) > 80' "$tmp/help" | head -n 1)
+result $([ -s "$tmp/help" ] && [ -z "$wide" ]; echo $?) help_within_80_columns "wide: $wide"
+
+sed -n 's/^- `\(-., \)\{0,1\}\(--[a-z0-9-]*\).*/\2/p' "$tmp/md" | sort -u >"$tmp/names"
+missing=
+while read -r o; do
+	grep -q -- "$o\b" "$tmp/help" || missing="$missing $o"
+done <"$tmp/names"
+result $([ "$(wc -l <"$tmp/names")" -gt 40 ] && [ -z "$missing" ]; echo $?) \
+	every_option_in_help "missing:$missing"
+missing=
+while read -r o; do
+	grep -q -- "\`[^\`]*$o\b" "$here/docs/stress.md" || missing="$missing $o"
+done <"$tmp/names"
+result $([ -z "$missing" ]; echo $?) every_option_in_docs "missing:$missing"
+
+"$STRESS" --help oom_race >"$tmp/one"
+grep -q -- '--oom-tasks' "$tmp/one" && ! grep -q -- '--cpus' "$tmp/one"
+result $? help_scenario_shows_its_options
+"$STRESS" --help no_such >"$tmp/o" 2>"$tmp/e"
+[ $? = 2 ] && [ "$(wc -l <"$tmp/e")" = 1 ] && [ ! -s "$tmp/o" ]
+result $? help_unknown_scenario_refused
+
+# The generated block: current, and a stale one is caught.
+(cd "$here" && scripts/docs-options "$STRESS" --check) 2>"$tmp/e"
+result $? docs_option_block_current "$(cat "$tmp/e")"
+mkdir -p "$tmp/stale/docs"
+sed 's/^- `--oom-tasks N`.*/- `--oom-tasks N`: stale./' "$here/docs/stress.md" \
+	>"$tmp/stale/docs/stress.md"
+(cd "$tmp/stale" && "$here/scripts/docs-options" "$STRESS" --check) 2>/dev/null
+result $([ $? = 1 ]; echo $?) docs_option_block_stale_caught
+
+exit $((failed > 0))

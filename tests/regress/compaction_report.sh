@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The compaction report sections (bench/compaction/report-section): a --quick
+# run writes both sections and the JSON with the shapes the report needs;
+# bad options are refused in one line with exit 2. The numbers themselves
+# are not asserted (300 requests, one seed).
+set -u
+export BUILD=${BUILD:-build/cc}
+# From the repository's top (the sanitizer jobs run tests elsewhere; their
+# BUILD is absolute).
+cd "$(dirname "$0")/../.." || exit 1
+RS=bench/compaction/report-section
+echo "KTAP version 1"
+echo "1..4"
+rc=0
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+result() {	# N NAME OK [DIAG]
+	if [ "$3" = 1 ]; then
+		echo "ok $1 $2"
+	else
+		[ -n "${4:-}" ] && printf '%s\n' "$4" | sed 's/^/# /' | tail -20
+		echo "not ok $1 $2"
+		rc=1
+	fi
+}
+
+"$RS" --out "$dir/out" --quick --seeds 1 >"$dir/log" 2>&1
+st=$?
+ok=1
+for f in section5.md section6.md compaction.json; do
+	[ -s "$dir/out/$f" ] || ok=0
+done
+[ $st -eq 0 ] || ok=0
+result 1 report_section_quick_runs $ok "exit $st: $(cat "$dir/log")"
+
+ok=1
+head -1 "$dir/out/section5.md" | grep -q '^## 5\. ' || ok=0
+head -1 "$dir/out/section6.md" | grep -q '^## 6\. ' || ok=0
+for pat in '^| Stable ' '^| Thresh async ' '^| Redes sync ' '\*\*Question 5' \
+	   '^    bench/compaction/report-section --out DIR'; do
+	grep -q "$pat" "$dir/out/section5.md" || { ok=0; echo "# section 5 lacks $pat"; }
+done
+for pat in '^| Stable ' '\*\*Question 6' 'compaction_churn --depletion-policy stable' \
+	   '^| 1 .* PASS '; do
+	grep -q "$pat" "$dir/out/section6.md" || { ok=0; echo "# section 6 lacks $pat"; }
+done
+# Tables fit a mail reply.
+wide=$(grep '^|' "$dir/out/section5.md" "$dir/out/section6.md" | awk -F: 'length($0) - length($1) - 1 > 72' | head -3)
+[ -z "$wide" ] || { ok=0; echo "# table lines over 72 columns: $wide"; }
+result 2 report_section_markdown $ok
+
+python3 - "$dir/out/compaction.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["seeds"] == [1] and d["quick"] is True and d["invariants_hold"] is True
+main = [r["kernel"] for r in d["frag_bench"][0]["runs"] if r["table"] == "main"]
+assert main == ["Base", "Limit", "Nonmovable", "Redesign", "Threshold", "Stable"], main
+r = d["frag_bench"][0]["runs"][0]
+assert r["alloc_fast"] + r["alloc_async"] + r["alloc_reclaim"] + r["alloc_sync"] == r["alloc_success"]
+assert sum(r["mode_stall"]) == r["compact_stall"]
+assert isinstance(d["section6"]["answer"]["keeps_10x_cut"], bool)
+assert d["churn"][0]["exit"] == 0 and d["churn"][0]["checks"] > 0
+PY
+result 3 report_section_json $([ $? -eq 0 ] && echo 1 || echo 0)
+
+ok=1
+for args in "--out $dir/x --seeds 3-1" "--out $dir/x --seeds x" "--out $dir/x --bogus" "--quick" \
+	    "--out $dir/x --kernel-src $dir/none"; do
+	# shellcheck disable=SC2086
+	"$RS" $args >"$dir/o" 2>"$dir/e"
+	st=$?
+	if [ $st -ne 2 ] || [ "$(wc -l <"$dir/e")" -ne 1 ] || [ -s "$dir/o" ]; then
+		ok=0
+		echo "# $args: exit $st, stderr: $(cat "$dir/e")"
+	fi
+done
+[ -e "$dir/x" ] && { ok=0; echo "# a refused run created its --out"; }
+result 4 report_section_bad_input $ok
+exit $rc

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The fragmentation model is seeded and deterministic: its direction goals
+# (docs/compaction.md) and the vmstat invariants are checked on every run,
+# the same seed must print the same table twice, and the default run must
+# print the published tables (bench/compaction/results.txt, the numbers
+# docs/compaction.md quotes) with the Base kernel's v4.3 deferral at work.
+set -u
+BENCH=${BUILD:-build/cc}/bench/compaction/frag-bench
+PUBLISHED=$(dirname "$0")/../../bench/compaction/results.txt
+echo "KTAP version 1"
+echo "1..4"
+out1=$(mktemp) out2=$(mktemp)
+trap 'rm -f "$out1" "$out2"' EXIT
+"$BENCH" --check >"$out1" 2>&1
+rc=$?
+if [ $rc -eq 0 ]; then
+	echo "ok 1 frag_model_goals"
+else
+	sed 's/^/# /' "$out1" | tail -20
+	echo "not ok 1 frag_model_goals # exit $rc"
+fi
+"$BENCH" --check >"$out2" 2>&1
+# Everything but the wall-time line must be identical.
+if cmp -s <(grep -v ' s for the ' "$out1") <(grep -v ' s for the ' "$out2"); then
+	echo "ok 2 frag_model_deterministic"
+else
+	echo "not ok 2 frag_model_deterministic"
+	rc=1
+fi
+# The defaults are the published run's; its wall time and which deferral
+# decided Base (the model, or a kernel tree's that agrees) may differ.
+published() {
+	grep -v -e ' s for the ' -e '^# Base deferral: ' "$1"
+}
+if diff <(published "$PUBLISHED") <(published "$out1") >"$out2"; then
+	echo "ok 3 frag_model_published"
+else
+	echo "# the default run differs from $PUBLISHED (< published, > now):"
+	sed 's/^/# /' "$out2" | head -20
+	echo "not ok 3 frag_model_published"
+	rc=1
+fi
+# Base is the v4.3 kernel: its requests are deferred after failures.
+deferred=$(sed -n 's/^# Base .* deferred \([0-9]*\) .*/\1/p' "$out1")
+if [ "${deferred:-0}" -gt 0 ]; then
+	echo "# Base deferred $deferred requests"
+	echo "ok 4 frag_model_base_defers"
+else
+	echo "# Base deferred ${deferred:-no} requests"
+	echo "not ok 4 frag_model_base_defers"
+	rc=1
+fi
+exit $rc

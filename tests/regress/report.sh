@@ -1,0 +1,251 @@
+#!/usr/bin/env bash
+# make report's machinery on tiny sizes (docs/report.md): every producer
+# section runs, REPORT.md has sections 1-6 in order with parsable tables,
+# spreads, seeds, commit and reproducer lines, the JSON is valid, sections 5
+# and 6 come from the compaction producer when there is one, and bad input
+# exits 2 with one line. The checker is shown to fire on broken reports.
+# No number is asserted: tiny sizes answer nothing.
+set -u
+here=$(cd "$(dirname "$0")/../.." && pwd)
+BIN=$(realpath "${BUILD:-build/cc}/bench/hpcc-report")
+CHECK="python3 $here/tests/lib/report_check.py"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+echo "KTAP version 1"
+echo "1..32"
+result() {	# result RC NAME [DIAG]
+	n=$((n + 1))
+	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
+	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
+}
+cd "$here" || exit 1
+. tests/lib/sh/accumulate.sh
+
+# A stand-in for bench/compaction/report-section: the interface only.
+cat >"$tmp/fake-compaction" <<'EOF'
+#!/bin/sh
+[ "$1" = --out ] || { echo "fake: bad option" >&2; exit 2; }
+echo "$*" >"$2/args"
+printf '## 5. Compaction stand-in\n\n    a  b\n    -  -\n    1  2\n' >"$2/section5.md"
+printf '## 6. Compaction stand-in\n\ntext\n' >"$2/section6.md"
+echo '{}' >"$2/compaction.json"
+EOF
+chmod +x "$tmp/fake-compaction"
+
+REPORT_COMPACTION=/nonexistent scripts/report --bin "$BIN" --out "$tmp/r" --tiny \
+	>"$tmp/out" 2>&1
+rc=$?
+result $rc report_tiny_runs "$(tail -n 3 "$tmp/out")"
+$CHECK "$tmp/r" >"$tmp/chk" 2>&1
+result $? report_tiny_passes_check "$(head -n 3 "$tmp/chk")"
+c=$(grep -c 'producer (/nonexistent) is not present' "$tmp/r/REPORT.md")
+result $([ "$c" = 2 ]; echo $?) report_compaction_absent_said "count $c"
+
+STRESS=/nonexistent REPORT_COMPACTION="$tmp/fake-compaction" scripts/report --bin "$BIN" \
+	--out "$tmp/c" --tiny >"$tmp/out" 2>&1 && $CHECK "$tmp/c" >"$tmp/chk" 2>&1
+rc=$?
+order=$(grep '^## ' "$tmp/c/REPORT.md" | cut -c4-5 | tr -d '\n ')
+result $([ $rc = 0 ] && [ "$order" = "1.2.3.4.5.6." ] &&
+	grep -q '^## 5. Compaction stand-in' "$tmp/c/REPORT.md"; echo $?) \
+	report_compaction_sections_copied "rc $rc order $order $(head -n 2 "$tmp/chk")"
+
+# KERNEL_SRC: the judged files' hashes are listed; a program built from
+# lib/hpcc is said not to measure the tree.
+fx=tests/seam/fixtures/koom/two-pass
+REPORT_COMPACTION="$tmp/fake-compaction" scripts/report --bin "$BIN" --out "$tmp/k" --tiny \
+	--kernel-src "$fx" >"$tmp/out" 2>&1
+rc=$?
+h=$(git hash-object "$fx/mm/oom_kill.c")
+result $([ $rc = 0 ] && grep -q "^    $h mm/oom_kill.c\$" "$tmp/k/REPORT.md" &&
+	grep -q '^WARNING: the measuring program was built from' "$tmp/k/REPORT.md" &&
+	grep -q "^Reproduce: make report KERNEL_SRC=$(realpath "$fx") " "$tmp/k/REPORT.md"
+	echo $?) report_kernel_src_hashes "rc $rc $(grep -A3 KERNEL_SRC "$tmp/k/REPORT.md")"
+
+# Section 3's concurrent half: oom_race's quiescent shortfall distribution per
+# CPU count, from its JSON report; without a ./stress it says so (control).
+python3 - "$tmp/r" >"$tmp/conc" 2>&1 <<'PY'
+import json, os, sys
+d = sys.argv[1]
+pts = json.load(open(os.path.join(d, "report.json")))["oom"]["imprecision"]["concurrent"]["points"]
+assert [p["nr_cpus"] for p in pts] == [8, 16], pts
+for p in pts:
+    assert p["rc"] == 0 and p["quiescent_points"] >= 1, p
+    q = p["shortfall"]["v16"]
+    assert q["selections"] >= 1 and 0 <= q["shortfall_pages_median"] <= q["shortfall_pages_p99"] \
+        <= q["shortfall_pages_max"], q
+text = open(os.path.join(d, "REPORT.md")).read()
+assert "Under the stress's concurrent churn" in text and "  >W\n" in text, "no table"
+PY
+result $? report_concurrent_distribution "$(tail -n 2 "$tmp/conc")"
+c=$(grep -c '^Concurrent churn: not measured (no /nonexistent)' "$tmp/c/REPORT.md")
+result $([ "$c" = 1 ] && ! grep -q 'Concurrent churn: not measured' "$tmp/r/REPORT.md"; echo $?) \
+	report_concurrent_absent_said "count $c"
+
+# Sections 5 and 6 are given the tree (the run without one is the control).
+result $(grep -q -- "--kernel-src $fx\$" "$tmp/k/compaction/args" &&
+	! grep -q -- --kernel-src "$tmp/c/compaction/args"; echo $?) \
+	report_compaction_gets_kernel_src "$(cat "$tmp/k/compaction/args" "$tmp/c/compaction/args")"
+
+# A tree's own selection: its column is marked and timed beside the model's
+# twin. The producer's JSON is made to say so (a KERNEL_SRC build costs too
+# much here; tests/seam/koom_seam.sh runs that build); the model-only render is
+# the control.
+cp -r "$tmp/k" "$tmp/t"
+python3 - "$tmp/t/report.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for s in ("latency", "order", "imprecision"):
+    r["oom"][s]["implementation"]["v16"] = "kernel T/mm/oom_kill.c (two-pass)"
+lat = r["oom"]["latency"]
+lat["model_twin"] = "v16"
+for p in lat["points"]:
+    if "latency_us" in p:
+        p["latency_us"]["model_twin"] = p["latency_us"]["v16"]
+        p["ratios"]["kernel_vs_model"] = {"median": 1.0, "min": 0.9, "max": 1.1}
+json.dump(r, open(sys.argv[1], "w"))
+PY
+scripts/report --render "$tmp/t" >/dev/null 2>&1
+rc=$?
+result $([ $rc = 0 ] && grep -q '^    CPUs  procs .* v16 (tree)\( \|$\)' "$tmp/t/REPORT.md" &&
+	grep -q '^    CPUs  procs .*tree v16' "$tmp/t/REPORT.md" &&
+	grep -q '^    CPUs  procs .*tree/model$' "$tmp/t/REPORT.md" &&
+	[ "$(grep -c '^Implementations: .*v16: kernel$' "$tmp/t/REPORT.md")" = 3 ] &&
+	$CHECK "$tmp/t" >/dev/null 2>&1; echo $?) report_tree_columns_named \
+	"rc $rc $(grep -n 'Implementations\|tree' "$tmp/t/REPORT.md" | head -5)"
+result $(! grep -q '(tree)\|tree/model' "$tmp/k/REPORT.md" &&
+	grep -q '^Implementations: .*v16: model' "$tmp/k/REPORT.md"; echo $?) \
+	report_model_columns_unmarked
+
+# Each point boots the counter in a process of its own: on a tree whose
+# percpu_counter_tree_subsystem_init() adds to static state
+# (tests/seam/fixtures/ktrees/accumulate.patch on lib/hpcc laid out as a tree),
+# booting 8 then 16 CPUs in one process gives the 16-CPU counters both
+# topologies' accuracy, and the window would differ from lib/shape's. Every
+# section runs on it: one that booted twice in one process would be refused.
+if [ -n "${KERNEL_SRC:-}" ]; then
+	n=$((n + 1))
+	echo "ok $n report_point_per_process # SKIP already building against KERNEL_SRC"
+else
+	kf=$(realpath -m "${BUILD:-build/cc}/kfix")
+	accumulate_tree "$kf/report-accumulate-src" &&
+	(unset MAKEFLAGS MAKELEVEL MFLAGS
+	 make --no-print-directory -j2 KERNEL_SRC="$kf/report-accumulate-src" \
+		BUILD="$kf/report-accumulate" CC="${CC:-cc}" \
+		"$kf/report-accumulate/bench/hpcc-report") >"$tmp/kb" 2>&1 &&
+	kfail=
+	for s in latency order imprecision exact; do	# a second boot is refused
+		"$kf/report-accumulate/bench/hpcc-report" --tiny --section $s \
+			--out "$tmp/acc-$s.json" >>"$tmp/kb" 2>&1 || { kfail=$s; break; }
+	done
+	[ -z "$kfail" ] && python3 - "$tmp" "$kf/report-accumulate-src" >>"$tmp/kb" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1] + "/acc-imprecision.json"))
+assert d["window_code"]["counter"] == sys.argv[2], d["window_code"]
+pts = [(p["nr_cpus"], p["window_pages"], p["shape_window_pages"]) for p in d["points"]]
+assert [p[0] for p in pts] == [8, 16], pts
+assert all(w == s for _, w, s in pts), "window differs from lib/shape's: %s" % pts
+a = json.load(open(sys.argv[1] + "/acc-order.json"))["accuracy"]
+assert a["window_pages"] == a["shape_window_pages"], a
+PY
+	result $? report_point_per_process \
+		"$(grep -v '^\(cc\|clang\|ar\|rm\|make\) ' "$tmp/kb" | tail -n 3 | tr '\n' ' ')"
+fi
+# A tree of an older API (int values, tests/seam/fixtures/ktrees/int-items): the
+# build refuses it, so make report falls back to the model's producer, runs
+# to the end without ./stress or frag-bench, and every section says what the
+# tree's API leaves unmeasured. The long-API report ($tmp/k) is the control.
+ki=tests/seam/fixtures/ktrees/int-items
+said_int() {	# DIR: the model's numbers marked, nothing of the tree's claimed
+	[ "$(grep -c "^Not measured on this tree's API" "$1/REPORT.md")" = 6 ] &&
+	grep -q "^Concurrent churn: not measured on this tree's API" "$1/REPORT.md" &&
+	grep -q "^NOT THIS TREE'S COUNTER: the producer cannot be built against" "$1/REPORT.md" &&
+	! grep -q '^WARNING: the measuring program' "$1/REPORT.md" &&
+	! ls "$1"/oom-race-*.json >/dev/null 2>&1 && [ ! -e "$1/compaction" ] &&
+	$CHECK "$1" >/dev/null 2>&1
+}
+STRESS="${BUILD:-build/cc}/stress" REPORT_COMPACTION="$tmp/fake-compaction" \
+	scripts/report --bin "$BIN" --out "$tmp/i" --tiny --kernel-src "$ki" \
+	--api-refused "precise_sum() returns int" >"$tmp/out" 2>&1
+rc=$?
+result $([ $rc = 0 ] && said_int "$tmp/i" && ! grep -q "this tree's API" "$tmp/k/REPORT.md"
+	echo $?) report_int_api_said "rc $rc $(grep -i "tree's api" "$tmp/i/REPORT.md" | head -n 2)"
+if [ -n "${KERNEL_SRC:-}" ]; then
+	n=$((n + 1))
+	echo "ok $n report_int_tree_make # SKIP already building against KERNEL_SRC"
+else
+	kf=$(realpath -m "${BUILD:-build/cc}/kfix")
+	(unset MAKEFLAGS MAKELEVEL MFLAGS
+	 make --no-print-directory -j2 report KERNEL_SRC="$ki" BUILD="$kf/report-int" \
+		CC="${CC:-cc}" REPORT_DIR="$tmp/im" REPORT_ARGS=--tiny) >"$tmp/ib" 2>&1
+	rc=$?
+	# Section 3's window is the tree's own, through the adapter.
+	python3 - "$tmp/im/report.json" >>"$tmp/ib" 2>&1 <<'PY'
+import json, sys
+w = json.load(open(sys.argv[1]))["oom"]["imprecision"]["tree_window"]
+assert w["rc"] == 0 and w["api"].startswith("shape=int-items"), w
+assert [(p["nr_cpus"], p["batch"]) for p in w["points"]] == \
+    [(8, 32), (8, 128), (16, 32), (16, 128)], w
+assert all(p["window_pages"] == p["under_pages"] + p["over_pages"] > 0 for p in w["points"]), w
+PY
+	wrc=$?
+	result $([ $rc = 0 ] && [ $wrc = 0 ] && said_int "$tmp/im" &&
+		grep -q "NOT THIS TREE'S COUNTER: [^.]*(percpu_counter_tree_precise_sum() present" \
+			<(tr '\n' ' ' <"$tmp/im/REPORT.md" | sed 's/  */ /g'); echo $?) \
+		report_int_tree_make \
+		"rc $rc $(grep -v '^\(cc\|clang\|ar\|rm\|make\) ' "$tmp/ib" | tail -n 2 | cut -c1-200)"
+fi
+
+c=$(grep -c "^Window code: 'window pages' is model lib/hpcc\( \|$\)" "$tmp/r/REPORT.md")
+result $([ "$c" = 1 ]; echo $?) report_window_code_named "count $c"
+
+# --render re-renders from report.json alone, byte for byte.
+cp "$tmp/r/REPORT.md" "$tmp/before.md"
+scripts/report --render "$tmp/r" >/dev/null 2>&1 && cmp -s "$tmp/before.md" "$tmp/r/REPORT.md"
+result $? report_render_reproducible
+
+# The checker fires: sections out of order, a spread dropped, a wide table,
+# a table row short of a column, no commit line.
+mutate() {	# NAME SED-SCRIPT
+	rm -rf "$tmp/m" && cp -r "$tmp/r" "$tmp/m" && sed -i "$2" "$tmp/m/REPORT.md"
+	if cmp -s "$tmp/r/REPORT.md" "$tmp/m/REPORT.md"; then	# the layout moved under it
+		result 1 "report_check_fires_$1" "the mutation changed nothing"
+		return
+	fi
+	$CHECK "$tmp/m" >"$tmp/mchk" 2>&1
+	result $([ $? = 1 ]; echo $?) "report_check_fires_$1" "$(cat "$tmp/mchk")"
+}
+mutate order 's/^## 2\./## 7./'
+mutate spread '0,/^       8     10 /s/^\(       8     10  *\)\([0-9.e+]*\) [0-9.e+]*-[0-9.e+]*/\1\2/'
+mutate width '0,/^    CPUs  procs/s/^    CPUs  procs/    CPUs                                           procs/'
+mutate columns '0,/^       8     40 /s/  [0-9.]* [0-9.]*-[0-9.]*\(us\|ms\|s\)\?$//'
+mutate commit 's/^Commit /Kommit /'
+
+# Bad input: exit 2, one line.
+bad() {	# NAME CMD...
+	local name=$1
+	shift
+	"$@" >"$tmp/o" 2>"$tmp/e"
+	local rc=$? lines
+	lines=$(wc -l <"$tmp/e")
+	result $([ $rc = 2 ] && [ "$lines" = 1 ]; echo $?) "bad_input_$name" \
+		"rc $rc, $lines lines: $(head -n 2 "$tmp/e")"
+}
+bad report_option scripts/report --bogus
+bad report_seeds scripts/report --bin "$BIN" --out "$tmp/x" --seeds 0,a
+bad report_reps scripts/report --bin "$BIN" --out "$tmp/x" --reps 1
+bad report_bin scripts/report --bin /nonexistent --out "$tmp/x"
+bad report_window_bin scripts/report --bin "$BIN" --out "$tmp/x" --window-bin "$BIN"
+bad producer_section "$BIN" --section nope
+bad producer_reps "$BIN" --section latency --reps 2
+bad producer_seeds "$BIN" --section order --seeds 1,,x
+bad producer_option "$BIN" --frobnicate
+bad producer_no_section "$BIN" --tiny
+
+# A REPORT.md the script did not write is never overwritten.
+mkdir -p "$tmp/user" && echo "my notes" >"$tmp/user/REPORT.md"
+bad foreign_report scripts/report --bin "$BIN" --out "$tmp/user" --tiny
+result $([ "$(cat "$tmp/user/REPORT.md")" = "my notes" ]; echo $?) foreign_report_kept
+
+[ "$n" = 32 ] || { echo "# $n results, the plan says 32"; failed=1; }
+exit $((failed > 0))

@@ -1,0 +1,245 @@
+#!/usr/bin/env bash
+# scripts/kernel-check --git / --am on a patch series (docs/kernel-trees.md,
+# "Checking a series"). The fixture repository is ours: lib/hpcc laid out as
+# a kernel tree (BASE), then six commits:
+#   1 docs only          (nothing judged: cached from BASE)
+#   2 the carry bit from an unsigned int get_count_order()
+#     (tests/seam/fixtures/ktrees/count-order-int.patch: carry_batch_4g fails)
+#   3, 4 unrelated       (cached from 2)
+#   5 reverts 2          (the content of BASE again: cached from BASE)
+#   6 unrelated
+# Checked: the seven rows, the cache, "first bad" at 2, "fixed by" at 5,
+# exit 1; the same from --am on the series' mbox; KTAP and JSON forms; bad
+# inputs exit 2 with one line; the repository is left byte-identical
+# (branches, index, dirty worktree, stash). Two trees are built, a
+# third on a side branch that does not compile; on another side branch
+# an RFC-shaped tree and a variant are judged by the adapter alone.
+# Env: CC. KTAP on stdout.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root" || exit 1
+echo "KTAP version 1"
+if [ -n "${KERNEL_SRC:-}" ]; then
+	echo "1..1"
+	echo "ok 1 series # SKIP already building against KERNEL_SRC"
+	exit 0
+fi
+echo "1..8"
+unset MAKEFLAGS MAKELEVEL MFLAGS
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+repo=$tmp/repo
+opts=(--duration 0.2s --cpus 2 --unit test_hpcc_carry --jobs 2)
+rc=0
+
+g() {
+	git -C "$repo" -c user.name=fixture -c user.email=fixture@localhost "$@"
+}
+commit() {	# SUBJECT
+	g add -A && g commit -q -m "$1"
+}
+mkdir -p "$repo/lib" "$repo/include/linux" "$repo/mm" "$repo/Documentation"
+git init -q "$repo"
+echo "fixture tree" >"$repo/MAINTAINERS"
+commit "start: no hpcc files yet"
+cp lib/hpcc/percpu_counter_tree.c "$repo/lib/"
+cp lib/hpcc/include/linux/percpu_counter_tree.h "$repo/include/linux/"
+commit "base"
+echo "notes" >"$repo/Documentation/notes.txt"
+commit "docs: notes on the counters"
+g apply -p1 "$root/tests/seam/fixtures/ktrees/count-order-int.patch"
+commit "percpu_counter_tree: carry bit from get_count_order()"
+echo "int vmscan;" >"$repo/mm/vmscan.c"
+commit "mm: unrelated change"
+echo "more" >>"$repo/MAINTAINERS"
+commit "MAINTAINERS: update"
+g apply -R -p1 "$root/tests/seam/fixtures/ktrees/count-order-int.patch"
+commit "percpu_counter_tree: carry bit from get_count_order_long() again"
+echo "more notes" >>"$repo/Documentation/notes.txt"
+commit "docs: more notes"
+mapfile -t h < <(g rev-list --reverse --abbrev-commit --abbrev=12 HEAD~7..HEAD)
+start=$(g rev-parse HEAD~7)
+# A side branch whose one commit does not compile.
+trunk=$(g symbolic-ref --short HEAD)
+g checkout -q -b broken "${h[0]}"
+sed -i '1i #error broken on purpose' "$repo/lib/percpu_counter_tree.c"
+commit "percpu_counter_tree: does not compile"
+# A side branch from an older API: the RFC-shaped fixture (the full suite
+# refuses it, the adapter judges it), rfc-sign.patch (a regression only the
+# adapter sees), then lib/hpcc (the full suite, nothing to compare with BASE).
+g checkout -q -b older "$start"
+cp -r tests/seam/fixtures/ktrees/rfc/. "$repo/"
+commit "percpu_counter_tree: RFC API"
+g apply -p1 "$root/tests/seam/fixtures/ktrees/rfc-sign.patch"
+commit "percpu_counter_tree: compare_value answers the sign of counter - v"
+cp lib/hpcc/percpu_counter_tree.c "$repo/lib/"
+cp lib/hpcc/include/linux/percpu_counter_tree.h "$repo/include/linux/"
+commit "percpu_counter_tree: long API"
+g checkout -q "$trunk"
+# The user's state: a stash, a dirty tracked file, an untracked file, a staged one.
+echo "stashed" >>"$repo/MAINTAINERS" && g stash -q
+echo "dirty" >>"$repo/mm/vmscan.c"
+echo "untracked" >"$repo/scratch.txt"
+echo "staged" >"$repo/Documentation/staged.txt" && g add Documentation/staged.txt
+g format-patch -q --stdout "${h[0]}..HEAD" >"$tmp/series.mbox"
+
+snapshot() {
+	(cd "$repo" && GIT_OPTIONAL_LOCKS=0 git status --porcelain=v1 &&
+	 git rev-parse HEAD && git branch -a && git stash list &&
+	 find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
+}
+snapshot >"$tmp/before"
+
+result() {	# N NAME: ok when $bad is empty
+	if [ -z "$bad" ]; then
+		echo "ok $1 $2"
+	else
+		printf '%s\n' "$bad" | sed -e 's/^/# /'
+		echo "not ok $1 $2"
+		rc=1
+	fi
+}
+
+# check_table FILE SHORT...: the seven rows, the cache, first bad, fixed by.
+check_table() {
+	local f=$1 s
+	shift
+	s=("$@")
+	[ "$(grep -c '^| [0-9a-f]\{12\} |' "$f")" = 7 ] || bad+="want 7 rows"$'\n'
+	row() { grep "^| ${s[$1]} |" "$f"; }
+	row 0 | grep -q '| BASE | yes | 5/0/0 | .*counter_storm PASS' || bad+="row BASE"$'\n'
+	row 1 | grep -q "| - | cached from ${s[0]} | yes | 5/0/0 " || bad+="row 1 not cached"$'\n'
+	row 2 | grep -q "| lib/percpu_counter_tree.c | judged | yes | 4/1/0 (test_hpcc_carry carry_batch_4g wrong-answer)" ||
+		bad+="row 2 not judged failing"$'\n'
+	row 3 | grep -q "| cached from ${s[2]} | yes | 4/1/0 " || bad+="row 3"$'\n'
+	row 4 | grep -q "| cached from ${s[2]} | yes | 4/1/0 " || bad+="row 4"$'\n'
+	row 5 | grep -q "| lib/percpu_counter_tree.c | cached from ${s[0]} | yes | 5/0/0 " ||
+		bad+="row 5"$'\n'
+	row 6 | grep -q "| cached from ${s[0]} | yes | 5/0/0 " || bad+="row 6"$'\n'
+	grep -qx "first bad: ${s[2]} percpu_counter_tree: carry bit from get_count_order(): unit test_hpcc_carry carry_batch_4g (wrong-answer, init)" "$f" ||
+		bad+="no first bad at ${s[2]}"$'\n'
+	grep -q "^fixed by: ${s[5]} percpu_counter_tree: carry bit from get_count_order_long() again" "$f" ||
+		bad+="no fixed by at ${s[5]}"$'\n'
+	[ "$(grep -c '^first bad: \|^fixed by: ' "$f")" = 2 ] || bad+="want one first bad, one fixed by"$'\n'
+}
+
+# 1. --git over the series.
+bad=
+scripts/kernel-check "${opts[@]}" --git "$repo" "${h[0]}..HEAD" >"$tmp/git.out" 2>"$tmp/err"
+r=$?
+[ $r = 1 ] || bad+="exit $r, want 1: $(head -c 300 "$tmp/err")"$'\n'
+check_table "$tmp/git.out" "${h[@]}"
+[ -z "$bad" ] || bad+=$(sed 's/^/  /' "$tmp/git.out")
+result 1 git_series
+
+# 2. --am on the mbox, with KTAP and JSON.
+bad=
+scripts/kernel-check "${opts[@]}" --report ktap --json "$tmp/am.json" --am "$tmp/series.mbox" \
+	--base "${h[0]}" "$repo" >"$tmp/am.ktap" 2>"$tmp/err"
+r=$?
+[ $r = 1 ] || bad+="exit $r, want 1: $(head -c 300 "$tmp/err")"$'\n'
+python3 tests/lib/ktap_validate.py --quiet --expect 4,3,0 "$tmp/am.ktap" >/dev/null 2>"$tmp/err" ||
+	bad+="KTAP: $(head -c 300 "$tmp/err")"$'\n'
+grep -q '^not ok 3 [0-9a-f]\{12\} percpu_counter_tree: carry bit from get_count_order()$' "$tmp/am.ktap" &&
+grep -q '^# first bad: [0-9a-f]\{12\} percpu_counter_tree: carry bit from get_count_order(): unit test_hpcc_carry carry_batch_4g' "$tmp/am.ktap" &&
+grep -q '^ok 6 [0-9a-f]\{12\} percpu_counter_tree: carry bit from get_count_order_long() again$' "$tmp/am.ktap" ||
+	bad+="KTAP rows"$'\n'
+python3 - "$tmp/am.json" <<'PY' || bad+="JSON"$'\n'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["commits"]
+assert d["mode"] == "am" and d["exit"] == 1 and len(c) == 7
+assert [x["cached_from"] is not None for x in c] == [False, True, False, True, True, True, True]
+assert c[5]["cached_from"] == c[0]["short"] and c[3]["cached_from"] == c[2]["short"]
+assert [x["unit"]["fail"] for x in c] == [0, 0, 1, 1, 1, 0, 0]
+assert [(x["short"], x["check"]) for x in d["first_bad"]] == \
+	[(c[2]["short"], "unit test_hpcc_carry carry_batch_4g")]
+assert [x["short"] for x in d["fixed_by"]] == [c[5]["short"]]
+assert c[2]["unit_failed"][0]["class"] == "wrong-answer"
+PY
+[ -z "$bad" ] || bad+=$(sed 's/^/  /' "$tmp/am.ktap")
+result 2 am_series_ktap_json
+
+# 3. a series that only fixes: exit 0, no first bad, fixed by where BASE's
+#    failure passes.
+bad=
+scripts/kernel-check "${opts[@]}" --git "$repo" "${h[4]}..${h[5]}" >"$tmp/fix.out" 2>"$tmp/err"
+r=$?
+[ $r = 0 ] || bad+="exit $r, want 0"$'\n'
+grep -q '^first bad' "$tmp/fix.out" && bad+="first bad in a fix-only range"$'\n'
+grep -q "^fixed by: ${h[5]} .*: unit test_hpcc_carry carry_batch_4g$" "$tmp/fix.out" ||
+	bad+="no fixed by for the failure of BASE"$'\n'
+result 3 fix_only_exit_0
+
+# 4. bad input: one line on stderr, nothing on stdout, exit 2.
+bad=
+refuse() {	# WHAT ARGS...
+	local what=$1 out err r
+	shift
+	out=$(scripts/kernel-check "${opts[@]}" "$@" 2>"$tmp/err")
+	r=$?
+	err=$(cat "$tmp/err")
+	if [ $r != 2 ] || [ -n "$out" ] || [ "$(wc -l <"$tmp/err")" != 1 ]; then
+		bad+="$what: rc=$r stdout=[${out:0:100}] stderr=[$err]"$'\n'
+	else
+		echo "# $what: $err"
+	fi
+}
+printf 'From: x\n\n--- a/mm/vmscan.c\n+++ b/mm/vmscan.c\n@@ -1 +1 @@\n-nothing here\n+x\n' >"$tmp/noapply.mbox"
+refuse not_a_repo --git "$tmp" "${h[0]}..HEAD"
+refuse bad_range --git "$repo" "${h[0]}"
+refuse unknown_rev --git "$repo" "${h[0]}..nosuchbranch"
+refuse empty_range --git "$repo" "HEAD..HEAD"
+refuse base_unknown --am "$tmp/series.mbox" --base nosuchrev "$repo"
+refuse mbox_missing --am "$tmp/nosuch.mbox" --base "${h[0]}" "$repo"
+refuse base_without_files --git "$repo" "$start..HEAD"
+refuse mbox_no_apply --am "$tmp/noapply.mbox" --base "${h[2]}" "$repo"
+result 4 bad_input_exit_2
+
+# 5. the repository is byte-identical (status, HEAD, branches, stash, files).
+bad=
+snapshot >"$tmp/after"
+cmp -s "$tmp/before" "$tmp/after" || bad+=$(diff "$tmp/before" "$tmp/after" | head -n 10)
+result 5 repo_unchanged
+
+# 6. a check that fails at BASE already is no regression: 2..6 from the bug.
+bad=
+scripts/kernel-check "${opts[@]}" --git "$repo" "${h[2]}..${h[3]}" >"$tmp/pre.out" 2>"$tmp/err"
+r=$?
+[ $r = 0 ] || bad+="exit $r, want 0 (the failure is BASE's)"$'\n'
+result 6 base_failure_not_regression
+# 7. a commit that does not build: first bad names the build and its error
+#    (gcc says "error: #error TEXT", clang "error: TEXT").
+bad=
+scripts/kernel-check "${opts[@]}" --git "$repo" "${h[0]}..broken" >"$tmp/broken.out" 2>"$tmp/err"
+r=$?
+[ $r = 1 ] || bad+="exit $r, want 1"$'\n'
+grep -q "^first bad: [0-9a-f]\{12\} percpu_counter_tree: does not compile: builds: build failed: .*error: \(#error \)\{0,1\}broken on purpose" \
+	"$tmp/broken.out" || bad+=$(cat "$tmp/broken.out")$'\n'
+snapshot >"$tmp/after"
+cmp -s "$tmp/before" "$tmp/after" || bad+="the repository changed"
+result 7 build_regression
+# 8. adapter-only commits are judged: their rows say so, a regression of an
+#    adapter case is a first bad; the full suite's cases and the stress
+#    scenarios, which BASE did not run, are not compared with it; the full
+#    suite building is a fixed by (the build failed at BASE).
+bad=
+mapfile -t o < <(g rev-list --reverse --abbrev-commit --abbrev=12 older~2..older)
+scripts/kernel-check "${opts[@]}" --git "$repo" "older~2..older" >"$tmp/older.out" 2>"$tmp/err"
+r=$?
+[ $r = 1 ] || bad+="exit $r, want 1: $(head -c 300 "$tmp/err")"$'\n'
+ad="adapter only (the full suite refuses it: early RFC API)"
+grep -qF "| $(g rev-parse --short=12 older~2) | percpu_counter_tree: RFC API | - | BASE | $ad | 5/0/2 |" \
+	"$tmp/older.out" || bad+="row BASE"$'\n'
+grep -qF "| judged | $ad | 3/2/2 (test_hpcc_adapt adapt_compare_value wrong-answer, test_hpcc_adapt adapt_precise_compare_value wrong-answer) |" \
+	"$tmp/older.out" || bad+="row rfc-sign"$'\n'
+grep -q "| judged | yes | 5/0/0 | .*counter_storm PASS" "$tmp/older.out" || bad+="row long API"$'\n'
+grep -q "^first bad: ${o[0]} percpu_counter_tree: compare_value answers .*: unit test_hpcc_adapt adapt_compare_value (wrong-answer" \
+	"$tmp/older.out" || bad+="no first bad at ${o[0]}"$'\n'
+grep -q "^fixed by: ${o[1]} percpu_counter_tree: long API: builds$" "$tmp/older.out" ||
+	bad+="no fixed by (builds) at ${o[1]}"$'\n'
+[ "$(grep -c '^first bad: \|^fixed by: ' "$tmp/older.out")" = 3 ] ||
+	bad+="want the two adapter cases as first bad, the build as fixed by"$'\n'
+[ -z "$bad" ] || bad+=$(sed 's/^/  /' "$tmp/older.out")
+result 8 adapter_only_series
+exit $rc
