@@ -42,7 +42,7 @@ struct raw_thread {
 	long sum[RAW_KEYS];
 };
 
-/* counter_storm's key mix (src/scenarios/counter_storm.c): hot, group0..2. */
+/* counter_storm's key mix (src/scenarios/counter_storm/counter_storm.c): hot, group0..2. */
 static const unsigned char raw_key_of_tenth[10] = { 0, 0, 0, 0, 2, 2, 2, 3, 3, 4 };
 
 static inline unsigned long long raw_next(unsigned long long *s)

@@ -87,9 +87,9 @@ result $? replay_unknown_invariant_refused "failed:$bad"
 # 6. ... and every name the sources pass to stress_fail*() is in that list.
 src=$here/../src
 missing=$(perl -0777 -ne 'while (/\bstress_fail(?:_class)?\s*\(\s*[^,()]+,\s*(?:STRESS_\w+\s*,\s*)?"([^"]*)"/g) { print "$1\n" }' \
-	"$src"/*.c "$src"/scenarios/*.c | sort -u |
+	"$src"/*.c "$src"/scenarios/*/*.c | sort -u |
 	while read -r name; do grep -q "\"$name\"" "$src/invariants.c" || echo "$name"; done)
-[ -n "$(perl -0777 -ne 'print "x" if /stress_fail/' "$src"/scenarios/*.c)" ] && [ -z "$missing" ]
+[ -n "$(perl -0777 -ne 'print "x" if /stress_fail/' "$src"/scenarios/*/*.c)" ] && [ -z "$missing" ]
 result $? invariant_table_complete "not in src/invariants.c: $(echo $missing)"
 
 # No plan at the end: KTAP puts it after the version line or leaves it out.

@@ -16,8 +16,8 @@
 #include "ktap.h"
 #include "stress.h"
 #include "mm/compaction.h"
-#include "scenarios/storm.h"
-#include "scenarios/cc_shadow.h"
+#include "scenarios/counter_storm/storm.h"
+#include "scenarios/compaction_churn/cc_shadow.h"
 
 #define NCPUS	4
 

@@ -12,7 +12,7 @@
 #include "shape/hpcc_shape.h"
 #include "shape/hpcc_residual.h"
 #include "shape/hpcc_window.h"
-#include "scenarios/storm.h"
+#include "scenarios/counter_storm/storm.h"
 
 /*
  * approximate_compare(a, b)'s expected answer over every boundary delta
