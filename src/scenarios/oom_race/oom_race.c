@@ -692,6 +692,57 @@ static unsigned int check_badness(struct stress *s, struct qtask *q, unsigned in
 	return n;
 }
 
+/* Selection @a's shortfall @sh against the true maximum @pmax, for the report. */
+static void record_shortfall(int a, long sh, long pmax)
+{
+	R->q_worst[a] = max(R->q_worst[a], sh);
+	if (pmax != LONG_MIN && R->nqrec[a] < QREC_MAX) {
+		R->qrec[a][R->nqrec[a]].sh = sh;
+		R->qrec[a][R->nqrec[a]++].max = pmax;
+	}
+	R->q_hits[a] += sh != 0;
+}
+
+/*
+ * Selection @a chose badness @got, @sh below the true maximum @pmax, with
+ * @inwin tasks in the window: each algorithm's bound (@oc: its statistics).
+ */
+static void judge_shortfall(struct stress *s, int a, const struct oom_control *oc,
+			    long got, long sh, long pmax, unsigned int inwin)
+{
+	if (a == OOM_ALGO_PRECISE) {
+		if (sh)
+			stress_fail(s, "oracle_precise", -1,
+				    "precise one-pass chose %ld, true maximum %ld", got, pmax);
+		return;
+	}
+	/*
+	 * v16 is exact only if the true maximum also passes its
+	 * filter against an exact anchor: 4T <= O. A batch below a
+	 * fan-in breaks that (test_oom: oom_v16_exactness_needs_small_t).
+	 */
+	if (inwin <= OOM_MAX_PRECISE_BADNESS_SUMS && sh &&
+	    (a == OOM_ALGO_BOUNDED || R->slack4 <= R->over))
+		stress_fail(s, "exact_in_window", -1,
+			    "%s chose %ld, true maximum %ld with %u tasks in the window",
+			    oom_algo_names[a], got, pmax, inwin);
+	if (a == OOM_ALGO_BOUNDED) {
+		stress_margin(s, "bounded_window", sh, R->window);
+		if (sh > (long)R->window)
+			stress_fail(s, "bounded_window", -1,
+				    "bounded chose %ld, %ld below the true maximum %ld (window %lu)",
+				    got, sh, pmax, R->window);
+	} else {
+		R->q_v16_sel++;
+		R->q_v16_runout += oc->stats.budget_hits != 0;
+		if (cfg.max_shortfall >= 0 && sh > cfg.max_shortfall)
+			stress_fail(s, "v16_max_shortfall", -1,
+				    "v16 chose %ld, %ld pages (%.2f windows) below the true maximum %ld; %u tasks in the window, %lu approximate selections after the budget",
+				    got, sh, in_windows(sh), pmax, inwin,
+				    oc->stats.fallback_selects);
+	}
+}
+
 /*
  * Selection @a at this quiescent point (@pending victims, @inwin tasks in
  * the window, true maximum @pmax): false when it chose no victim at all
@@ -727,51 +778,56 @@ static bool check_selection(struct stress *s, int a, unsigned int pending, long 
 	}
 	sh = pmax == LONG_MIN ? 0 : pmax - got;
 	oom_select_put(&oc);
-	R->q_worst[a] = max(R->q_worst[a], sh);
-	if (pmax != LONG_MIN && R->nqrec[a] < QREC_MAX) {
-		R->qrec[a][R->nqrec[a]].sh = sh;
-		R->qrec[a][R->nqrec[a]++].max = pmax;
-	}
-	R->q_hits[a] += sh != 0;
-	if (a == OOM_ALGO_PRECISE) {
-		if (sh)
-			stress_fail(s, "oracle_precise", -1,
-				    "precise one-pass chose %ld, true maximum %ld", got, pmax);
-		return true;
-	}
-	/*
-	 * v16 is exact only if the true maximum also passes its
-	 * filter against an exact anchor: 4T <= O. A batch below a
-	 * fan-in breaks that (test_oom: oom_v16_exactness_needs_small_t).
-	 */
-	if (inwin <= OOM_MAX_PRECISE_BADNESS_SUMS && sh &&
-	    (a == OOM_ALGO_BOUNDED || R->slack4 <= R->over))
-		stress_fail(s, "exact_in_window", -1,
-			    "%s chose %ld, true maximum %ld with %u tasks in the window",
-			    oom_algo_names[a], got, pmax, inwin);
-	if (a == OOM_ALGO_BOUNDED) {
-		stress_margin(s, "bounded_window", sh, R->window);
-		if (sh > (long)R->window)
-			stress_fail(s, "bounded_window", -1,
-				    "bounded chose %ld, %ld below the true maximum %ld (window %lu)",
-				    got, sh, pmax, R->window);
-	} else {
-		R->q_v16_sel++;
-		R->q_v16_runout += oc.stats.budget_hits != 0;
-		if (cfg.max_shortfall >= 0 && sh > cfg.max_shortfall)
-			stress_fail(s, "v16_max_shortfall", -1,
-				    "v16 chose %ld, %ld pages (%.2f windows) below the true maximum %ld; %u tasks in the window, %lu approximate selections after the budget",
-				    got, sh, in_windows(sh), pmax, inwin,
-				    oc.stats.fallback_selects);
-	}
+	record_shortfall(a, sh, pmax);
+	judge_shortfall(s, a, &oc, got, sh, pmax, inwin);
 	return true;
+}
+
+/* Eligible tasks whose approximation is within one window of the largest, @amax. */
+static unsigned int window_census(const struct qtask *q, unsigned int n, long amax)
+{
+	unsigned int i, inwin = 0;
+
+	for (i = 0; i < n; i++)
+		inwin += q[i].eligible && q[i].approx + (long)R->window >= amax;
+	return inwin;
+}
+
+/* OOM kills in progress, frozen with the vCPUs that started them. */
+static unsigned int kills_pending(struct stress *s)
+{
+	unsigned int i, pending = 0;
+
+	for (i = 0; i < stress_nr_cpus(s); i++)
+		pending += R->kill[i].killing != NULL;
+	return pending;
+}
+
+/* This point's kind, for the report: a kill pending, exact, or crowded. */
+static void count_point(unsigned int pending, unsigned int inwin)
+{
+	R->q_checks++;
+	if (pending)
+		R->q_pending++;
+	else if (inwin <= OOM_MAX_PRECISE_BADNESS_SUMS)
+		R->q_exact++;
+	else
+		R->q_crowded++;
+}
+
+/* A mixed layout moves on to its next phase, from adj 0. */
+static void next_phase(void)
+{
+	R->phase = (R->phase + 1) % L_CHAIN;
+	draw_targets();
+	reset_adj();
 }
 
 /* Every vCPU parked: badness, then each selection under test, then the oracle. */
 static void quiescent(struct stress *s)
 {
 	struct qtask *q;
-	unsigned int n, i, inwin = 0, pending = 0, cap = R->nr_slots + 2;
+	unsigned int n, inwin, pending, cap = R->nr_slots + 2;
 	long pmax = LONG_MIN, amax = LONG_MIN;
 	int a;
 
@@ -781,18 +837,10 @@ static void quiescent(struct stress *s)
 	if (!q)
 		return;
 	n = check_badness(s, q, cap, &pmax, &amax);
-	for (i = 0; i < n; i++)
-		inwin += q[i].eligible && q[i].approx + (long)R->window >= amax;
+	inwin = window_census(q, n, amax);
 	free(q);
-	for (i = 0; i < stress_nr_cpus(s); i++)
-		pending += R->kill[i].killing != NULL;
-	R->q_checks++;
-	if (pending)
-		R->q_pending++;
-	else if (inwin <= OOM_MAX_PRECISE_BADNESS_SUMS)
-		R->q_exact++;
-	else
-		R->q_crowded++;
+	pending = kills_pending(s);
+	count_point(pending, inwin);
 	for (a = OOM_ALGO_PRECISE; a <= OOM_ALGO_BOUNDED; a++)
 		if ((a == OOM_ALGO_PRECISE || cfg.algo < 0 || a == cfg.algo) &&
 		    !check_selection(s, a, pending, pmax, inwin))
@@ -800,11 +848,8 @@ static void quiescent(struct stress *s)
 	if (!pending && !stress_failed(s))
 		oom_oracle_quiescent(s, R->totalpages, cfg.algo, R->q_checks, oracle_move,
 				     &R->oracle);
-	if (cfg.layout == L_MIXED) {
-		R->phase = (R->phase + 1) % L_CHAIN;
-		draw_targets();
-		reset_adj();
-	}
+	if (cfg.layout == L_MIXED)
+		next_phase();
 }
 
 /* --- setup, teardown, report --- */
