@@ -543,7 +543,9 @@ static void astorm_report_text(struct stress *s, FILE *out)
 	fprintf(out, " carry_unit=%lu\n# counter_storm final", st->unit);
 	for (i = 0; i < NR_KEYS; i++)
 		fprintf(out, " %s=%ld", key_names[i], hpcc_a_precise_sum(&st->ctr[i]));
-	fprintf(out, "\n# counter_storm adds=%lu adds_as_other_cpu=%lu compares=%lu "
+	fprintf(out, "\n# counter_storm not run through the adapter: each CPU's level-0 word "
+		"and the residual edge plans (they read lib/hpcc's layout), approximate_min_max"
+		"\n# counter_storm adds=%lu adds_as_other_cpu=%lu compares=%lu "
 		"unsettled_skips=%lu sets=%lu refused=%lu\n", adds, other,
 		atomic_load(&st->compares), atomic_load(&st->unsettled), atomic_load(&st->sets),
 		atomic_load(&st->refused));
