@@ -527,16 +527,25 @@ static void astorm_teardown(struct stress *s)
 	stress_set_priv(s, NULL);
 }
 
+/* Every thread has stopped: the adds, and those made as another CPU. */
+static void astorm_sums(struct astorm *st, unsigned long *adds, unsigned long *other)
+{
+	unsigned int i;
+
+	*adds = *other = 0;
+	for (i = 0; i < st->nr_cpus; i++) {
+		*adds += st->cpus[i].adds;
+		*other += st->cpus[i].other_adds;
+	}
+}
+
 static void astorm_report_text(struct stress *s, FILE *out)
 {
 	struct astorm *st = stress_priv(s);
-	unsigned long adds = 0, other = 0;
+	unsigned long adds, other;
 	unsigned int i;
 
-	for (i = 0; i < st->nr_cpus; i++) {
-		adds += st->cpus[i].adds;
-		other += st->cpus[i].other_adds;
-	}
+	astorm_sums(st, &adds, &other);
 	fprintf(out, "# counter_storm through the adapter (%s): range", HPCC_ADAPT_API_DESC);
 	for (i = 0; i < NR_KEYS; i++)
 		fprintf(out, " %s=-%lu/+%lu", key_names[i], st->over[i], st->under[i]);
@@ -554,13 +563,9 @@ static void astorm_report_text(struct stress *s, FILE *out)
 static void astorm_report_json(struct stress *s, struct json *j)
 {
 	struct astorm *st = stress_priv(s);
-	unsigned long adds = 0, other = 0;
-	unsigned int i;
+	unsigned long adds, other;
 
-	for (i = 0; i < st->nr_cpus; i++) {
-		adds += st->cpus[i].adds;
-		other += st->cpus[i].other_adds;
-	}
+	astorm_sums(st, &adds, &other);
 	json_ku64(j, "adds", adds);
 	json_ku64(j, "adds_as_other_cpu", other);
 	json_ku64(j, "compares", atomic_load(&st->compares));
