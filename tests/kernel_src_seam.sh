@@ -380,7 +380,8 @@ adapt_stress_case() {
 adapt_stress_case 15 adapter_stress_passes "want counter_storm passing and two SKIPs" \
 	stress_pass_ok rfc:rfc int-items:int-items
 adapt_stress_case 16 adapter_stress_finds_seeded_bugs \
-	"want counter_storm failing (compare; a window of the range, or a comparison off by it)" stress_fail_ok \
+	"want counter_storm failing (compare; a window of the range, or a comparison off by it)" \
+	stress_fail_ok \
 	"rfc-sign:compare" "rfc-lossy:approx_window|settled_bound|conservation|compare"
 
 exit $rc
