@@ -69,7 +69,7 @@ LIB_SRCS	:= $(filter-out lib/mm/oom_kernel.c lib/mm/kcompact_kernel.c,\
 LIB_OBJS	:= $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/hpcc/percpu_counter_tree.o
 LIBSUITE	:= $(BUILD)/libsuite.a
 
-STRESS_SRCS	:= $(wildcard src/*.c src/scenarios/*/*.c)
+STRESS_SRCS	:= $(filter-out src/scenarios/adapt/%,$(wildcard src/*.c src/scenarios/*/*.c))
 STRESS_OBJS	:= $(STRESS_SRCS:%.c=$(BUILD)/%.o)
 
 TEST_LIB_SRCS	:= $(wildcard tests/lib/*.c)

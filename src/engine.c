@@ -275,6 +275,11 @@ int stress_run(struct stress *s)
 {
 	int rc;
 
+	if (s->sc->unavailable) {
+		s->skipped = true;
+		s->skip_why = s->sc->unavailable;
+		return STRESS_EXIT_PASS;
+	}
 	stress_build_reproducer(s->cfg, s->sc, s->seed, s->duration, s->reproducer,
 				sizeof(s->reproducer));
 	stress_watch_run(s, s->duration > 0 ? stress_now() + s->duration : 0);

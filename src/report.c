@@ -158,6 +158,10 @@ static void verdict_line(struct stress *s, char *buf, size_t len)
 	char dur[32];
 	int n;
 
+	if (s->skip_why) {
+		snprintf(buf, len, "stress: SKIP %s: %s", s->sc->name, s->skip_why);
+		return;
+	}
 	stress_format_duration(s->duration, dur, sizeof(dur));
 	n = snprintf(buf, len, "stress: %s %s cpus=%u seed=%llu batch=%lu duration=%s "
 		     "elapsed=%.2fs startup=%.2fs ops=%lu ops/s=%.0f checks=%lu quiescent=%lu "
@@ -238,7 +242,7 @@ static enum ktap_status ktap_status_of(struct stress *s, const char **why)
 {
 	*why = NULL;
 	if (s->skipped) {
-		*why = "checking off";
+		*why = s->skip_why ? s->skip_why : "checking off";
 		return KTAP_SKIP;
 	}
 	if (!strcmp(stress_verdict(s), "PASS"))
@@ -270,11 +274,13 @@ static void report_run(struct stress *s, FILE *out)
 	verdict_line(s, line, sizeof(line));
 	switch (s->cfg->report) {
 	case REPORT_TEXT:
-		details_block(s, out);
+		if (!s->skip_why)
+			details_block(s, out);
 		fprintf(out, "%s\n", line);
 		break;
 	case REPORT_KTAP:
-		details_block(s, out);
+		if (!s->skip_why)
+			details_block(s, out);
 		ktap_diag(ktap_on(out), "%s", line);
 		st = ktap_status_of(s, &why);
 		ktap_result(ktap_on(out), st, s->sc->name, why ? "%s" : NULL, why);

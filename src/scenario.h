@@ -101,6 +101,12 @@ struct scenario {
 	 */
 	void (*report_text)(struct stress *s, FILE *out);
 	void (*report_json)(struct stress *s, struct json *j);
+	/*
+	 * Set when this build cannot run the scenario (an older hpcc API,
+	 * src/scenarios/adapt/): the reason, one line. Its run is a SKIP
+	 * with that reason; nothing is set up or started.
+	 */
+	const char *unavailable;
 };
 
 void scenario_register(const struct scenario *sc);

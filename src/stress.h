@@ -264,7 +264,8 @@ struct stress {
 	double park_time;		/* waiting for every thread to park */
 	double quiescent_time;		/* in quiescent() */
 	unsigned long ops;
-	bool skipped;			/* checking off */
+	bool skipped;			/* checking off, or skip_why */
+	const char *skip_why;		/* the scenario's unavailable reason */
 	char *sc_text, *sc_json;	/* scenario reports, taken before teardown */
 };
 

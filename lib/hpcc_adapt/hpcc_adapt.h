@@ -16,7 +16,8 @@
  *
  * What a shape cannot express is named by hpcc_a_limit_*(): NULL when the
  * operation exists, else the reason a check SKIPs with. Values outside
- * the shape's range are refused (hpcc_a_fits()), never truncated.
+ * the shape's range are refused (hpcc_a_fits(); -ERANGE from add, set and
+ * the compare_value calls), never truncated.
  */
 #ifndef _HPCC_ADAPT_H
 #define _HPCC_ADAPT_H
@@ -174,13 +175,18 @@ static inline void hpcc_a_accuracy_range(struct hpcc_a *a, unsigned long *under,
 #endif
 }
 
+/* -ERANGE (no call) when @v is outside the API's values: never truncated. */
 static inline int hpcc_a_approximate_compare_value(struct hpcc_a *a, long v)
 {
+	if (!hpcc_a_fits(v))
+		return -ERANGE;
 	return percpu_counter_tree_approximate_compare_value(&a->c, (hpcc_a_val)v);
 }
 
 static inline int hpcc_a_precise_compare_value(struct hpcc_a *a, long v)
 {
+	if (!hpcc_a_fits(v))
+		return -ERANGE;
 	return percpu_counter_tree_precise_compare_value(&a->c, (hpcc_a_val)v);
 }
 

@@ -220,26 +220,31 @@ snapshot >"$tmp/after"
 cmp -s "$tmp/before" "$tmp/after" || bad+="the repository changed"
 result 7 build_regression
 # 8. adapter-only commits are judged: their rows say so, a regression of an
-#    adapter case is a first bad; the full suite's cases and the stress
-#    scenarios, which BASE did not run, are not compared with it; the full
-#    suite building is a fixed by (the build failed at BASE).
+#    adapter case or of counter_storm through the adapter is a first bad;
+#    the full suite's cases and the scenarios BASE could not run (oom_race,
+#    compaction_churn: SKIP there) are not compared with it; the full suite
+#    building and its counter_storm passing are fixed by.
 bad=
 mapfile -t o < <(g rev-list --reverse --abbrev-commit --abbrev=12 older~2..older)
 scripts/kernel-check "${opts[@]}" --git "$repo" "older~2..older" >"$tmp/older.out" 2>"$tmp/err"
 r=$?
 [ $r = 1 ] || bad+="exit $r, want 1: $(head -c 300 "$tmp/err")"$'\n'
 ad="adapter only (the full suite refuses it: early RFC API)"
-grep -qF "| $(g rev-parse --short=12 older~2) | percpu_counter_tree: RFC API | - | BASE | $ad | 5/0/2 |" \
+grep -qF "| $(g rev-parse --short=12 older~2) | percpu_counter_tree: RFC API | - | BASE | $ad | 5/0/2 | counter_storm PASS, compaction_churn/oom_race SKIP (needs the long hpcc API) |" \
 	"$tmp/older.out" || bad+="row BASE"$'\n'
 grep -qF "| judged | $ad | 3/2/2 (test_hpcc_adapt adapt_compare_value wrong-answer, test_hpcc_adapt adapt_precise_compare_value wrong-answer) |" \
 	"$tmp/older.out" || bad+="row rfc-sign"$'\n'
 grep -q "| judged | yes | 5/0/0 | .*counter_storm PASS" "$tmp/older.out" || bad+="row long API"$'\n'
 grep -q "^first bad: ${o[0]} percpu_counter_tree: compare_value answers .*: unit test_hpcc_adapt adapt_compare_value (wrong-answer" \
 	"$tmp/older.out" || bad+="no first bad at ${o[0]}"$'\n'
+grep -q "^first bad: ${o[0]} percpu_counter_tree: compare_value answers .*: stress counter_storm FAIL (compare, wrong-answer)$" \
+	"$tmp/older.out" || bad+="no first bad (counter_storm) at ${o[0]}"$'\n'
 grep -q "^fixed by: ${o[1]} percpu_counter_tree: long API: builds$" "$tmp/older.out" ||
 	bad+="no fixed by (builds) at ${o[1]}"$'\n'
-[ "$(grep -c '^first bad: \|^fixed by: ' "$tmp/older.out")" = 3 ] ||
-	bad+="want the two adapter cases as first bad, the build as fixed by"$'\n'
+grep -q "^fixed by: ${o[1]} percpu_counter_tree: long API: stress counter_storm$" "$tmp/older.out" ||
+	bad+="no fixed by (counter_storm) at ${o[1]}"$'\n'
+[ "$(grep -c '^first bad: \|^fixed by: ' "$tmp/older.out")" = 5 ] ||
+	bad+="want the two adapter cases and counter_storm as first bad, the build and counter_storm as fixed by"$'\n'
 [ -z "$bad" ] || bad+=$(sed 's/^/  /' "$tmp/older.out")
 result 8 adapter_only_series
 exit $rc

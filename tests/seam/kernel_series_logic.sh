@@ -10,11 +10,13 @@
 #   4 BASE without a KUnit file: the KUnit cases of later commits are not
 #     compared
 #   5 a check failing at BASE: fixed by where it first passes, no first bad
+#   6 counter_storm through the adapter: compared from an adapter-only BASE
+#     on; the scenarios it SKIPs there are not; the row groups the SKIPs
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..5"
+echo "1..6"
 python3 -B - "$root/scripts/kernel-series" <<'EOF'
 import importlib.machinery
 import importlib.util
@@ -49,6 +51,22 @@ def run(verdicts):
 KU = {"pass": 5, "fail": 0, "skip": 0}
 KU1 = {"pass": 4, "fail": 1, "skip": 0}
 NO = {"none": "no KUnit file"}
+LONG = {"verdict": "SKIP", "detail": "needs the long hpcc API"}
+
+
+def adapter_stress(storm):
+	v = adapter()
+	v["stress"] = {"compaction_churn": LONG, "counter_storm": {"verdict": storm, "detail": "-"},
+		       "oom_race": LONG}
+	return v
+
+
+def full_oom_fails():
+	v = full()
+	v["stress"]["oom_race"] = {"verdict": "FAIL", "detail": "x, wrong-answer"}
+	return v
+
+
 cases = [
 	("adapter_base", [adapter("adapt_compare_pair"), adapter("adapt_compare_pair", "adapt_set"),
 			  full("carry_batch_4g", stress="FAIL")],
@@ -61,10 +79,17 @@ cases = [
 	("kunit_not_at_base", [full(kunit=NO), full(kunit=KU1, kfail=["new_case"])], []),
 	("base_failure_fixed", [full("carry_batch_4g"), full("carry_batch_4g"), full(), full()],
 	 ["fixed by: c2: unit test_hpcc_carry carry_batch_4g"]),
+	("adapter_stress", [adapter_stress("PASS"), adapter_stress("FAIL"), full_oom_fails()],
+	 ["first bad: c1: stress counter_storm", "fixed by: c2: builds",
+	  "fixed by: c2: stress counter_storm"]),
 ]
 rc = 0
 for i, (name, verdicts, want) in enumerate(cases, 1):
 	got = run(verdicts)
+	if name == "adapter_stress":
+		got.append(ks.stress_text(verdicts[0]))
+		want = want + ["counter_storm PASS, compaction_churn/oom_race SKIP "
+			       "(needs the long hpcc API)"]
 	if got == want:
 		print(f"ok {i} {name}")
 	else:

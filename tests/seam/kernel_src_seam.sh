@@ -27,6 +27,10 @@
 #   int-items       the intermediate API (int values, caller items, unsigned
 #                   int batch and range): the adapter runs all but the long
 #                   values check, which SKIPs naming the limit
+# and ./stress through the adapter (make adapt-stress, --steps bounded): on
+# rfc and int-items counter_storm passes and oom_race, compaction_churn SKIP
+# with the reason; rfc-sign fails its compare invariant, rfc-lossy a window
+# of the tree's own range (or a comparison its lost carries make wrong).
 # Variants are base + tests/seam/fixtures/ktrees/<name>.patch (rfc-* patch the
 # rfc tree); rfc is a tree of its own. Each fixture has its own build directory under $BUILD/kfix.
 # Env: BUILD (default build/cc), CC. KTAP on stdout.
@@ -39,7 +43,7 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 	echo "ok 1 fixture_trees # SKIP already building against KERNEL_SRC"
 	exit 0
 fi
-echo "1..14"
+echo "1..16"
 
 build=${BUILD:-build/cc}
 fx=tests/seam/fixtures/ktrees
@@ -326,5 +330,58 @@ if run_adapt 14 rfc-lossy; then
 	expect 14 rfc_lossy "want the conservation, pair and set cases failing, class wrong-answer" \
 		rfc_lossy_ok
 fi
+
+# 15-16. ./stress through the adapter on the trees of tests 10-14 (their
+#        build directories): a bounded run (--steps), the oom and
+#        compaction scenarios SKIP with the reason.
+run_adapt_stress() {	# NAME: the run's output in $out, its exit status in $src
+	if ! make --no-print-directory -j2 KERNEL_SRC="$kfix/$1-src" BUILD="$kfix/$1" \
+		CC="$cc" "$kfix/$1/adapt/stress" >"$log" 2>&1; then
+		cp "$log" "$out"
+		src=build-failed
+		return
+	fi
+	"$kfix/$1/adapt/stress" --steps 2000 --duration 0 --cpus 4 --seed 25 \
+		--replay-out "$kfix/$1/replay.txt" >"$out" 2>&1
+	src=$?
+}
+skips_ok() {	# SHAPE
+	grep -q "^stress: SKIP oom_race: needs the long hpcc API; this tree's is shape=$1" "$out" &&
+	grep -q "^stress: SKIP compaction_churn: needs the long hpcc API; this tree's is shape=$1" \
+		"$out"
+}
+stress_pass_ok() {
+	[ "$src" = 0 ] && skips_ok "$1" && grep -q '^stress: PASS counter_storm cpus=4 ' "$out" &&
+	grep -q '^stress: SUCCESS (3 runs: 1 passed, 0 failed, 2 skipped, 0 errors' "$out"
+}
+stress_fail_ok() {	# INVARIANTS
+	[ "$src" = 1 ] && skips_ok rfc &&
+	grep -Eq "^stress: FAIL counter_storm cpus=4 .* invariant=($1) class=wrong-answer" "$out"
+}
+# adapt_stress_case N NAME WANT CHECK TREE:ARG...: CHECK ARG on the run of each TREE.
+adapt_stress_case() {
+	local n=$1 name=$2 want=$3 check=$4 t bad= diag=
+	shift 4
+	for t in "$@"; do
+		run_adapt_stress "${t%%:*}"
+		"$check" "${t#*:}" && continue
+		bad+=" ${t%%:*}($src)"
+		diag+=$(sed -e 's/^/# /' "$out" | grep -E '^# stress: |failure' | head -n 12)$'\n'
+	done
+	if [ -z "$bad" ]; then
+		echo "ok $n $name"
+	else
+		printf '%s' "$diag"
+		echo "# $name: $want on:$bad"
+		echo "not ok $n $name"
+		rc=1
+	fi
+}
+adapt_stress_case 15 adapter_stress_passes "want counter_storm passing and two SKIPs" \
+	stress_pass_ok rfc:rfc int-items:int-items
+adapt_stress_case 16 adapter_stress_finds_seeded_bugs \
+	"want counter_storm failing (compare; a window of the range, or a comparison off by it)" \
+	stress_fail_ok \
+	"rfc-sign:compare" "rfc-lossy:approx_window|settled_bound|conservation|compare"
 
 exit $rc
