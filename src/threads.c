@@ -297,12 +297,12 @@ static void *worker(void *arg)
 }
 
 /*
- * Create every worker; they wait for "go". 0, 1 when a signal (or a stop)
- * came first: creation ends there and the run stops with the threads it
- * has; -1 after reporting an internal error. SIGINT/SIGTERM are blocked
- * around each pthread_create() only (so that workers inherit them
- * blocked): never for the whole creation, which on an overloaded host
- * takes minutes for a few hundred threads.
+ * Create every worker; they wait for "go". 0; 1 when a signal (or a stop)
+ * came first, 2 when the run's deadline did: creation ends there and the
+ * run stops with the threads it has; -1 after reporting an internal error.
+ * SIGINT/SIGTERM are blocked around each pthread_create() only (so that
+ * workers inherit them blocked): never for the whole creation, which on an
+ * overloaded host takes minutes for a few hundred threads.
  */
 int stress_threads_start(struct stress *s)
 {
@@ -318,6 +318,8 @@ int stress_threads_start(struct stress *s)
 
 		if (stress_signalled || atomic_load(&s->stop))
 			return 1;
+		if (s->deadline && stress_now() >= s->deadline)
+			return 2;
 		stress_test_hook(s, STRESS_HOOK_THREAD_START, i);
 		th->s = s;
 		th->selector = i >= nr_cpus;
