@@ -15,8 +15,9 @@
  *    more than W, or a run still going S after the watchdog failed it:
  *    the watchdog writes the report itself (reason, phase, every
  *    thread's state, flight recorder, verdict) and exits 1;
- *  - a first SIGINT/SIGTERM not honoured within S: the same, exit
- *    128 + signo (whatever the mode: run, replay, search, shrink).
+ *  - a first SIGINT/SIGTERM not honoured within S of its arrival (seen
+ *    pending, even before the controller runs its handler): the same,
+ *    exit 128 + signo (whatever the mode: run, replay, search, shrink).
  *
  * So a run never outlives its deadline by more than W, and a signal is
  * never ignored for more than S.
@@ -490,8 +491,35 @@ static void check_run(struct stress *s, double now)
 			     probe.deferrals ? ", starved of CPU for part of it" : "");
 }
 
+/*
+ * SIGINT or SIGTERM pending for the process but not yet handled (0: none).
+ * Every thread but the controller blocks them, so the handler runs on the
+ * controller, once it gets a CPU: among 8192 spinning threads of equal
+ * weight a controller that just ran a long check may wait a minute for
+ * its next time slice. The stop limit counts from the signal's arrival,
+ * seen here, not from its handler.
+ */
+static int stop_signal_pending(void)
+{
+	char line[128];
+	unsigned long long mask = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "ShdPnd: %llx", &mask) == 1)
+			break;
+	fclose(f);
+	if (mask & (1ULL << (SIGINT - 1)))
+		return SIGINT;
+	return mask & (1ULL << (SIGTERM - 1)) ? SIGTERM : 0;
+}
+
 static void *watchdog(void *arg)
 {
+	double pending_at = 0;
+
 	struct timespec tick = { 0, 50 * 1000 * 1000 };
 
 	(void)arg;
@@ -499,6 +527,7 @@ static void *watchdog(void *arg)
 	setpriority(PRIO_PROCESS, syscall(SYS_gettid), -5);
 	for (;;) {
 		double now;
+		int sig;
 
 		nanosleep(&tick, NULL);
 		now = stress_now();
@@ -511,6 +540,21 @@ static void *watchdog(void *arg)
 				 stress_stop_limit(wd_cfg));
 			pthread_mutex_lock(&watch_lock);
 			hard_exit(watched, stress_signal_status(), why);
+		}
+		if (!stress_signal_number() && (sig = stop_signal_pending())) {
+			if (!pending_at)
+				pending_at = now;
+			if (now - pending_at > stress_stop_limit(wd_cfg)) {
+				char why[128];
+
+				snprintf(why, sizeof(why), "%s was not honoured within %.1fs (still "
+					 "pending)", sig == SIGINT ? "SIGINT" : "SIGTERM",
+					 stress_stop_limit(wd_cfg));
+				pthread_mutex_lock(&watch_lock);
+				hard_exit(watched, STRESS_EXIT_SIGNAL(sig), why);
+			}
+		} else {
+			pending_at = 0;
 		}
 		pthread_mutex_lock(&watch_lock);
 		if (watched)

@@ -5,7 +5,8 @@
 # thread's state; thread creation that outlasts the run ends at the
 # deadline with no verdict; a signal during thread creation stops the run; a signal
 # that is not honoured ends the process within the stop limit; a second
-# SIGINT exits at once; SIGINT stops --shrink and --replay-search with no
+# SIGINT exits at once; a signal whose handler never runs (still pending)
+# ends the process within the stop limit too; SIGINT stops --shrink and --replay-search with no
 # orphan child; the same interrupt delivered twice at once is one. Every hang is a deterministic hook of the selftest
 # scenario (--selftest-hang), never a timing: a check waits for the hook's
 # marker line before it signals, and bounds a run only against a hang of
@@ -75,7 +76,7 @@ skip_starved() {
 }
 
 echo "KTAP version 1"
-echo "1..13"
+echo "1..14"
 
 # 1. A worker deaf to stop, hung in its step: a watchdog failure naming it,
 #    with every thread's state and its flight recorder; the run is reported.
@@ -185,6 +186,22 @@ rc=$?
 [ $rc = 130 ] && grep -q 'SIGINT was not honoured within' e7 &&
 	grep -q '^#   cpu 1-2 not started' e7 && grep -q 'interrupted' o7
 result $? ignored_sigint_ends_the_process "exit $rc $(ms $t0) ms after SIGINT"
+
+# 7b. A controller that never runs the handler (it blocks the signals, as a
+#    controller starved of CPU never gets to run it): the signal stays
+#    pending, and the watchdog, which sees it pending, ends the process
+#    within the stop limit, exit 130 (mutant watchdog-no-pending-signal-rule).
+"$STRESS" --scenario selftest --cpus 3 --selftest-hang start-deaf --duration 0 \
+	--stat-interval 0 >o7b 2>e7b &
+pid=$!
+wait_line e7b 'deaf to signals'
+t0=$(date +%s%N)
+kill -INT $pid
+wait_exit $pid
+rc=$?
+[ $rc = 130 ] && grep -q 'SIGINT was not honoured within .* (still pending)' e7b &&
+	grep -q 'interrupted' o7b
+result $? pending_sigint_ends_the_process "exit $rc $(ms $t0) ms after SIGINT"
 
 # 8. A second SIGINT (0.5 s or more after the first): one line, exit 130 at once.
 "$STRESS" --scenario selftest --cpus 3 --selftest-hang start --duration 60s \
