@@ -9,11 +9,11 @@
  * word of its own, never on a lock the workers share: a start or a
  * resume wakes the workers as a tree (each woken one wakes two more), so
  * none waits for more than a chain of log2(threads) wake-ups, and none
- * for a lock holder to be scheduled. (With a mutex and a condition variable they took the
- * mutex one after the other; on a loaded host every hand-off waited for
- * a time slice and a stutter of 258 threads took tens of seconds.) The
- * words are C11 atomics: TSan sees their acquire and release, the futex
- * only sleeps. A stutter parks every worker (vCPUs and selectors)
+ * for a lock holder to be scheduled. (With a mutex and a condition
+ * variable they took the mutex one after the other; on a loaded host
+ * every hand-off waited for a time slice and a stutter of 258 threads
+ * took tens of seconds.) The words are C11 atomics: TSan sees their
+ * acquire and release, the futex only sleeps. A stutter parks every worker (vCPUs and selectors)
  * between two steps, so the scenario's quiescent() sees no update and no
  * selector in flight.
  */

@@ -518,43 +518,36 @@ static int stop_signal_pending(void)
 
 static void *watchdog(void *arg)
 {
-	double pending_at = 0;
-
 	struct timespec tick = { 0, 50 * 1000 * 1000 };
+	double pending_at = 0;		/* when a stop signal was first seen pending */
 
 	(void)arg;
 	/* Best effort: a watchdog starved by the load it watches is no watchdog. */
 	setpriority(PRIO_PROCESS, syscall(SYS_gettid), -5);
 	for (;;) {
-		double now;
-		int sig;
+		int sig, pending = 0;
+		double now, since;
 
 		nanosleep(&tick, NULL);
 		now = stress_now();
-		if (stress_signal_number() &&
-		    now - stress_signalled_at() > stress_stop_limit(wd_cfg)) {
+		sig = stress_signal_number();
+		if (!sig) {
+			pending = stop_signal_pending();
+			pending_at = pending ? (pending_at ? pending_at : now) : 0;
+		}
+		/* S from the earlier of its arrival (seen pending) and its handler. */
+		since = sig ? stress_signalled_at() : pending_at;
+		if (sig && pending_at && pending_at < since)
+			since = pending_at;
+		if ((sig || pending) && now - since > stress_stop_limit(wd_cfg)) {
 			char why[128];
 
-			snprintf(why, sizeof(why), "%s was not honoured within %.1fs",
-				 stress_signal_number() == SIGINT ? "SIGINT" : "SIGTERM",
-				 stress_stop_limit(wd_cfg));
+			snprintf(why, sizeof(why), "%s was not honoured within %.1fs%s",
+				 (sig ? sig : pending) == SIGINT ? "SIGINT" : "SIGTERM",
+				 stress_stop_limit(wd_cfg), sig ? "" : " (still pending)");
 			pthread_mutex_lock(&watch_lock);
-			hard_exit(watched, stress_signal_status(), why);
-		}
-		if (!stress_signal_number() && (sig = stop_signal_pending())) {
-			if (!pending_at)
-				pending_at = now;
-			if (now - pending_at > stress_stop_limit(wd_cfg)) {
-				char why[128];
-
-				snprintf(why, sizeof(why), "%s was not honoured within %.1fs (still "
-					 "pending)", sig == SIGINT ? "SIGINT" : "SIGTERM",
-					 stress_stop_limit(wd_cfg));
-				pthread_mutex_lock(&watch_lock);
-				hard_exit(watched, STRESS_EXIT_SIGNAL(sig), why);
-			}
-		} else {
-			pending_at = 0;
+			hard_exit(watched, sig ? stress_signal_status() : STRESS_EXIT_SIGNAL(pending),
+				  why);
 		}
 		pthread_mutex_lock(&watch_lock);
 		if (watched)
