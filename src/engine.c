@@ -204,6 +204,16 @@ static int run_threads(struct stress *s)
 	/* Workers step from "go" on: elapsed and ops/s count from here, not thread creation. */
 	s->t0 = last_t = stress_now();
 	s->startup = s->t0 - t_create;
+	/*
+	 * The duration ended before every thread existed: the scenario never
+	 * ran as asked, so no verdict either way (the watchdog's starved runs).
+	 */
+	if (started == 2) {
+		s->starved = true;
+		fprintf(stderr, "stress: %s: starting the threads outlasted the run (%u of %u in "
+			"%.1fs): incomplete\n", s->sc->name,
+			atomic_load(&s->nr_started), s->nr_threads, s->startup);
+	}
 	stress_watch_phase(s, PH_RUN);
 	next_stat = cfg->stat_interval > 0 ? s->t0 + cfg->stat_interval : 0;
 	if (cfg->stutter.min > 0)
@@ -268,7 +278,9 @@ static int run_threads(struct stress *s)
 	}
 	if (s->internal_error)
 		return STRESS_EXIT_INTERNAL;
-	return atomic_load(&s->failed) ? STRESS_EXIT_FAIL : STRESS_EXIT_PASS;
+	if (atomic_load(&s->failed))
+		return STRESS_EXIT_FAIL;
+	return s->starved ? STRESS_EXIT_INCOMPLETE : STRESS_EXIT_PASS;
 }
 
 int stress_run(struct stress *s)

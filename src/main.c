@@ -55,9 +55,11 @@ static void free_run(struct stress *s)
 
 static int worse(int a, int b)
 {
-	/* internal error > fail > pass */
+	/* internal error > fail > incomplete (no verdict) > pass */
 	if (a == STRESS_EXIT_INTERNAL || b == STRESS_EXIT_INTERNAL)
 		return STRESS_EXIT_INTERNAL;
+	if (a == STRESS_EXIT_FAIL || b == STRESS_EXIT_FAIL)
+		return STRESS_EXIT_FAIL;
 	return a > b ? a : b;
 }
 

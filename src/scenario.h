@@ -113,6 +113,8 @@ void scenario_register(const struct scenario *sc);
 
 /* selftest: the watchdog finds every run starved of CPU (the INCOMPLETE verdict's test). */
 extern bool stress_wd_fake_starved;
+/* selftest: the controller's heartbeat, for a hook that hangs yet stays alive. */
+void stress_watch_beat(void);
 
 /* A plain decimal number at @s (no sign, exponent, hex): where it ends, or NULL. */
 const char *stress_decimal(const char *s, double *out);

@@ -260,7 +260,7 @@ struct stress {
 	/* results */
 	double elapsed;			/* from the first worker step ("go") */
 	double startup;			/* creating the threads, before "go" */
-	bool starved;			/* the watchdog gave up on a starved run */
+	bool starved;			/* no verdict: a starved run, or one whose threads outlasted it */
 	double park_time;		/* waiting for every thread to park */
 	double quiescent_time;		/* in quiescent() */
 	unsigned long ops;

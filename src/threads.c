@@ -7,12 +7,13 @@
  * vCPU); the selector threads follow, unpinned, and hold none. Every
  * wait sleeps (256 or 8192 threads on two cores never spin) on a futex
  * word of its own, never on a lock the workers share: a start or a
- * resume wakes every worker at once and none waits for another to be
- * scheduled first. (With a mutex and a condition variable they took the
- * mutex one after the other; on a loaded host every hand-off waited for
- * a time slice and a stutter of 258 threads took tens of seconds.) The
- * words are C11 atomics: TSan sees their acquire and release, the futex
- * only sleeps. A stutter parks every worker (vCPUs and selectors)
+ * resume wakes the workers as a tree (each woken one wakes two more), so
+ * none waits for more than a chain of log2(threads) wake-ups, and none
+ * for a lock holder to be scheduled. (With a mutex and a condition
+ * variable they took the mutex one after the other; on a loaded host
+ * every hand-off waited for a time slice and a stutter of 258 threads
+ * took tens of seconds.) The words are C11 atomics: TSan sees their
+ * acquire and release, the futex only sleeps. A stutter parks every worker (vCPUs and selectors)
  * between two steps, so the scenario's quiescent() sees no update and no
  * selector in flight.
  */
@@ -94,6 +95,31 @@ static void word_wake(atomic_uint *w)
 }
 
 /*
+ * Wake every worker asleep on @w (go, park_gen) as a tree: the waker
+ * wakes WAKE_FANOUT of them and each woken one wakes WAKE_FANOUT more
+ * (word_wait_passing()). One wake of all takes every sleeper off the
+ * futex and wakes them one by one; the first woken on the waker's core
+ * preempts it, and the rest stay asleep until its next time slice. With
+ * 8192 workers beside 6 busy loops on 2 cores a start took minutes (the
+ * controller woke a few workers per round of 4096 spinning threads); as
+ * a tree, no sleeper waits for one preempted waker.
+ */
+#define WAKE_FANOUT	2
+
+static void word_wake_tree(atomic_uint *w)
+{
+	syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, WAKE_FANOUT, NULL, NULL, 0);
+}
+
+/* word_wait() on a word woken as a tree: once it moved, pass the wake-up on. */
+static void word_wait_passing(atomic_uint *w, unsigned int val)
+{
+	word_wait(w, val, 0);
+	if (atomic_load(w) != val)
+		word_wake_tree(w);
+}
+
+/*
  * A worker parked (@always false: only the last one) or exited: wake the
  * controller. seq_cst counts: of two workers counting themselves at once,
  * at least one sees the other's count.
@@ -145,14 +171,14 @@ static void park(struct stress *s, struct stress_thread *th)
 	if (atomic_load(&s->park_req)) {
 		ctl_wake(s, false);
 		while (atomic_load(&s->park_gen) == gen)
-			word_wait(&s->park_gen, gen, 0);
+			word_wait_passing(&s->park_gen, gen);
 	}
 	while (!th->selector && !cpu_online(th->id) && !atomic_load(&s->stop)) {
 		atomic_store_explicit(&th->state, TS_OFFLINE, memory_order_relaxed);
 		gen = atomic_load(&s->park_gen);
 		if (cpu_online(th->id) || atomic_load(&s->stop))
 			break;
-		word_wait(&s->park_gen, gen, 0);
+		word_wait_passing(&s->park_gen, gen);
 	}
 	atomic_fetch_sub(&s->nr_parked, 1);
 	/*
@@ -226,7 +252,7 @@ static void *worker(void *arg)
 
 	/* A stop before the start sets go too. */
 	while (!atomic_load(&s->go))
-		word_wait(&s->go, 0, 0);
+		word_wait_passing(&s->go, 0);
 	/* A vCPU thread runs its vCPU, as a task pinned to a CPU would. */
 	if (!th->selector)
 		kc_cpu_hold();
@@ -297,12 +323,12 @@ static void *worker(void *arg)
 }
 
 /*
- * Create every worker; they wait for "go". 0, 1 when a signal (or a stop)
- * came first: creation ends there and the run stops with the threads it
- * has; -1 after reporting an internal error. SIGINT/SIGTERM are blocked
- * around each pthread_create() only (so that workers inherit them
- * blocked): never for the whole creation, which on an overloaded host
- * takes minutes for a few hundred threads.
+ * Create every worker; they wait for "go". 0; 1 when a signal (or a stop)
+ * came first, 2 when the run's deadline did: creation ends there and the
+ * run stops with the threads it has; -1 after reporting an internal error.
+ * SIGINT/SIGTERM are blocked around each pthread_create() only (so that
+ * workers inherit them blocked): never for the whole creation, which on an
+ * overloaded host takes minutes for a few hundred threads.
  */
 int stress_threads_start(struct stress *s)
 {
@@ -318,6 +344,8 @@ int stress_threads_start(struct stress *s)
 
 		if (stress_signalled || atomic_load(&s->stop))
 			return 1;
+		if (s->deadline && stress_now() >= s->deadline)
+			return 2;
 		stress_test_hook(s, STRESS_HOOK_THREAD_START, i);
 		th->s = s;
 		th->selector = i >= nr_cpus;
@@ -349,7 +377,7 @@ int stress_threads_start(struct stress *s)
 		return -1;
 	}
 	atomic_store(&s->go, 1);
-	word_wake(&s->go);
+	word_wake_tree(&s->go);
 	return 0;
 }
 
@@ -397,7 +425,7 @@ bool stress_threads_quiesce(struct stress *s)
 	t0 = stress_now();
 	atomic_store(&s->park_req, false);
 	atomic_fetch_add(&s->park_gen, 1);
-	word_wake(&s->park_gen);
+	word_wake_tree(&s->park_gen);
 	s->quiescent_time += t0 - t1;
 	return ok;
 }
@@ -416,9 +444,9 @@ bool stress_threads_stop(struct stress *s)
 
 	atomic_store(&s->stop, true);
 	atomic_store(&s->go, 1);	/* workers not started yet see the stop */
-	word_wake(&s->go);
+	word_wake_tree(&s->go);
 	atomic_fetch_add(&s->park_gen, 1);	/* and those parked while offline */
-	word_wake(&s->park_gen);
+	word_wake_tree(&s->park_gen);
 	for (;;) {
 		unsigned int seq = atomic_load(&s->ctl_seq);
 

@@ -2,9 +2,11 @@
 # Every run stops (docs/stress.md "Watchdog and signals"): the
 # independent watchdog ends a run whose worker or controller hangs, or
 # whose deadline passed by more than the stall timeout, with every
-# thread's state; a signal during thread creation stops the run; a signal
+# thread's state; thread creation that outlasts the run ends at the
+# deadline with no verdict; a signal during thread creation stops the run; a signal
 # that is not honoured ends the process within the stop limit; a second
-# SIGINT exits at once; SIGINT stops --shrink and --replay-search with no
+# SIGINT exits at once; a signal whose handler never runs (still pending)
+# ends the process within the stop limit too; SIGINT stops --shrink and --replay-search with no
 # orphan child; the same interrupt delivered twice at once is one. Every hang is a deterministic hook of the selftest
 # scenario (--selftest-hang), never a timing: a check waits for the hook's
 # marker line before it signals, and bounds a run only against a hang of
@@ -74,7 +76,7 @@ skip_starved() {
 }
 
 echo "KTAP version 1"
-echo "1..12"
+echo "1..14"
 
 # 1. A worker deaf to stop, hung in its step: a watchdog failure naming it,
 #    with every thread's state and its flight recorder; the run is reported.
@@ -114,18 +116,35 @@ rc=$?
 r=$?
 if starved $rc e3; then skip_starved controller_hang_in_stutter_ends_the_run; else result $r controller_hang_in_stutter_ends_the_run "exit $rc after $(ms $t0) ms"; fi
 
-# 4. Alive but never done: at least 10 ms per thread created (a heartbeat
-#    each time), 600 threads, a 200 ms run: only the deadline rule stops it,
-#    at 200 ms + the stall timeout (3 s), before the 6 s the creation takes:
-#    ./stress --duration D never outlives D by more than the stall timeout.
+# 4. Thread creation slower than the run: at least 10 ms per thread
+#    created (a heartbeat each time), 600 threads, a 200 ms run. Creation
+#    ends at the deadline (at most ~20 of 602 threads), the run stops with
+#    what it has, and nothing was judged: INCOMPLETE, exit 4, long before
+#    the stall timeout (30 s). Before, creation went on past the deadline
+#    and the watchdog failed the run as a crash (mutant
+#    engine-start-ignores-deadline).
 t0=$(date +%s%N)
 run_bounded o4 e4 --scenario selftest --cpus 600 --selftest-hang start-slow --duration 200ms \
+	--stall-timeout 30s --stat-interval 0 --report ktap
+rc=$?
+started=$(sed -n 's/.*starting the threads outlasted the run (\([0-9]*\) of 602 in .*/\1/p' e4)
+[ $rc = 4 ] && [ -n "$started" ] && [ "$started" -lt 602 ] &&
+	grep -q '^# stress: INCOMPLETE selftest ' o4 &&
+	grep -q '^ok 1 selftest # SKIP incomplete: ' o4
+result $? thread_start_past_the_deadline_is_incomplete "exit $rc after $(ms $t0) ms; $(head -c 300 e4)"
+
+# 4b. Alive but never done: the controller beats its heartbeat before
+#    thread 1 and never creates it, deadline or not: only the watchdog's
+#    deadline rule stops it, at 200 ms + the stall timeout (3 s):
+#    ./stress --duration D never outlives D by more than the stall timeout.
+t0=$(date +%s%N)
+run_bounded o4b e4b --scenario selftest --cpus 8 --selftest-hang start-alive --duration 200ms \
 	--stall-timeout 3s --stat-interval 0
 rc=$?
-[ $rc = 1 ] && grep -q 'the deadline passed by more than 3.0s (phase: starting threads)' e4 &&
-	grep -q 'invariant=watchdog' o4
+[ $rc = 1 ] && grep -q 'the deadline passed by more than 3.0s (phase: starting threads)' e4b &&
+	grep -q 'invariant=watchdog' o4b
 r=$?
-if starved $rc e4; then skip_starved deadline_overrun_ends_the_run; else result $r deadline_overrun_ends_the_run "exit $rc after $(ms $t0) ms"; fi
+if starved $rc e4b; then skip_starved deadline_overrun_ends_the_run; else result $r deadline_overrun_ends_the_run "exit $rc after $(ms $t0) ms"; fi
 
 # 5. The same hang in JSON mode: stdout is still one valid report document,
 #    and --json FILE holds the same document.
@@ -167,6 +186,22 @@ rc=$?
 [ $rc = 130 ] && grep -q 'SIGINT was not honoured within' e7 &&
 	grep -q '^#   cpu 1-2 not started' e7 && grep -q 'interrupted' o7
 result $? ignored_sigint_ends_the_process "exit $rc $(ms $t0) ms after SIGINT"
+
+# 7b. A controller that never runs the handler (it blocks the signals, as a
+#    controller starved of CPU never gets to run it): the signal stays
+#    pending, and the watchdog, which sees it pending, ends the process
+#    within the stop limit, exit 130 (mutant watchdog-no-pending-signal-rule).
+"$STRESS" --scenario selftest --cpus 3 --selftest-hang start-deaf --duration 0 \
+	--stat-interval 0 >o7b 2>e7b &
+pid=$!
+wait_line e7b 'deaf to signals'
+t0=$(date +%s%N)
+kill -INT $pid
+wait_exit $pid
+rc=$?
+[ $rc = 130 ] && grep -q 'SIGINT was not honoured within .* (still pending)' e7b &&
+	grep -q 'interrupted' o7b
+result $? pending_sigint_ends_the_process "exit $rc $(ms $t0) ms after SIGINT"
 
 # 8. A second SIGINT (0.5 s or more after the first): one line, exit 130 at once.
 "$STRESS" --scenario selftest --cpus 3 --selftest-hang start --duration 60s \

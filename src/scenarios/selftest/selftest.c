@@ -6,6 +6,8 @@
  * in --list or "all" otherwise.
  */
 #include <ctype.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +31,10 @@ static atomic_uint nr_resumed;		/* the other workers through their first resume 
  * lasts forever (until the watchdog ends the process), or until a signal.
  */
 enum hang { HANG_NONE, HANG_STEP, HANG_REPLAY_STEP, HANG_START, HANG_START_UNTIL_SIGNAL,
-	    HANG_START_SLOW, HANG_QUIESCENT };
+	    HANG_START_SLOW, HANG_START_ALIVE, HANG_START_DEAF, HANG_QUIESCENT };
 static const char *const hang_names[] = {
-	"none", "step", "replay-step", "start", "start-until-signal", "start-slow", "quiescent",
-	NULL,
+	"none", "step", "replay-step", "start", "start-until-signal", "start-slow", "start-alive",
+	"start-deaf", "quiescent", NULL,
 };
 
 static void nap(void)
@@ -99,6 +101,28 @@ static void selftest_hook(struct stress *s, enum stress_hook where, unsigned int
 	/* Alive (a heartbeat per thread) but at least 10 ms per thread: only a deadline stops it. */
 	if (where == STRESS_HOOK_THREAD_START && cfg.hang == HANG_START_SLOW)
 		nap();
+	/* Alive (a heartbeat every nap) but never done, deadline or not: the watchdog's deadline rule. */
+	if (where == STRESS_HOOK_THREAD_START && arg == 1 && cfg.hang == HANG_START_ALIVE) {
+		say("controller stays alive before creating thread 1, past any deadline");
+		for (;;) {
+			stress_watch_beat();
+			nap();
+		}
+	}
+	/* The same, SIGINT/SIGTERM blocked: a signal stays pending, its handler never runs. */
+	if (where == STRESS_HOOK_THREAD_START && arg == 1 && cfg.hang == HANG_START_DEAF) {
+		sigset_t set;
+
+		sigemptyset(&set);
+		sigaddset(&set, SIGINT);
+		sigaddset(&set, SIGTERM);
+		pthread_sigmask(SIG_BLOCK, &set, NULL);
+		say("controller stays alive before creating thread 1, deaf to signals");
+		for (;;) {
+			stress_watch_beat();
+			nap();
+		}
+	}
 	if (where == STRESS_HOOK_QUIESCENT && cfg.hang == HANG_QUIESCENT) {
 		say("controller hangs in a stutter, every worker parked");
 		for (;;)
@@ -122,8 +146,10 @@ static const struct stress_opt selftest_opts[] = {
 	  .choices = hang_names,
 	  .help = "hang forever: step (vCPU 0, deaf to stop), replay-step (the same in a "
 		  "serial replay only), start (the controller, before thread 1), "
-		  "start-until-signal, start-slow (10 ms per thread created), quiescent (the "
-		  "controller, in a stutter)." },
+		  "start-until-signal, start-slow (10 ms per thread created), start-alive (the "
+		  "controller, before thread 1, with a heartbeat), start-deaf (the same, "
+		  "SIGINT/SIGTERM blocked), quiescent (the controller, "
+		  "in a stutter)." },
 	{ .name = NULL }
 };
 
