@@ -337,6 +337,7 @@ bool stress_sched_starved(const struct stress_sched *a, const struct stress_sche
 /* watchdog.c: an independent thread; see the comment at its top. */
 int stress_watchdog_start(const struct stress_config *cfg);
 double stress_default_stall_timeout(const struct stress_config *cfg);	/* W */
+double stress_stall_limit(const struct stress_config *cfg);	/* --stall-timeout, else W */
 double stress_stop_limit(const struct stress_config *cfg);		/* S */
 void stress_watch_run(struct stress *s, double deadline);
 void stress_watch_phase(struct stress *s, enum stress_phase ph);

@@ -344,7 +344,12 @@ int stress_threads_start(struct stress *s)
 
 		if (stress_signalled || atomic_load(&s->stop))
 			return 1;
-		if (s->deadline && stress_now() >= s->deadline)
+		/*
+		 * Past the deadline by half the watchdog's limit: the run would
+		 * end as a crash, so stop here. A short run that merely starts
+		 * late still runs (its deadline alone is no reason to stop).
+		 */
+		if (s->deadline && stress_now() >= s->deadline + stress_stall_limit(s->cfg) / 2)
 			return 2;
 		stress_test_hook(s, STRESS_HOOK_THREAD_START, i);
 		th->s = s;

@@ -101,7 +101,7 @@ double stress_stop_limit(const struct stress_config *cfg)
 	return 5.0 + 0.002 * threads_per_core(cfg);
 }
 
-static double stall_limit(const struct stress_config *cfg)
+double stress_stall_limit(const struct stress_config *cfg)
 {
 	return cfg->stall_timeout ? cfg->stall_timeout : stress_default_stall_timeout(cfg);
 }
@@ -443,7 +443,7 @@ static void __attribute__((noreturn)) give_up(struct stress *s, const char *why)
 static void check_run(struct stress *s, double now)
 {
 	const struct stress_config *cfg = s->cfg;
-	double w = stall_limit(cfg), stop = stress_stop_limit(cfg), fired;
+	double w = stress_stall_limit(cfg), stop = stress_stop_limit(cfg), fired;
 	unsigned long b = atomic_load_explicit(&beat, memory_order_relaxed);
 	int ph = atomic_load(&s->phase), first = -1;
 	double idle = 0;

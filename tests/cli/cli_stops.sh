@@ -117,15 +117,16 @@ r=$?
 if starved $rc e3; then skip_starved controller_hang_in_stutter_ends_the_run; else result $r controller_hang_in_stutter_ends_the_run "exit $rc after $(ms $t0) ms"; fi
 
 # 4. Thread creation slower than the run: at least 10 ms per thread
-#    created (a heartbeat each time), 600 threads, a 200 ms run. Creation
-#    ends at the deadline (at most ~20 of 602 threads), the run stops with
-#    what it has, and nothing was judged: INCOMPLETE, exit 4, long before
-#    the stall timeout (30 s). Before, creation went on past the deadline
+#    created (a heartbeat each time), 600 threads, a 200 ms run, a 2 s
+#    stall timeout. Creation ends 1 s (half the stall timeout) past the
+#    deadline (at most ~120 of 602 threads), the run stops with what it
+#    has, and nothing was judged: INCOMPLETE, exit 4, before the watchdog's
+#    deadline rule (2 s past it) would fail the run. Before, creation went on past the deadline
 #    and the watchdog failed the run as a crash (mutant
 #    engine-start-ignores-deadline).
 t0=$(date +%s%N)
 run_bounded o4 e4 --scenario selftest --cpus 600 --selftest-hang start-slow --duration 200ms \
-	--stall-timeout 30s --stat-interval 0 --report ktap
+	--stall-timeout 2s --stat-interval 0 --report ktap
 rc=$?
 started=$(sed -n 's/.*starting the threads outlasted the run (\([0-9]*\) of 602 in .*/\1/p' e4)
 [ $rc = 4 ] && [ -n "$started" ] && [ "$started" -lt 602 ] &&
