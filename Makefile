@@ -170,12 +170,15 @@ CHECK_SH	:= $(filter $(CHECK_ALL_SH),$(CHECK_SLOW_SH)) \
 		   $(filter-out $(CHECK_SLOW_SH),$(CHECK_ALL_SH))
 # Programs at once (scripts/run-tests --jobs); the document keeps its order.
 CHECK_JOBS	?= $(shell nproc 2>/dev/null || echo 1)
+# The build before the tests runs as many jobs too, unless make -jN already
+# shares its job slots with the sub-make.
+CHECK_MAKE_J	= $(if $(filter -j%,$(MAKEFLAGS)),,-j$(CHECK_JOBS))
 
 check: deps
-	@$(MAKE) --no-print-directory hpcc-api-line
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(CHECK_MAKE_J) hpcc-api-line
+	@$(MAKE) --no-print-directory $(CHECK_MAKE_J) all
 ifneq ($(KERNEL_SRC),)
-	@$(MAKE) --no-print-directory KERNEL_SRC= BUILD='$(TOOL_BUILD)' '$(TOOL_BUILD)/stress' \
+	@$(MAKE) --no-print-directory $(CHECK_MAKE_J) KERNEL_SRC= BUILD='$(TOOL_BUILD)' '$(TOOL_BUILD)/stress' \
 		$(FUZZ_TARGETS:%='$(TOOL_BUILD)/fuzz/%-standalone')
 	@echo "hpcc-stress: unit tests judge $(KSRC); tests/*.sh test the tool with $(TOOL_BUILD)/stress (lib/hpcc); the tree's ./stress is $(BUILD)/stress"
 endif
@@ -192,9 +195,9 @@ endif
 
 # The long tier: same runner and validator, the tests make check leaves out.
 check-long: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(CHECK_MAKE_J) all
 ifneq ($(KERNEL_SRC),)
-	@$(MAKE) --no-print-directory KERNEL_SRC= BUILD='$(TOOL_BUILD)' '$(TOOL_BUILD)/stress'
+	@$(MAKE) --no-print-directory $(CHECK_MAKE_J) KERNEL_SRC= BUILD='$(TOOL_BUILD)' '$(TOOL_BUILD)/stress'
 endif
 	@rm -rf $(BUILD)/ktap-long; \
 	BUILD=$(BUILD) CC='$(CC)' $(if $(KERNEL_SRC),STRESS='$(abspath $(TOOL_BUILD))/stress') \
