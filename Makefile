@@ -156,10 +156,11 @@ deps:
 # runs it).
 TOOL_BUILD	:= $(BUILD)-tool
 # The long tier (make check-long, run in CI): tests that build the suite
-# again per fixture tree, or run scripts/regress over a matrix.
+# again per fixture tree (the bench and report producers too), or run
+# scripts/regress over a matrix.
 CHECK_LONG_SH	:= tests/kernel_src_seam.sh tests/koom_seam.sh tests/kcompact_seam.sh \
 		   tests/regress_matrix.sh \
-		   tests/kernel_series.sh
+		   tests/kernel_series.sh tests/producer_seam.sh
 CHECK_ALL_SH	:= $(filter-out $(CHECK_LONG_SH),$(sort $(wildcard tests/*.sh)))
 # The slowest scripts start first (most of their time is waiting for a
 # watchdog, a signal or the other threads), so that two at a time none of
