@@ -157,10 +157,11 @@ deps:
 # runs it).
 TOOL_BUILD	:= $(BUILD)-tool
 # The long tier (make check-long, run in CI): tests that build the suite
-# again per fixture tree, or run scripts/regress over a matrix.
+# again per fixture tree (the bench and report producers too), or run
+# scripts/regress over a matrix.
 CHECK_LONG_SH	:= tests/seam/kernel_src_seam.sh tests/seam/koom_seam.sh \
 		   tests/seam/kcompact_seam.sh tests/regress/regress_matrix.sh \
-		   tests/seam/kernel_series.sh
+		   tests/seam/kernel_series.sh tests/seam/producer_seam.sh
 # Each tier's scripts (tests/lib/sh/ holds sourced helpers, one level down).
 CHECK_ALL_SH	:= $(filter-out $(CHECK_LONG_SH),$(sort $(wildcard tests/*/*.sh)))
 # The slowest scripts start first (most of their time is waiting for a
@@ -172,12 +173,15 @@ CHECK_SH	:= $(filter $(CHECK_ALL_SH),$(CHECK_SLOW_SH)) \
 		   $(filter-out $(CHECK_SLOW_SH),$(CHECK_ALL_SH))
 # Programs at once (scripts/run-tests --jobs); the document keeps its order.
 CHECK_JOBS	?= $(shell nproc 2>/dev/null || echo 1)
+# The build before the tests runs as many jobs too, unless make -jN already
+# shares its job slots with the sub-make.
+CHECK_MAKE_J	= $(if $(filter -j%,$(MAKEFLAGS)),,-j$(CHECK_JOBS))
 
 check: deps
-	@$(MAKE) --no-print-directory hpcc-api-line
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(CHECK_MAKE_J) hpcc-api-line
+	@$(MAKE) --no-print-directory $(CHECK_MAKE_J) all
 ifneq ($(KERNEL_SRC),)
-	@$(MAKE) --no-print-directory KERNEL_SRC= BUILD='$(TOOL_BUILD)' '$(TOOL_BUILD)/stress' \
+	@$(MAKE) --no-print-directory $(CHECK_MAKE_J) KERNEL_SRC= BUILD='$(TOOL_BUILD)' '$(TOOL_BUILD)/stress' \
 		$(FUZZ_TARGETS:%='$(TOOL_BUILD)/fuzz/%-standalone')
 	@echo "hpcc-stress: unit tests judge $(KSRC); tests/*/*.sh test the tool with $(TOOL_BUILD)/stress (lib/hpcc); the tree's ./stress is $(BUILD)/stress"
 endif
@@ -194,9 +198,9 @@ endif
 
 # The long tier: same runner and validator, the tests make check leaves out.
 check-long: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(CHECK_MAKE_J) all
 ifneq ($(KERNEL_SRC),)
-	@$(MAKE) --no-print-directory KERNEL_SRC= BUILD='$(TOOL_BUILD)' '$(TOOL_BUILD)/stress'
+	@$(MAKE) --no-print-directory $(CHECK_MAKE_J) KERNEL_SRC= BUILD='$(TOOL_BUILD)' '$(TOOL_BUILD)/stress'
 endif
 	@rm -rf $(BUILD)/ktap-long; \
 	BUILD=$(BUILD) CC='$(CC)' $(if $(KERNEL_SRC),STRESS='$(abspath $(TOOL_BUILD))/stress') \

@@ -28,8 +28,10 @@ endif
 tsan:
 	@$(MAKE) --no-print-directory CC='$(TSAN_CC)' SAN=tsan BUILD='$(TSAN_BUILD)' all
 
+# The test scripts are make check's: the long tier builds its fixture trees
+# without a sanitizer, so under one it would only repeat make check-long.
 check-tsan: deps tsan
-	@tsan/run-sanitized tsan '$(TSAN_BUILD)'
+	@SAN_SCRIPTS='$(CHECK_SH)' tsan/run-sanitized tsan '$(TSAN_BUILD)'
 
 tsan-selftest: deps tsan
 	@tsan/run-selftest '$(TSAN_BUILD)'
@@ -38,7 +40,7 @@ asan:
 	@$(MAKE) --no-print-directory SAN=asan BUILD='$(ASAN_BUILD)' all
 
 check-asan: deps asan
-	@tsan/run-sanitized asan '$(ASAN_BUILD)'
+	@SAN_SCRIPTS='$(CHECK_SH)' tsan/run-sanitized asan '$(ASAN_BUILD)'
 
 # Inside the TSan build: the self-test programs (tsan/selftest/*.c), each
 # in its correct form and its racy form (-DSELFTEST_RACY).

@@ -4,7 +4,8 @@
 # spreads, seeds, commit and reproducer lines, the JSON is valid, sections 5
 # and 6 come from the compaction producer when there is one, and bad input
 # exits 2 with one line. The checker is shown to fire on broken reports.
-# No number is asserted: tiny sizes answer nothing.
+# No number is asserted: tiny sizes answer nothing. The producer built
+# against fixture trees: tests/seam/producer_seam.sh (make check-long).
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=$(realpath "${BUILD:-build/cc}/bench/hpcc-report")
@@ -13,14 +14,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
 echo "KTAP version 1"
-echo "1..32"
+echo "1..30"
 result() {	# result RC NAME [DIAG]
 	n=$((n + 1))
 	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
 	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
 }
 cd "$here" || exit 1
-. tests/lib/sh/accumulate.sh
+. tests/lib/sh/producers.sh
 
 # A stand-in for bench/compaction/report-section: the interface only.
 cat >"$tmp/fake-compaction" <<'EOF'
@@ -117,84 +118,18 @@ result $(! grep -q '(tree)\|tree/model' "$tmp/k/REPORT.md" &&
 	grep -q '^Implementations: .*v16: model' "$tmp/k/REPORT.md"; echo $?) \
 	report_model_columns_unmarked
 
-# Each point boots the counter in a process of its own: on a tree whose
-# percpu_counter_tree_subsystem_init() adds to static state
-# (tests/seam/fixtures/ktrees/accumulate.patch on lib/hpcc laid out as a tree),
-# booting 8 then 16 CPUs in one process gives the 16-CPU counters both
-# topologies' accuracy, and the window would differ from lib/shape's. Every
-# section runs on it: one that booted twice in one process would be refused.
-if [ -n "${KERNEL_SRC:-}" ]; then
-	n=$((n + 1))
-	echo "ok $n report_point_per_process # SKIP already building against KERNEL_SRC"
-else
-	kf=$(realpath -m "${BUILD:-build/cc}/kfix")
-	accumulate_tree "$kf/report-accumulate-src" &&
-	(unset MAKEFLAGS MAKELEVEL MFLAGS
-	 make --no-print-directory -j2 KERNEL_SRC="$kf/report-accumulate-src" \
-		BUILD="$kf/report-accumulate" CC="${CC:-cc}" \
-		"$kf/report-accumulate/bench/hpcc-report") >"$tmp/kb" 2>&1 &&
-	kfail=
-	for s in latency order imprecision exact; do	# a second boot is refused
-		"$kf/report-accumulate/bench/hpcc-report" --tiny --section $s \
-			--out "$tmp/acc-$s.json" >>"$tmp/kb" 2>&1 || { kfail=$s; break; }
-	done
-	[ -z "$kfail" ] && python3 - "$tmp" "$kf/report-accumulate-src" >>"$tmp/kb" 2>&1 <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1] + "/acc-imprecision.json"))
-assert d["window_code"]["counter"] == sys.argv[2], d["window_code"]
-pts = [(p["nr_cpus"], p["window_pages"], p["shape_window_pages"]) for p in d["points"]]
-assert [p[0] for p in pts] == [8, 16], pts
-assert all(w == s for _, w, s in pts), "window differs from lib/shape's: %s" % pts
-a = json.load(open(sys.argv[1] + "/acc-order.json"))["accuracy"]
-assert a["window_pages"] == a["shape_window_pages"], a
-PY
-	result $? report_point_per_process \
-		"$(grep -v '^\(cc\|clang\|ar\|rm\|make\) ' "$tmp/kb" | tail -n 3 | tr '\n' ' ')"
-fi
 # A tree of an older API (int values, tests/seam/fixtures/ktrees/int-items): the
 # build refuses it, so make report falls back to the model's producer, runs
 # to the end without ./stress or frag-bench, and every section says what the
-# tree's API leaves unmeasured. The long-API report ($tmp/k) is the control.
+# tree's API leaves unmeasured (tests/seam/producer_seam.sh runs that make). The
+# long-API report ($tmp/k) is the control.
 ki=tests/seam/fixtures/ktrees/int-items
-said_int() {	# DIR: the model's numbers marked, nothing of the tree's claimed
-	[ "$(grep -c "^Not measured on this tree's API" "$1/REPORT.md")" = 6 ] &&
-	grep -q "^Concurrent churn: not measured on this tree's API" "$1/REPORT.md" &&
-	grep -q "^NOT THIS TREE'S COUNTER: the producer cannot be built against" "$1/REPORT.md" &&
-	! grep -q '^WARNING: the measuring program' "$1/REPORT.md" &&
-	! ls "$1"/oom-race-*.json >/dev/null 2>&1 && [ ! -e "$1/compaction" ] &&
-	$CHECK "$1" >/dev/null 2>&1
-}
 STRESS="${BUILD:-build/cc}/stress" REPORT_COMPACTION="$tmp/fake-compaction" \
 	scripts/report --bin "$BIN" --out "$tmp/i" --tiny --kernel-src "$ki" \
 	--api-refused "precise_sum() returns int" >"$tmp/out" 2>&1
 rc=$?
-result $([ $rc = 0 ] && said_int "$tmp/i" && ! grep -q "this tree's API" "$tmp/k/REPORT.md"
+result $([ $rc = 0 ] && report_said_int "$tmp/i" && ! grep -q "this tree's API" "$tmp/k/REPORT.md"
 	echo $?) report_int_api_said "rc $rc $(grep -i "tree's api" "$tmp/i/REPORT.md" | head -n 2)"
-if [ -n "${KERNEL_SRC:-}" ]; then
-	n=$((n + 1))
-	echo "ok $n report_int_tree_make # SKIP already building against KERNEL_SRC"
-else
-	kf=$(realpath -m "${BUILD:-build/cc}/kfix")
-	(unset MAKEFLAGS MAKELEVEL MFLAGS
-	 make --no-print-directory -j2 report KERNEL_SRC="$ki" BUILD="$kf/report-int" \
-		CC="${CC:-cc}" REPORT_DIR="$tmp/im" REPORT_ARGS=--tiny) >"$tmp/ib" 2>&1
-	rc=$?
-	# Section 3's window is the tree's own, through the adapter.
-	python3 - "$tmp/im/report.json" >>"$tmp/ib" 2>&1 <<'PY'
-import json, sys
-w = json.load(open(sys.argv[1]))["oom"]["imprecision"]["tree_window"]
-assert w["rc"] == 0 and w["api"].startswith("shape=int-items"), w
-assert [(p["nr_cpus"], p["batch"]) for p in w["points"]] == \
-    [(8, 32), (8, 128), (16, 32), (16, 128)], w
-assert all(p["window_pages"] == p["under_pages"] + p["over_pages"] > 0 for p in w["points"]), w
-PY
-	wrc=$?
-	result $([ $rc = 0 ] && [ $wrc = 0 ] && said_int "$tmp/im" &&
-		grep -q "NOT THIS TREE'S COUNTER: [^.]*(percpu_counter_tree_precise_sum() present" \
-			<(tr '\n' ' ' <"$tmp/im/REPORT.md" | sed 's/  */ /g'); echo $?) \
-		report_int_tree_make \
-		"rc $rc $(grep -v '^\(cc\|clang\|ar\|rm\|make\) ' "$tmp/ib" | tail -n 2 | cut -c1-200)"
-fi
 
 c=$(grep -c "^Window code: 'window pages' is model lib/hpcc\( \|$\)" "$tmp/r/REPORT.md")
 result $([ "$c" = 1 ]; echo $?) report_window_code_named "count $c"
@@ -247,5 +182,5 @@ mkdir -p "$tmp/user" && echo "my notes" >"$tmp/user/REPORT.md"
 bad foreign_report scripts/report --bin "$BIN" --out "$tmp/user" --tiny
 result $([ "$(cat "$tmp/user/REPORT.md")" = "my notes" ]; echo $?) foreign_report_kept
 
-[ "$n" = 32 ] || { echo "# $n results, the plan says 32"; failed=1; }
+[ "$n" = 30 ] || { echo "# $n results, the plan says 30"; failed=1; }
 exit $((failed > 0))

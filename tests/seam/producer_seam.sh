@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The bench and report producers built against fixture kernel trees (the
+# long tier: each case builds a producer again, make check-long):
+#  - each CPU count (hpcc-bench) and each point (hpcc-report) boots the
+#    counter in a process of its own: on lib/hpcc laid out as a tree whose
+#    percpu_counter_tree_subsystem_init() adds to static state
+#    (tests/seam/fixtures/ktrees/accumulate.patch), booting 1, 2 then 4 CPUs in
+#    one process would give the 4-CPU counters all three topologies'
+#    accuracy, and the producers' own checks would fail. Every section runs
+#    on it: one that booted twice in one process would be refused;
+#  - make report on a tree of an older API (int values,
+#    tests/seam/fixtures/ktrees/int-items) falls back to the model's producer and
+#    says what the tree's API leaves unmeasured; section 3's window is the
+#    tree's own, through the adapter.
+# Env: BUILD (default build/cc), CC. KTAP on stdout.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/sh/common.sh
+. tests/lib/sh/accumulate.sh
+. tests/lib/sh/producers.sh
+echo "KTAP version 1"
+if [ -n "${KERNEL_SRC:-}" ]; then
+	echo "1..1"
+	echo "ok 1 fixture_trees # SKIP already building against KERNEL_SRC"
+	exit 0
+fi
+echo "1..3"
+n=0 failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+unset MAKEFLAGS MAKELEVEL MFLAGS
+kf=$(realpath -m "${BUILD:-build/cc}/kfix")
+
+accumulate_tree "$kf/bench-accumulate-src" &&
+make --no-print-directory -j2 KERNEL_SRC="$kf/bench-accumulate-src" \
+	BUILD="$kf/bench-accumulate" CC="${CC:-cc}" \
+	"$kf/bench-accumulate/bench/hpcc-bench" >"$tmp/kb" 2>&1 &&
+"$kf/bench-accumulate/bench/hpcc-bench" $BENCH_SMALL --out "$tmp/acc.json" >>"$tmp/kb" 2>&1 &&
+bench_rows "$tmp/acc.json" >>"$tmp/kb" 2>&1 &&
+python3 - "$tmp/acc.json" "$kf/bench-accumulate-src" >>"$tmp/kb" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["meta"]["hpcc_source"] == sys.argv[2], d["meta"]["hpcc_source"]
+PY
+result $? bench_point_per_process \
+	"$(grep -v '^\(cc\|clang\|ar\|rm\|make\|#\) ' "$tmp/kb" | tail -n 3 | tr '\n' ' ')"
+
+kfail=build
+accumulate_tree "$kf/report-accumulate-src" &&
+make --no-print-directory -j2 KERNEL_SRC="$kf/report-accumulate-src" \
+	BUILD="$kf/report-accumulate" CC="${CC:-cc}" \
+	"$kf/report-accumulate/bench/hpcc-report" >"$tmp/kb" 2>&1 && kfail=
+[ -z "$kfail" ] &&
+for s in latency order imprecision exact; do	# a second boot is refused
+	"$kf/report-accumulate/bench/hpcc-report" --tiny --section $s \
+		--out "$tmp/acc-$s.json" >>"$tmp/kb" 2>&1 || { kfail=$s; break; }
+done
+[ -z "$kfail" ] && python3 - "$tmp" "$kf/report-accumulate-src" >>"$tmp/kb" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1] + "/acc-imprecision.json"))
+assert d["window_code"]["counter"] == sys.argv[2], d["window_code"]
+pts = [(p["nr_cpus"], p["window_pages"], p["shape_window_pages"]) for p in d["points"]]
+assert [p[0] for p in pts] == [8, 16], pts
+assert all(w == s for _, w, s in pts), "window differs from lib/shape's: %s" % pts
+a = json.load(open(sys.argv[1] + "/acc-order.json"))["accuracy"]
+assert a["window_pages"] == a["shape_window_pages"], a
+PY
+result $? report_point_per_process \
+	"$(grep -v '^\(cc\|clang\|ar\|rm\|make\) ' "$tmp/kb" | tail -n 3 | tr '\n' ' ')"
+
+ki=tests/seam/fixtures/ktrees/int-items
+make --no-print-directory -j2 report KERNEL_SRC="$ki" BUILD="$kf/report-int" \
+	CC="${CC:-cc}" REPORT_DIR="$tmp/im" REPORT_ARGS=--tiny >"$tmp/ib" 2>&1
+rc=$?
+python3 - "$tmp/im/report.json" >>"$tmp/ib" 2>&1 <<'PY'
+import json, sys
+w = json.load(open(sys.argv[1]))["oom"]["imprecision"]["tree_window"]
+assert w["rc"] == 0 and w["api"].startswith("shape=int-items"), w
+assert [(p["nr_cpus"], p["batch"]) for p in w["points"]] == \
+    [(8, 32), (8, 128), (16, 32), (16, 128)], w
+assert all(p["window_pages"] == p["under_pages"] + p["over_pages"] > 0 for p in w["points"]), w
+PY
+wrc=$?
+result $([ $rc = 0 ] && [ $wrc = 0 ] && report_said_int "$tmp/im" &&
+	grep -q "NOT THIS TREE'S COUNTER: [^.]*(percpu_counter_tree_precise_sum() present" \
+		<(tr '\n' ' ' <"$tmp/im/REPORT.md" | sed 's/  */ /g'); echo $?) \
+	report_int_tree_make \
+	"rc $rc $(grep -v '^\(cc\|clang\|ar\|rm\|make\) ' "$tmp/ib" | tail -n 2 | cut -c1-200)"
+
+[ "$n" = 3 ] || { echo "# $n results, the plan says 3"; failed=1; }
+exit $((failed > 0))
