@@ -138,7 +138,8 @@ $(BUILD)/tests/test_stress_%: $(BUILD)/tests/test_stress_%.o $(TEST_LIB_OBJS) \
 	$(CC) $(CFLAGS_ALL) $(TEST_WRAP) -o $@ $< $(TEST_LIB_OBJS) $(STRESS_LIB_OBJS) \
 		$(LIBSUITE) $(LDLIBS_ALL)
 # Its checkers' unit tests stand in for a wrong library at these calls.
-$(BUILD)/tests/test_stress_checkers: TEST_WRAP := -Wl,--wrap=compaction_note_success
+$(BUILD)/tests/test_stress_checkers: TEST_WRAP := -Wl,--wrap=compaction_note_success \
+	-Wl,--wrap=compaction_failed_reset
 
 deps:
 	@scripts/install-deps --if-missing

@@ -241,14 +241,53 @@ static void storm_regions_all_reached(struct kt *t)
 	release(s);
 }
 
-/* The test's compaction_note_success(): the library's, or its answer moved by this. */
+/*
+ * The test's compaction_note_success(): the library's, or its answer moved
+ * by this; its compaction_failed_reset(): the library's, or nothing at all.
+ */
 static long note_success_skew;
+static bool failed_reset_lost;
 long __real_compaction_note_success(struct zone *z);
 long __wrap_compaction_note_success(struct zone *z);
+void __real_compaction_failed_reset(struct zone *z, int order, bool alloc_success);
+void __wrap_compaction_failed_reset(struct zone *z, int order, bool alloc_success);
 
 long __wrap_compaction_note_success(struct zone *z)
 {
 	return __real_compaction_note_success(z) + note_success_skew;
+}
+
+void __wrap_compaction_failed_reset(struct zone *z, int order, bool alloc_success)
+{
+	if (!failed_reset_lost)
+		__real_compaction_failed_reset(z, order, alloc_success);
+}
+
+/* A run and a fresh zone under compaction_churn's shadow, as the scenario sets them up. */
+static struct stress *shadow_setup(struct kt *t, struct zone *z, struct cc_shadow *sh)
+{
+	static const struct scenario sc = { .name = "cc_shadow test" };
+	static const struct compact_params par = {
+		.policy = COMPACT_POLICY_P9, .atomic_mode = COMPACT_ATOMIC_RELAXED,
+		.cluster_max = 32, .min_scan_limit = 512,
+	};
+	struct zone_desc *d;
+	struct stress *s;
+
+	s = calloc(1, sizeof(*s));
+	d = zone_desc_alloc(0, 131072, 131072, 512);
+	t->checks++;
+	if (!s || !d || zone_init(z, &par, d, 131072 / 512 + 1, false)) {
+		kt_fail(t, __FILE__, __LINE__, "shadow zone setup");
+		free(s);
+		return NULL;
+	}
+	s->sc = &sc;
+	pthread_mutex_init(&s->key_lock, NULL);
+	pthread_mutex_init(&s->fail_lock, NULL);
+	memset(sh, 0, sizeof(*sh));
+	z->wseq = &sh->wseq;
+	return s;
 }
 
 /*
@@ -259,12 +298,6 @@ long __wrap_compaction_note_success(struct zone *z)
 static void cc_shadow_wrong_answer(struct kt *t)
 {
 	static const long skew[] = { 0, -1, +1 };
-	static const struct scenario sc = { .name = "cc_shadow test" };
-	struct compact_params par = {
-		.policy = COMPACT_POLICY_P9, .atomic_mode = COMPACT_ATOMIC_RELAXED,
-		.cluster_max = 32, .min_scan_limit = 512,
-	};
-	struct zone_desc *d;
 	struct cc_shadow sh;
 	struct stress *s;
 	struct zone z;
@@ -274,15 +307,9 @@ static void cc_shadow_wrong_answer(struct kt *t)
 	if (!kt_hpcc_setup(t, NCPUS))
 		return;
 	for (i = 0; i < ARRAY_SIZE(skew); i++) {
-		s = calloc(1, sizeof(*s));
-		KT_ASSERT(t, s != NULL, "calloc");
-		s->sc = &sc;
-		pthread_mutex_init(&s->key_lock, NULL);
-		pthread_mutex_init(&s->fail_lock, NULL);
-		d = zone_desc_alloc(0, 131072, 131072, 512);
-		KT_ASSERT(t, d && !zone_init(&z, &par, d, 131072 / 512 + 1, false), "zone");
-		memset(&sh, 0, sizeof(sh));
-		z.wseq = &sh.wseq;
+		s = shadow_setup(t, &z, &sh);
+		if (!s)
+			return;
 		note_success_skew = skew[i];
 		quiet_begin();
 		ret = cc_shadow_note_success(s, &sh, 0, &z);
@@ -302,11 +329,53 @@ static void cc_shadow_wrong_answer(struct kt *t)
 	}
 }
 
+/*
+ * The shadow of compaction_failed_reset() (docs/spec/compaction.md#cmp-states):
+ * from a fresh zone (compact_order_failed 0) a reset at order 3 moves the
+ * failed order to 4, after an allocation or a watermark success alike. A
+ * zone whose reset is lost fails the run with invariant
+ * shadow-failed-reset; the library's passes, judged once.
+ */
+static void cc_shadow_failed_reset_lost(struct kt *t)
+{
+	struct cc_shadow sh;
+	struct stress *s;
+	struct zone z;
+	unsigned int i;
+
+	if (!kt_hpcc_setup(t, NCPUS))
+		return;
+	for (i = 0; i < 4; i++) {
+		bool lost = i & 1, alloc = i & 2;
+
+		s = shadow_setup(t, &z, &sh);
+		if (!s)
+			return;
+		failed_reset_lost = lost;
+		quiet_begin();
+		cc_shadow_failed_reset(s, &sh, 0, &z, 3, alloc);
+		quiet_end();
+		failed_reset_lost = false;
+		KT_EXPECT_EQU(t, atomic_load(&sh.judged[CC_TX_FAILED_RESET]), 1);
+		KT_EXPECT_EQ(t, zone_read(&z, &z.compact_order_failed), lost ? 0 : 4);
+		if (!lost)
+			KT_EXPECT(t, !stress_failed(s), "a right reset failed: %s",
+				  s->nr_failures ? s->failures[0].msg : "?");
+		else
+			KT_EXPECT(t, failed_with(s, "shadow-failed-reset", "compaction_failed_reset"),
+				  "lost reset (%s): %s", alloc ? "allocated" : "watermark",
+				  s->nr_failures ? s->failures[0].msg : "not failed");
+		zone_destroy(&z);
+		free(s);
+	}
+}
+
 static const struct kt_case cases[] = {
 	KT_CASE(storm_accuracy_range_exact),
 	KT_CASE(storm_compare_margin_counts_every_verdict),
 	KT_CASE(storm_regions_all_reached),
 	KT_CASE(cc_shadow_wrong_answer),
+	KT_CASE(cc_shadow_failed_reset_lost),
 };
 
 KT_MAIN("stress_checkers", cases);
