@@ -881,6 +881,45 @@ static void oom_plan_edges_winner_by_one(struct kt *t)
 }
 
 /*
+ * The reference's edge marks (lib/mm/oom_ref.h: a decision whose
+ * difference is -1 or 0), by hand: the v16 and bounded filters, bounded's
+ * re-check and its fallback, each at differences -3..2 around a state of
+ * points and floor 1000. The coverage the oracles report counts these.
+ */
+static void oom_ref_edges_by_hand(struct kt *t)
+{
+	static char task;
+	struct oom_ref_cand c = { .task = (struct task_struct *)&task, .eligible = true };
+	struct oom_ref_state st;
+	unsigned int edges, bit;
+	bool precise;
+	long k;
+	int e;
+
+	for (e = 0; e < 4; e++) {
+		for (k = -3; k <= 2; k++) {
+			oom_ref_init(&st);
+			st.points = st.floor = 1000;
+			c.approx = c.precise = 2000;
+			if (e == 0 || e == 1)		/* v16's, bounded's filter */
+				c.approx = 1000 + k;
+			else if (e == 2)		/* bounded's re-check */
+				c.precise = 1000 + k;
+			else {				/* bounded's fallback: floor - approx */
+				c.approx = 1000 - k;
+				st.nr_precise = OOM_MAX_PRECISE_BADNESS_SUMS;
+			}
+			bit = e == 0 || e == 1 ? OOM_EDGE_FILTER :
+			      e == 2 ? OOM_EDGE_RECHECK : OOM_EDGE_FALLBACK;
+			oom_ref_eval(e ? OOM_ALGO_BOUNDED : OOM_ALGO_V16, true, &st, &c,
+				     &precise, &edges);
+			KT_EXPECT(t, !!(edges & bit) == (k == -1 || k == 0),
+				  "edge %d at difference %ld: marks %#x", e, k, edges);
+		}
+	}
+}
+
+/*
  * A selection that meets a kill in progress aborts, and the candidate
  * report says so: the oracles read an abort from the report alone.
  */
@@ -974,6 +1013,7 @@ static const struct kt_case cases[] = {
 	KT_CASE(oom_v16_exactness_needs_small_t),
 	KT_CASE(oom_pass2_candidates),
 	KT_CASE(oom_plan_edges_winner_by_one),
+	KT_CASE(oom_ref_edges_by_hand),
 	KT_CASE(oom_abort_reported),
 	KT_CASE(oom_task_create_fails_clean),
 };
