@@ -124,6 +124,8 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_LIB_OBJS) $(LIBSUITE)
 	$(CC) $(CFLAGS_ALL) $(TEST_WRAP) -o $@ $< $(TEST_LIB_OBJS) $(LIBSUITE) $(LDLIBS_ALL)
 # The swap test checks the vCPU hand-off at its futex wake.
 $(BUILD)/tests/test_kcompat_swap: TEST_WRAP := -Wl,--wrap=syscall
+# The OOM audit is fed candidate reports the selection never made.
+$(BUILD)/tests/test_oom: TEST_WRAP := -Wl,--wrap=oom_select_bad_process
 
 # The test runner (scripts/run-tests): one KTAP document from every program.
 KTAP_RUN	:= $(BUILD)/ktap-run

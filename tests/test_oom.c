@@ -5,6 +5,7 @@
  * 16-sum budget, and docs/spec/oom.md#oom-imprecision worked cases to the page
  * (256 CPUs, batch 32, settled counters).
  */
+#include <string.h>
 #include <kcompat/kcompat.h>
 #include <linux/slab.h>
 #include "mm/oom_select.h"
@@ -881,6 +882,80 @@ static void oom_plan_edges_winner_by_one(struct kt *t)
 }
 
 /*
+ * The selection the audit watches (oom_select_bad_process() wrapped at
+ * link time, see the Makefile): the library's, or with every candidate
+ * report altered by @tamper on its way to the audit.
+ */
+static void (*tamper)(struct oom_candidate *c);
+static void (*tamper_next)(const struct oom_candidate *c, struct oom_control *oc);
+void __real_oom_select_bad_process(struct oom_control *oc);
+void __wrap_oom_select_bad_process(struct oom_control *oc);
+
+static void tamper_hook(const struct oom_candidate *c, struct oom_control *oc)
+{
+	struct oom_candidate x = *c;
+
+	tamper(&x);
+	tamper_next(&x, oc);
+}
+
+void __wrap_oom_select_bad_process(struct oom_control *oc)
+{
+	if (!tamper || !oom_candidate_hook) {
+		__real_oom_select_bad_process(oc);
+		return;
+	}
+	tamper_next = oom_candidate_hook;
+	oom_candidate_hook = tamper_hook;
+	__real_oom_select_bad_process(oc);
+	oom_candidate_hook = tamper_next;
+}
+
+static void precise_before_less(struct oom_candidate *c) { c->nr_precise_before--; }
+static void precise_before_more(struct oom_candidate *c) { c->nr_precise_before++; }
+static void points_before_less(struct oom_candidate *c) { c->points_before--; }
+static void points_before_more(struct oom_candidate *c) { c->points_before++; }
+
+/*
+ * The audit (oom_ref_audit()) fed reports the selection never made: each
+ * candidate said to be judged against one precise evaluation or one point
+ * less or more than the state the reference reaches. Each fails the audit
+ * as "judged against another state"; the unaltered reports pass.
+ */
+static void oom_audit_state_before(struct kt *t)
+{
+	static void (*const alter[])(struct oom_candidate *) = {
+		NULL, precise_before_less, precise_before_more,
+		points_before_less, points_before_more,
+	};
+	static const enum oom_algo algos[] = { OOM_ALGO_V16, OOM_ALGO_BOUNDED };
+	struct oom_ref_report rp;
+	unsigned int a, i;
+	struct set s;
+	int ret;
+
+	if (!setup(t, &s, 8))
+		return;
+	for (i = 0; i < 5; i++)
+		mk(t, &s, 1000 * (i + 1), 0, 0);
+	for (a = 0; a < ARRAY_SIZE(algos); a++) {
+		for (i = 0; i < ARRAY_SIZE(alter); i++) {
+			tamper = alter[i];
+			ret = oom_ref_audit(algos[a], TOTALPAGES, &rp);
+			tamper = NULL;
+			if (!i)
+				KT_EXPECT(t, !ret, "%s: the library's reports fail: %s",
+					  oom_algo_names[algos[a]], rp.msg);
+			else
+				KT_EXPECT(t, ret && rp.mismatch &&
+					  strstr(rp.msg, "judged against another state"),
+					  "%s: report altered (%u) %s: %s", oom_algo_names[algos[a]],
+					  i, ret ? "fails otherwise" : "passes", rp.msg);
+		}
+	}
+}
+
+/*
  * The reference's edge marks (lib/mm/oom_ref.h: a decision whose
  * difference is -1 or 0), by hand: the v16 and bounded filters, bounded's
  * re-check and its fallback, each at differences -3..2 around a state of
@@ -1014,6 +1089,7 @@ static const struct kt_case cases[] = {
 	KT_CASE(oom_pass2_candidates),
 	KT_CASE(oom_plan_edges_winner_by_one),
 	KT_CASE(oom_ref_edges_by_hand),
+	KT_CASE(oom_audit_state_before),
 	KT_CASE(oom_abort_reported),
 	KT_CASE(oom_task_create_fails_clean),
 };
