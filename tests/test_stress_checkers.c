@@ -2,9 +2,11 @@
 /*
  * The scenarios' checks fed what a correct library never gives: an
  * accuracy range the model disagrees with, a compaction zone whose code
- * answers wrong (compaction_note_success() wrapped at link time, see the
- * Makefile), and the bookkeeping a report shows (margins, the regions
- * counter_storm's values are set to). A check weaker than its spec passes
+ * answers wrong or loses a reset (compaction_note_success() and
+ * compaction_failed_reset() wrapped at link time, see the Makefile; also
+ * percpu_counter_tree_precise_compare(), to see which pairs are asked),
+ * and the bookkeeping a report shows (margins, the regions counter_storm's
+ * values are set to). A check weaker than its spec passes
  * every correct run, so no stress run can show it; these can. Serial: the
  * runs are prepared as the engine prepares them, without threads.
  */
