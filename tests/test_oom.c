@@ -882,6 +882,38 @@ static void oom_plan_edges_winner_by_one(struct kt *t)
 }
 
 /*
+ * oom_layout_task() checks the layout it made through the counter API: a
+ * task that reads one page low approximately and right precisely (as a
+ * library that lost a carry would read: an uncarried +1 page from a first
+ * layout, then one page less in page-table bytes) is refused, and so is
+ * one that reads one page high both ways. A fresh task is laid out.
+ */
+static void oom_layout_checks_result(struct kt *t)
+{
+	static const struct oom_task_attr attr;
+	struct task_struct *p;
+	struct set s;
+	int pre;
+
+	if (!setup(t, &s, 8))
+		return;
+	for (pre = -1; pre <= 1; pre++) {
+		p = oom_task_create(&attr);
+		KT_ASSERT(t, p != NULL, "task");
+		if (pre < 0) {
+			KT_EXPECT_EQ(t, oom_layout_task(p, 0, 1), 0);
+			atomic_long_add(-(long)PAGE_SIZE, &p->mm->pgtables_bytes);
+		} else if (pre > 0) {
+			atomic_long_add((long)PAGE_SIZE, &p->mm->pgtables_bytes);
+		}
+		KT_EXPECT(t, oom_layout_task(p, 5000, 2) == (pre ? -1 : 0),
+			  "a task reading %+d page(s) approximately: laid out %s", pre,
+			  pre ? "anyway" : "wrong");
+		oom_task_exit(p);
+	}
+}
+
+/*
  * The selection the audit watches (oom_select_bad_process() wrapped at
  * link time, see the Makefile): the library's, or with every candidate
  * report altered by @tamper on its way to the audit.
@@ -1089,6 +1121,7 @@ static const struct kt_case cases[] = {
 	KT_CASE(oom_pass2_candidates),
 	KT_CASE(oom_plan_edges_winner_by_one),
 	KT_CASE(oom_ref_edges_by_hand),
+	KT_CASE(oom_layout_checks_result),
 	KT_CASE(oom_audit_state_before),
 	KT_CASE(oom_abort_reported),
 	KT_CASE(oom_task_create_fails_clean),
