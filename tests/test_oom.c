@@ -947,19 +947,26 @@ static void precise_before_less(struct oom_candidate *c) { c->nr_precise_before-
 static void precise_before_more(struct oom_candidate *c) { c->nr_precise_before++; }
 static void points_before_less(struct oom_candidate *c) { c->points_before--; }
 static void points_before_more(struct oom_candidate *c) { c->points_before++; }
+static void skip_reported_selected(struct oom_candidate *c)
+{
+	if (c->result == OOM_CAND_SKIP)
+		c->result = OOM_CAND_SELECT;
+}
 
 /*
  * The audit (oom_ref_audit()) fed reports the selection never made: each
  * candidate said to be judged against one precise evaluation or one point
- * less or more than the state the reference reaches. Each fails the audit
- * as "judged against another state"; the unaltered reports pass.
+ * less or more than the state the reference reaches (each fails the audit
+ * as "judged against another state"), or every skip reported as a
+ * selection (fails as "decision"). The unaltered reports pass.
  */
 static void oom_audit_state_before(struct kt *t)
 {
 	static void (*const alter[])(struct oom_candidate *) = {
 		NULL, precise_before_less, precise_before_more,
-		points_before_less, points_before_more,
+		points_before_less, points_before_more, skip_reported_selected,
 	};
+	static const long approx[] = { 3000, 1000, 5000, 2000, 4000 };
 	static const enum oom_algo algos[] = { OOM_ALGO_V16, OOM_ALGO_BOUNDED };
 	struct oom_ref_report rp;
 	unsigned int a, i;
@@ -968,10 +975,13 @@ static void oom_audit_state_before(struct kt *t)
 
 	if (!setup(t, &s, 8))
 		return;
-	for (i = 0; i < 5; i++)
-		mk(t, &s, 1000 * (i + 1), 0, 0);
+	for (i = 0; i < ARRAY_SIZE(approx); i++)	/* some below the best so far: skips */
+		mk(t, &s, approx[i], 0, 0);
 	for (a = 0; a < ARRAY_SIZE(algos); a++) {
 		for (i = 0; i < ARRAY_SIZE(alter); i++) {
+			const char *why = alter[i] == skip_reported_selected ? "decision" :
+					  "judged against another state";
+
 			tamper = alter[i];
 			ret = oom_ref_audit(algos[a], TOTALPAGES, &rp);
 			tamper = NULL;
@@ -979,8 +989,7 @@ static void oom_audit_state_before(struct kt *t)
 				KT_EXPECT(t, !ret, "%s: the library's reports fail: %s",
 					  oom_algo_names[algos[a]], rp.msg);
 			else
-				KT_EXPECT(t, ret && rp.mismatch &&
-					  strstr(rp.msg, "judged against another state"),
+				KT_EXPECT(t, ret && rp.mismatch && strstr(rp.msg, why),
 					  "%s: report altered (%u) %s: %s", oom_algo_names[algos[a]],
 					  i, ret ? "fails otherwise" : "passes", rp.msg);
 		}
