@@ -914,6 +914,31 @@ static void oom_layout_checks_result(struct kt *t)
 }
 
 /*
+ * poisoned is a result of the selection, like chosen: a control block
+ * that met a freed task in an earlier selection says false after a
+ * selection that met none, for every algorithm.
+ */
+static void oom_poisoned_is_a_result(struct kt *t)
+{
+	struct oom_control oc;
+	unsigned int a;
+	struct set s;
+
+	if (!setup(t, &s, 8))
+		return;
+	mk(t, &s, 3000, 0, 0);
+	mk(t, &s, 1000, 0, 0);
+	for (a = 0; a < OOM_NR_ALGOS; a++) {
+		oc = (struct oom_control){ .totalpages = TOTALPAGES, .algo = a,
+					   .poisoned = true };
+		oom_select_bad_process(&oc);
+		KT_EXPECT(t, !oc.poisoned, "%s: a clean selection says poisoned",
+			  oom_algo_names[a]);
+		oom_select_put(&oc);
+	}
+}
+
+/*
  * The selection the audit watches (oom_select_bad_process() wrapped at
  * link time, see the Makefile): the library's, or with every candidate
  * report altered by @tamper on its way to the audit.
@@ -1132,6 +1157,7 @@ static const struct kt_case cases[] = {
 	KT_CASE(oom_ref_edges_by_hand),
 	KT_CASE(oom_layout_checks_result),
 	KT_CASE(oom_audit_state_before),
+	KT_CASE(oom_poisoned_is_a_result),
 	KT_CASE(oom_abort_reported),
 	KT_CASE(oom_task_create_fails_clean),
 };
