@@ -125,6 +125,8 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(TEST_LIB_OBJS) $(LIBSUITE)
 	$(CC) $(CFLAGS_ALL) $(TEST_WRAP) -o $@ $< $(TEST_LIB_OBJS) $(LIBSUITE) $(LDLIBS_ALL)
 # The swap test checks the vCPU hand-off at its futex wake.
 $(BUILD)/tests/test_kcompat_swap: TEST_WRAP := -Wl,--wrap=syscall
+# The OOM audit is fed candidate reports the selection never made.
+$(BUILD)/tests/test_oom: TEST_WRAP := -Wl,--wrap=oom_select_bad_process
 
 # The test runner (scripts/run-tests): one KTAP document from every program.
 KTAP_RUN	:= $(BUILD)/ktap-run
@@ -139,7 +141,8 @@ $(BUILD)/tests/test_stress_%: $(BUILD)/tests/unit/test_stress_%.o $(TEST_LIB_OBJ
 	$(CC) $(CFLAGS_ALL) $(TEST_WRAP) -o $@ $< $(TEST_LIB_OBJS) $(STRESS_LIB_OBJS) \
 		$(LIBSUITE) $(LDLIBS_ALL)
 # Its checkers' unit tests stand in for a wrong library at these calls.
-$(BUILD)/tests/test_stress_checkers: TEST_WRAP := -Wl,--wrap=compaction_note_success
+$(BUILD)/tests/test_stress_checkers: TEST_WRAP := -Wl,--wrap=compaction_note_success \
+	-Wl,--wrap=compaction_failed_reset -Wl,--wrap=percpu_counter_tree_precise_compare
 
 deps:
 	@scripts/install-deps --if-missing

@@ -5,6 +5,7 @@
  * 16-sum budget, and docs/spec/oom.md#oom-imprecision worked cases to the page
  * (256 CPUs, batch 32, settled counters).
  */
+#include <string.h>
 #include <kcompat/kcompat.h>
 #include <linux/slab.h>
 #include "mm/oom_select.h"
@@ -881,6 +882,185 @@ static void oom_plan_edges_winner_by_one(struct kt *t)
 }
 
 /*
+ * oom_layout_task() checks the layout it made through the counter API: a
+ * task that reads one page low approximately and right precisely (as a
+ * library that lost a carry would read: an uncarried +1 page from a first
+ * layout, then one page less in page-table bytes) is refused, and so is
+ * one that reads one page high both ways. A fresh task is laid out.
+ */
+static void oom_layout_checks_result(struct kt *t)
+{
+	static const struct oom_task_attr attr;
+	struct task_struct *p;
+	struct set s;
+	int pre;
+
+	if (!setup(t, &s, 8))
+		return;
+	for (pre = -1; pre <= 1; pre++) {
+		p = oom_task_create(&attr);
+		KT_ASSERT(t, p != NULL, "task");
+		if (pre < 0) {
+			KT_EXPECT_EQ(t, oom_layout_task(p, 0, 1), 0);
+			atomic_long_add(-(long)PAGE_SIZE, &p->mm->pgtables_bytes);
+		} else if (pre > 0) {
+			atomic_long_add((long)PAGE_SIZE, &p->mm->pgtables_bytes);
+		}
+		KT_EXPECT(t, oom_layout_task(p, 5000, 2) == (pre ? -1 : 0),
+			  "a task reading %+d page(s) approximately: laid out %s", pre,
+			  pre ? "anyway" : "wrong");
+		oom_task_exit(p);
+	}
+}
+
+/*
+ * poisoned is a result of the selection, like chosen: a control block
+ * that met a freed task in an earlier selection says false after a
+ * selection that met none, for every algorithm.
+ */
+static void oom_poisoned_is_a_result(struct kt *t)
+{
+	struct oom_control oc;
+	unsigned int a;
+	struct set s;
+
+	if (!setup(t, &s, 8))
+		return;
+	mk(t, &s, 3000, 0, 0);
+	mk(t, &s, 1000, 0, 0);
+	for (a = 0; a < OOM_NR_ALGOS; a++) {
+		oc = (struct oom_control){ .totalpages = TOTALPAGES, .algo = a,
+					   .poisoned = true };
+		oom_select_bad_process(&oc);
+		KT_EXPECT(t, !oc.poisoned, "%s: a clean selection says poisoned",
+			  oom_algo_names[a]);
+		oom_select_put(&oc);
+	}
+}
+
+/*
+ * The selection the audit watches (oom_select_bad_process() wrapped at
+ * link time, see the Makefile): the library's, or with every candidate
+ * report altered by @tamper on its way to the audit.
+ */
+static void (*tamper)(struct oom_candidate *c);
+static void (*tamper_next)(const struct oom_candidate *c, struct oom_control *oc);
+void __real_oom_select_bad_process(struct oom_control *oc);
+void __wrap_oom_select_bad_process(struct oom_control *oc);
+
+static void tamper_hook(const struct oom_candidate *c, struct oom_control *oc)
+{
+	struct oom_candidate x = *c;
+
+	tamper(&x);
+	tamper_next(&x, oc);
+}
+
+void __wrap_oom_select_bad_process(struct oom_control *oc)
+{
+	if (!tamper || !oom_candidate_hook) {
+		__real_oom_select_bad_process(oc);
+		return;
+	}
+	tamper_next = oom_candidate_hook;
+	oom_candidate_hook = tamper_hook;
+	__real_oom_select_bad_process(oc);
+	oom_candidate_hook = tamper_next;
+}
+
+static void precise_before_less(struct oom_candidate *c) { c->nr_precise_before--; }
+static void precise_before_more(struct oom_candidate *c) { c->nr_precise_before++; }
+static void points_before_less(struct oom_candidate *c) { c->points_before--; }
+static void points_before_more(struct oom_candidate *c) { c->points_before++; }
+static void skip_reported_selected(struct oom_candidate *c)
+{
+	if (c->result == OOM_CAND_SKIP)
+		c->result = OOM_CAND_SELECT;
+}
+
+/*
+ * The audit (oom_ref_audit()) fed reports the selection never made: each
+ * candidate said to be judged against one precise evaluation or one point
+ * less or more than the state the reference reaches (each fails the audit
+ * as "judged against another state"), or every skip reported as a
+ * selection (fails as "decision"). The unaltered reports pass.
+ */
+static void oom_audit_state_before(struct kt *t)
+{
+	static void (*const alter[])(struct oom_candidate *) = {
+		NULL, precise_before_less, precise_before_more,
+		points_before_less, points_before_more, skip_reported_selected,
+	};
+	static const long approx[] = { 3000, 1000, 5000, 2000, 4000 };
+	static const enum oom_algo algos[] = { OOM_ALGO_V16, OOM_ALGO_BOUNDED };
+	struct oom_ref_report rp;
+	unsigned int a, i;
+	struct set s;
+	int ret;
+
+	if (!setup(t, &s, 8))
+		return;
+	for (i = 0; i < ARRAY_SIZE(approx); i++)	/* some below the best so far: skips */
+		mk(t, &s, approx[i], 0, 0);
+	for (a = 0; a < ARRAY_SIZE(algos); a++) {
+		for (i = 0; i < ARRAY_SIZE(alter); i++) {
+			const char *why = alter[i] == skip_reported_selected ? "decision" :
+					  "judged against another state";
+
+			tamper = alter[i];
+			ret = oom_ref_audit(algos[a], TOTALPAGES, &rp);
+			tamper = NULL;
+			if (!i)
+				KT_EXPECT(t, !ret, "%s: the library's reports fail: %s",
+					  oom_algo_names[algos[a]], rp.msg);
+			else
+				KT_EXPECT(t, ret && rp.mismatch && strstr(rp.msg, why),
+					  "%s: report altered (%u) %s: %s", oom_algo_names[algos[a]],
+					  i, ret ? "fails otherwise" : "passes", rp.msg);
+		}
+	}
+}
+
+/*
+ * The reference's edge marks (lib/mm/oom_ref.h: a decision whose
+ * difference is -1 or 0), by hand: the v16 and bounded filters, bounded's
+ * re-check and its fallback, each at differences -3..2 around a state of
+ * points and floor 1000. The coverage the oracles report counts these.
+ */
+static void oom_ref_edges_by_hand(struct kt *t)
+{
+	static char task;
+	struct oom_ref_cand c = { .task = (struct task_struct *)&task, .eligible = true };
+	struct oom_ref_state st;
+	unsigned int edges, bit;
+	bool precise;
+	long k;
+	int e;
+
+	for (e = 0; e < 4; e++) {
+		for (k = -3; k <= 2; k++) {
+			oom_ref_init(&st);
+			st.points = st.floor = 1000;
+			c.approx = c.precise = 2000;
+			if (e == 0 || e == 1)		/* v16's, bounded's filter */
+				c.approx = 1000 + k;
+			else if (e == 2)		/* bounded's re-check */
+				c.precise = 1000 + k;
+			else {				/* bounded's fallback: floor - approx */
+				c.approx = 1000 - k;
+				st.nr_precise = OOM_MAX_PRECISE_BADNESS_SUMS;
+			}
+			bit = e == 0 || e == 1 ? OOM_EDGE_FILTER :
+			      e == 2 ? OOM_EDGE_RECHECK : OOM_EDGE_FALLBACK;
+			oom_ref_eval(e ? OOM_ALGO_BOUNDED : OOM_ALGO_V16, true, &st, &c,
+				     &precise, &edges);
+			KT_EXPECT(t, !!(edges & bit) == (k == -1 || k == 0),
+				  "edge %d at difference %ld: marks %#x", e, k, edges);
+		}
+	}
+}
+
+/*
  * A selection that meets a kill in progress aborts, and the candidate
  * report says so: the oracles read an abort from the report alone.
  */
@@ -974,6 +1154,10 @@ static const struct kt_case cases[] = {
 	KT_CASE(oom_v16_exactness_needs_small_t),
 	KT_CASE(oom_pass2_candidates),
 	KT_CASE(oom_plan_edges_winner_by_one),
+	KT_CASE(oom_ref_edges_by_hand),
+	KT_CASE(oom_layout_checks_result),
+	KT_CASE(oom_audit_state_before),
+	KT_CASE(oom_poisoned_is_a_result),
 	KT_CASE(oom_abort_reported),
 	KT_CASE(oom_task_create_fails_clean),
 };

@@ -2,9 +2,11 @@
 /*
  * The scenarios' checks fed what a correct library never gives: an
  * accuracy range the model disagrees with, a compaction zone whose code
- * answers wrong (compaction_note_success() wrapped at link time, see the
- * Makefile), and the bookkeeping a report shows (margins, the regions
- * counter_storm's values are set to). A check weaker than its spec passes
+ * answers wrong or loses a reset (compaction_note_success() and
+ * compaction_failed_reset() wrapped at link time, see the Makefile; also
+ * percpu_counter_tree_precise_compare(), to see which pairs are asked),
+ * and the bookkeeping a report shows (margins, the regions counter_storm's
+ * values are set to). A check weaker than its spec passes
  * every correct run, so no stress run can show it; these can. Serial: the
  * runs are prepared as the engine prepares them, without threads.
  */
@@ -106,14 +108,29 @@ static void clear_failures(struct stress *s)
 	s->stop = false;
 }
 
-static unsigned long margin_count(struct stress *s, const char *name)
+static struct stress_key *margin_of(struct stress *s, const char *name)
 {
 	unsigned int i;
 
 	for (i = 0; i < atomic_load(&s->nr_margins); i++)
 		if (!strcmp(s->margins[i].name, name))
-			return atomic_load(&s->margins[i].count);
-	return 0;
+			return &s->margins[i];
+	return NULL;
+}
+
+static unsigned long margin_count(struct stress *s, const char *name)
+{
+	struct stress_key *k = margin_of(s, name);
+
+	return k ? atomic_load(&k->count) : 0;
+}
+
+/* The worst use of @name's margin: 0 while every verdict was right. */
+static double margin_worst(struct stress *s, const char *name)
+{
+	struct stress_key *k = margin_of(s, name);
+
+	return k ? k->worst : -1;
 }
 
 /* Whether @s failed, its first failure of @invariant, its message holding @what. */
@@ -196,7 +213,10 @@ static void storm_accuracy_range_exact(struct kt *t)
 
 /*
  * Every comparison judged is in the report's "compare" margin: its
- * count is the number of comparisons, pairs and values alike.
+ * count is the number of comparisons, pairs and values alike, and right
+ * answers leave it unused. A pair spread over more than 2^62 has no
+ * defined order (docs/spec/hpcc.md#hpcc-compare): counted apart, not
+ * judged.
  */
 static void storm_compare_margin_counts_every_verdict(struct kt *t)
 {
@@ -221,6 +241,118 @@ static void storm_compare_margin_counts_every_verdict(struct kt *t)
 	KT_EXPECT(t, !stress_failed(s), "a right pair failed");
 	KT_EXPECT_EQU(t, atomic_load(&st->compares), n + 1);
 	KT_EXPECT_EQU(t, margin_count(s, "compare"), n + 1);
+	/* A value far above the counter: both answers 1, as documented. */
+	storm_compare_value_verdict(s, st, K_HOT, 1L << 40, 50, 50, 1, 1);
+	KT_EXPECT(t, !stress_failed(s), "a right value comparison failed");
+	KT_EXPECT_EQU(t, margin_count(s, "compare"), n + 2);
+	KT_EXPECT(t, margin_worst(s, "compare") == 0, "right answers used the margin: %g",
+		  margin_worst(s, "compare"));
+	n = atomic_load(&st->far_pairs);
+	storm_compare_pair_verdict(s, st, K_HOT, K_G0, (1UL << 62) + 5, 0, (1L << 62) + 5, 0,
+				   1, 1);
+	KT_EXPECT_EQU(t, atomic_load(&st->far_pairs), n + 1);
+	KT_EXPECT_EQU(t, margin_count(s, "compare"), atomic_load(&st->compares));
+	release(s);
+}
+
+/*
+ * A contract failure of approximate_compare(a, b) quotes the documented
+ * range [-(under(a) + over(b)), +(over(a) + under(b))]: an answer 0 one
+ * past the upper end fails, naming both ends.
+ */
+static void storm_pair_contract_range_quoted(struct kt *t)
+{
+	struct stress_config cfg;
+	struct stress *s = prepare(t, &cfg, "counter_storm");
+	unsigned long lo, hi;
+	struct storm *st;
+	char want[96];
+
+	if (!s)
+		return;
+	st = stress_priv(s);
+	lo = st->under[K_HOT] + st->over[K_G0];
+	hi = st->over[K_HOT] + st->under[K_G0];
+	KT_ASSERT(t, st->under[K_G0] && st->over[K_G0], "tolerances %lu, %lu", st->under[K_G0],
+		  st->over[K_G0]);
+	quiet_begin();
+	storm_compare_pair_verdict(s, st, K_HOT, K_G0, hi + 1, 0, (long)hi + 1, 0, 0, 1);
+	quiet_end();
+	snprintf(want, sizeof(want), "= [-%lu, +%lu]", lo, hi);
+	KT_EXPECT(t, failed_with(s, "compare", want), "want %s: %s", want,
+		  s->nr_failures ? s->failures[0].msg : "not failed");
+	release(s);
+}
+
+/*
+ * Every ordered pair of counters is compared at a quiescent point:
+ * precise_compare() (wrapped at link time) records the pairs it is asked.
+ */
+static bool pairs_on;
+static unsigned int pairs_seen[NR_KEYS][NR_KEYS];
+static struct storm *pairs_st;
+int __real_percpu_counter_tree_precise_compare(struct percpu_counter_tree *a,
+					       struct percpu_counter_tree *b);
+int __wrap_percpu_counter_tree_precise_compare(struct percpu_counter_tree *a,
+					       struct percpu_counter_tree *b);
+
+int __wrap_percpu_counter_tree_precise_compare(struct percpu_counter_tree *a,
+					       struct percpu_counter_tree *b)
+{
+	unsigned int ka, kb;
+
+	for (ka = 0; pairs_on && ka < NR_KEYS; ka++)
+		for (kb = 0; kb < NR_KEYS; kb++)
+			if (pairs_st->ctr[ka] == a && pairs_st->ctr[kb] == b)
+				pairs_seen[ka][kb]++;
+	return __real_percpu_counter_tree_precise_compare(a, b);
+}
+
+static void storm_every_ordered_pair(struct kt *t)
+{
+	struct stress_config cfg;
+	struct stress *s = prepare(t, &cfg, "counter_storm");
+	unsigned int ka, kb, missing = 0;
+
+	if (!s)
+		return;
+	pairs_st = stress_priv(s);
+	memset(pairs_seen, 0, sizeof(pairs_seen));
+	pairs_on = true;
+	storm_quiescent(s);
+	pairs_on = false;
+	KT_EXPECT(t, !stress_failed(s), "failed");
+	for (ka = 0; ka < NR_KEYS; ka++)
+		for (kb = 0; kb < NR_KEYS; kb++)
+			if (ka != kb && !pairs_seen[ka][kb]) {
+				missing++;
+				kt_diag(t, "pair (%s, %s) never compared", key_names[ka],
+					key_names[kb]);
+			}
+	KT_EXPECT(t, !missing, "%u of %u ordered pairs never compared", missing,
+		  NR_KEYS * (NR_KEYS - 1));
+	release(s);
+}
+
+/*
+ * A quiescent point with an update still in flight (begun, never ended,
+ * while every thread is parked) fails the run with invariant quiescence.
+ */
+static void storm_update_in_flight(struct kt *t)
+{
+	struct stress_config cfg;
+	struct stress *s = prepare(t, &cfg, "counter_storm");
+	struct storm *st;
+
+	if (!s)
+		return;
+	st = stress_priv(s);
+	(void)truth_begin(st->truth, 0, K_G1, 1);
+	quiet_begin();
+	storm_quiescent(s);
+	quiet_end();
+	KT_EXPECT(t, failed_with(s, "quiescence", "in flight"), "%s",
+		  s->nr_failures ? s->failures[0].msg : "not failed");
 	release(s);
 }
 
@@ -271,14 +403,53 @@ static void storm_regions_all_reached(struct kt *t)
 	release(s);
 }
 
-/* The test's compaction_note_success(): the library's, or its answer moved by this. */
+/*
+ * The test's compaction_note_success(): the library's, or its answer moved
+ * by this; its compaction_failed_reset(): the library's, or nothing at all.
+ */
 static long note_success_skew;
+static bool failed_reset_lost;
 long __real_compaction_note_success(struct zone *z);
 long __wrap_compaction_note_success(struct zone *z);
+void __real_compaction_failed_reset(struct zone *z, int order, bool alloc_success);
+void __wrap_compaction_failed_reset(struct zone *z, int order, bool alloc_success);
 
 long __wrap_compaction_note_success(struct zone *z)
 {
 	return __real_compaction_note_success(z) + note_success_skew;
+}
+
+void __wrap_compaction_failed_reset(struct zone *z, int order, bool alloc_success)
+{
+	if (!failed_reset_lost)
+		__real_compaction_failed_reset(z, order, alloc_success);
+}
+
+/* A run and a fresh zone under compaction_churn's shadow, as the scenario sets them up. */
+static struct stress *shadow_setup(struct kt *t, struct zone *z, struct cc_shadow *sh)
+{
+	static const struct scenario sc = { .name = "cc_shadow test" };
+	static const struct compact_params par = {
+		.policy = COMPACT_POLICY_P9, .atomic_mode = COMPACT_ATOMIC_RELAXED,
+		.cluster_max = 32, .min_scan_limit = 512,
+	};
+	struct zone_desc *d;
+	struct stress *s;
+
+	s = calloc(1, sizeof(*s));
+	d = zone_desc_alloc(0, 131072, 131072, 512);
+	t->checks++;
+	if (!s || !d || zone_init(z, &par, d, 131072 / 512 + 1, false)) {
+		kt_fail(t, __FILE__, __LINE__, "shadow zone setup");
+		free(s);
+		return NULL;
+	}
+	s->sc = &sc;
+	pthread_mutex_init(&s->key_lock, NULL);
+	pthread_mutex_init(&s->fail_lock, NULL);
+	memset(sh, 0, sizeof(*sh));
+	z->wseq = &sh->wseq;
+	return s;
 }
 
 /*
@@ -289,12 +460,6 @@ long __wrap_compaction_note_success(struct zone *z)
 static void cc_shadow_wrong_answer(struct kt *t)
 {
 	static const long skew[] = { 0, -1, +1 };
-	static const struct scenario sc = { .name = "cc_shadow test" };
-	struct compact_params par = {
-		.policy = COMPACT_POLICY_P9, .atomic_mode = COMPACT_ATOMIC_RELAXED,
-		.cluster_max = 32, .min_scan_limit = 512,
-	};
-	struct zone_desc *d;
 	struct cc_shadow sh;
 	struct stress *s;
 	struct zone z;
@@ -304,15 +469,9 @@ static void cc_shadow_wrong_answer(struct kt *t)
 	if (!kt_hpcc_setup(t, NCPUS))
 		return;
 	for (i = 0; i < ARRAY_SIZE(skew); i++) {
-		s = calloc(1, sizeof(*s));
-		KT_ASSERT(t, s != NULL, "calloc");
-		s->sc = &sc;
-		pthread_mutex_init(&s->key_lock, NULL);
-		pthread_mutex_init(&s->fail_lock, NULL);
-		d = zone_desc_alloc(0, 131072, 131072, 512);
-		KT_ASSERT(t, d && !zone_init(&z, &par, d, 131072 / 512 + 1, false), "zone");
-		memset(&sh, 0, sizeof(sh));
-		z.wseq = &sh.wseq;
+		s = shadow_setup(t, &z, &sh);
+		if (!s)
+			return;
 		note_success_skew = skew[i];
 		quiet_begin();
 		ret = cc_shadow_note_success(s, &sh, 0, &z);
@@ -332,11 +491,56 @@ static void cc_shadow_wrong_answer(struct kt *t)
 	}
 }
 
+/*
+ * The shadow of compaction_failed_reset() (docs/spec/compaction.md#cmp-states):
+ * from a fresh zone (compact_order_failed 0) a reset at order 3 moves the
+ * failed order to 4, after an allocation or a watermark success alike. A
+ * zone whose reset is lost fails the run with invariant
+ * shadow-failed-reset; the library's passes, judged once.
+ */
+static void cc_shadow_failed_reset_lost(struct kt *t)
+{
+	struct cc_shadow sh;
+	struct stress *s;
+	struct zone z;
+	unsigned int i;
+
+	if (!kt_hpcc_setup(t, NCPUS))
+		return;
+	for (i = 0; i < 4; i++) {
+		bool lost = i & 1, alloc = i & 2;
+
+		s = shadow_setup(t, &z, &sh);
+		if (!s)
+			return;
+		failed_reset_lost = lost;
+		quiet_begin();
+		cc_shadow_failed_reset(s, &sh, 0, &z, 3, alloc);
+		quiet_end();
+		failed_reset_lost = false;
+		KT_EXPECT_EQU(t, atomic_load(&sh.judged[CC_TX_FAILED_RESET]), 1);
+		KT_EXPECT_EQ(t, zone_read(&z, &z.compact_order_failed), lost ? 0 : 4);
+		if (!lost)
+			KT_EXPECT(t, !stress_failed(s), "a right reset failed: %s",
+				  s->nr_failures ? s->failures[0].msg : "?");
+		else
+			KT_EXPECT(t, failed_with(s, "shadow-failed-reset", "compaction_failed_reset"),
+				  "lost reset (%s): %s", alloc ? "allocated" : "watermark",
+				  s->nr_failures ? s->failures[0].msg : "not failed");
+		zone_destroy(&z);
+		free(s);
+	}
+}
+
 static const struct kt_case cases[] = {
 	KT_CASE(storm_accuracy_range_exact),
 	KT_CASE(storm_compare_margin_counts_every_verdict),
+	KT_CASE(storm_pair_contract_range_quoted),
+	KT_CASE(storm_every_ordered_pair),
+	KT_CASE(storm_update_in_flight),
 	KT_CASE(storm_regions_all_reached),
 	KT_CASE(cc_shadow_wrong_answer),
+	KT_CASE(cc_shadow_failed_reset_lost),
 };
 
 KT_MAIN("stress_checkers", cases);

@@ -329,6 +329,44 @@ static void residual_fill_every_sum(struct kt *t)
 	KT_EXPECT(t, bad == 0, "%lu fills wrong", bad);
 }
 
+/*
+ * hpcc_residual_valid() judges every cell: in small shapes, each cell
+ * alone at its maximum is a reachable residual, one above it is not, and
+ * (a cell above level 0 moves by its step) neither is one below a step.
+ */
+static void residual_valid_every_cell(struct kt *t)
+{
+	static const struct { unsigned int cpus; unsigned long batch; } sh[] = {
+		{ 2, 2 }, { 6, 4 }, { 9, 2 },
+	};
+	unsigned long cell[64] = { 0 }, n, idx, max, step, bad = 0;
+	struct hpcc_shape s;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(sh) / sizeof(sh[0]); i++) {
+		KT_ASSERT(t, !hpcc_shape_compute(&s, sh[i].cpus, sh[i].batch), "shape");
+		n = hpcc_residual_cells(&s);
+		KT_ASSERT(t, n <= 64, "%lu cells", n);
+		for (idx = 0; idx < n; idx++) {
+			max = hpcc_residual_cell_max(&s, idx);
+			step = hpcc_residual_cell_step(&s, idx);
+			cell[idx] = max;
+			bad += hpcc_residual_valid(&s, cell) != 0;
+			cell[idx] = max + 1;
+			bad += hpcc_residual_valid(&s, cell) != -1;
+			cell[idx] = step - 1;
+			bad += step > 1 && hpcc_residual_valid(&s, cell) != -1;
+			if (bad)
+				kt_diag(t, "%u CPUs, batch %lu: cell %lu (max %lu, step %lu) judged "
+					"wrong", sh[i].cpus, sh[i].batch, idx, max, step);
+			cell[idx] = 0;
+			if (bad)
+				break;
+		}
+	}
+	KT_EXPECT(t, bad == 0, "%lu verdicts wrong", bad);
+}
+
 /* The add that moves a cell between two residuals (hpcc_residual.h). */
 static void residual_inc_by_hand(struct kt *t)
 {
@@ -350,6 +388,7 @@ static const struct kt_case cases[] = {
 	KT_CASE(edge_extremes_by_hand),
 	KT_CASE(residual_cells_by_count),
 	KT_CASE(residual_fill_every_sum),
+	KT_CASE(residual_valid_every_cell),
 	KT_CASE(residual_inc_by_hand),
 };
 
