@@ -205,8 +205,9 @@ static int run_threads(struct stress *s)
 	s->t0 = last_t = stress_now();
 	s->startup = s->t0 - t_create;
 	/*
-	 * The duration ended before every thread existed: the scenario never
-	 * ran as asked, so no verdict either way (the watchdog's starved runs).
+	 * Creation outlasted the deadline by half the stall limit before every
+	 * thread existed: the scenario never ran as asked, so no verdict
+	 * either way (the watchdog's starved runs).
 	 */
 	if (started == 2) {
 		s->starved = true;
