@@ -181,9 +181,10 @@ void stress_usage(FILE *out, const struct stress_config *cfg)
 		fprintf(out, "usage: stress [OPTION]...\n"
 			"Stress and check hierarchical per-CPU counters (hpcc) and the mm logic\n"
 			"on them. Exit status: 0 pass, 1 an invariant failed, 2 usage error,\n"
-			"3 internal error. Long options take --opt VALUE or --opt=VALUE (or a\n"
-			"unique abbreviation); short ones -tVALUE or -t VALUE, flags combined\n"
-			"(-vh); \"--\" ends the options.\n\n"
+			"3 internal error, 4 incomplete (the host starved the run: no verdict),\n"
+			"128+N stopped by signal N. Long options take --opt VALUE or\n"
+			"--opt=VALUE (or a unique abbreviation); short ones -tVALUE or -t VALUE,\n"
+			"flags combined (-vh); \"--\" ends the options.\n\n"
 			"Options:\n");
 	else
 		fprintf(out, "Engine options:\n\n");

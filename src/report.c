@@ -254,7 +254,7 @@ static enum ktap_status ktap_status_of(struct stress *s, const char **why)
 	if (!strcmp(stress_verdict(s), "INTERRUPTED")) {
 		static char buf[48];
 
-		snprintf(buf, sizeof(buf), "interrupted (%s)", signal_name(stress_signalled));
+		snprintf(buf, sizeof(buf), "interrupted (%s)", signal_name(stress_signal_number()));
 		*why = buf;
 		return KTAP_SKIP;
 	}
@@ -299,7 +299,7 @@ static void report_not_run(const struct stress_config *cfg, const struct scenari
 {
 	if (cfg->report == REPORT_KTAP)
 		ktap_result(ktap_on(out), KTAP_SKIP, sc->name, "interrupted (%s) before it started",
-			    signal_name(stress_signalled));
+			    signal_name(stress_signal_number()));
 	else
 		fprintf(human(cfg), "stress: INTERRUPTED %s not started\n", sc->name);
 }

@@ -70,6 +70,19 @@ int stress_signal_number(void)
 	return atomic_load(&signalled_sig);
 }
 
+/*
+ * A stop signal the watchdog saw pending before any handler ran (the
+ * controller had it blocked): the reports name it as the one that
+ * stopped the run. stress_signalled stays clear, so that the handler, if
+ * it still runs, takes the signal for a first one, not a second.
+ */
+void stress_signal_note_pending(int sig)
+{
+	int none = 0;
+
+	atomic_compare_exchange_strong(&signalled_sig, &none, sig);
+}
+
 /* The exit status of a run stopped by the first signal: 130 (INT), 143 (TERM). */
 int stress_signal_status(void)
 {

@@ -545,6 +545,8 @@ static void *watchdog(void *arg)
 			snprintf(why, sizeof(why), "%s was not honoured within %.1fs%s",
 				 (sig ? sig : pending) == SIGINT ? "SIGINT" : "SIGTERM",
 				 stress_stop_limit(wd_cfg), sig ? "" : " (still pending)");
+			if (!sig)
+				stress_signal_note_pending(pending);
 			pthread_mutex_lock(&watch_lock);
 			hard_exit(watched, sig ? stress_signal_status() : STRESS_EXIT_SIGNAL(pending),
 				  why);

@@ -38,6 +38,19 @@ result $([ -z "$missing" ]; echo $?) every_option_in_docs "missing:$missing"
 "$STRESS" --help oom_race >"$tmp/one"
 grep -q -- '--oom-tasks' "$tmp/one" && ! grep -q -- '--cpus' "$tmp/one"
 result $? help_scenario_shows_its_options
+
+# Every exit status of docs/stress.md's table is named in --help's
+# sentence on them (the signals' as 128+N).
+para=$(sed -n '/Exit status:/,/Long options/p' "$tmp/help" | tr '\n' ' ')
+codes=$(sed -n '/^## Exit status/,/^Precedence/s/^| *\([0-9]\) |.*/\1/p' "$here/docs/stress.md")
+missing=
+for c in $codes; do
+	grep -qE "(: |, )$c [a-z]" <<<"$para" || missing="$missing $c"
+done
+grep -q '^| 130, 143 |' "$here/docs/stress.md" && ! grep -q '128+N' <<<"$para" &&
+	missing="$missing 128+N"
+result $([ "$(wc -w <<<"$codes")" -ge 5 ] && [ -z "$missing" ]; echo $?) \
+	help_names_every_exit_status "not in --help:$missing"
 "$STRESS" --help no_such >"$tmp/o" 2>"$tmp/e"
 [ $? = 2 ] && [ "$(wc -l <"$tmp/e")" = 1 ] && [ ! -s "$tmp/o" ]
 result $? help_unknown_scenario_refused
