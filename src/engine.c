@@ -184,7 +184,6 @@ static int run_threads(struct stress *s)
 	double now, next_stat, next_stutter = 0, last_t, deadline = s->deadline, t_create;
 	unsigned long last_ops = 0;
 	struct stress_rng srng;
-	struct kc_warn_info wi;
 	int started;
 
 	s->skipped = cfg->no_check;
@@ -272,11 +271,7 @@ static int run_threads(struct stress *s)
 	stress_capture_reports(s);
 	if (s->sc->teardown)
 		s->sc->teardown(s);
-	if (kc_warn_count() != s->warn_base) {
-		kc_warn_get(&wi);
-		stress_fail(s, "no_warn", -1, "%lu WARN(s) fired during the run; first: %s",
-			    kc_warn_count() - s->warn_base, wi.first);
-	}
+	stress_check_no_warn(s);
 	if (s->internal_error)
 		return STRESS_EXIT_INTERNAL;
 	if (atomic_load(&s->failed))

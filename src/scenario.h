@@ -159,6 +159,8 @@ void stress_soft(struct stress *s, const char *what, unsigned long n);
 /* A check was made: @used out of @bound (margin = used / bound, worst kept). */
 void stress_margin(struct stress *s, const char *invariant, double used, double bound);
 void stress_count_checks(struct stress *s, unsigned long n);
+/* No kernel WARN fired since the run began (a check; "no_warn" if one did). */
+void stress_check_no_warn(struct stress *s);
 /* Flight recorder: the last operations of @cpu, dumped on failure. */
 void stress_trace(struct stress *s, unsigned int cpu, const char *op, long a, long b);
 /*

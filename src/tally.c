@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <kcompat/kcompat.h>
 #include "stress.h"
 
 bool stress_failed(struct stress *s)
@@ -76,6 +77,18 @@ void stress_soft(struct stress *s, const char *what, unsigned long n)
 void stress_count_checks(struct stress *s, unsigned long n)
 {
 	atomic_fetch_add_explicit(&s->checks, n, memory_order_relaxed);
+}
+
+void stress_check_no_warn(struct stress *s)
+{
+	unsigned long n = kc_warn_count() - s->warn_base;
+	struct kc_warn_info wi;
+
+	stress_count_checks(s, 1);
+	if (n) {
+		kc_warn_get(&wi);
+		stress_fail(s, "no_warn", -1, "%lu WARN(s) fired; first: %s", n, wi.first);
+	}
 }
 
 void stress_internal_error(struct stress *s, const char *fmt, ...)

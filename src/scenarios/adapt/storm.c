@@ -63,7 +63,6 @@ struct astorm {
 	unsigned int nr_cpus;
 	bool checking;
 	bool inited[NR_KEYS];
-	unsigned long warn_base;
 	struct stress_rng qrng;
 	atomic_ulong compares, unsettled, sets, refused;
 };
@@ -304,17 +303,6 @@ static void check_compare_pair(struct stress *s, struct astorm *st, struct stres
 	compare_pair_verdict(s, st, ka, kb, (long)truth_exact(&wa), (long)truth_exact(&wb), ra, rp);
 }
 
-static void check_warn(struct stress *s, struct astorm *st)
-{
-	struct kc_warn_info wi;
-
-	stress_count_checks(s, 1);
-	if (kc_warn_count() != st->warn_base) {
-		kc_warn_get(&wi);
-		stress_fail(s, "no_warn", -1, "WARN fired: %s", wi.first);
-	}
-}
-
 static void astorm_select_step(struct stress *s, unsigned int id, struct stress_rng *r)
 {
 	struct astorm *st = stress_priv(s);
@@ -339,7 +327,7 @@ static void astorm_select_step(struct stress *s, unsigned int id, struct stress_
 		check_compare_pair(s, st, r);
 		break;
 	default:
-		check_warn(s, st);
+		stress_check_no_warn(s);
 		break;
 	}
 }
@@ -433,7 +421,7 @@ static void astorm_quiescent(struct stress *s)
 					     hpcc_a_approximate_compare(&st->ctr[ka], &st->ctr[kb]),
 					     hpcc_a_precise_compare(&st->ctr[ka], &st->ctr[kb]));
 		}
-	check_warn(s, st);
+	stress_check_no_warn(s);
 	if (!stress_failed(s) && !stress_stopping(s) && !stress_rng_below(&st->qrng, 4))
 		set_all(s, st);
 }
@@ -481,7 +469,6 @@ static int astorm_setup(struct stress *s)
 		return -1;
 	st->nr_cpus = stress_nr_cpus(s);
 	st->checking = stress_checking(s);
-	st->warn_base = kc_warn_count();
 	st->cpus = aligned_alloc(64, sizeof(*st->cpus) * st->nr_cpus);
 	st->truth = st->checking ? truth_new(st->nr_cpus, NR_KEYS, stress_nr_selectors(s)) : NULL;
 	if (!st->cpus || (st->checking && !st->truth))

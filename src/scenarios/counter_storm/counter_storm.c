@@ -288,7 +288,6 @@ static int storm_setup(struct stress *s)
 	st->shape = stress_shape(s);
 	st->nr_cpus = stress_nr_cpus(s);
 	st->checking = stress_checking(s);
-	st->warn_base = kc_warn_count();
 	/* At least one cache line: a zero-size buffer would be a NULL pointer. */
 	st->items[0] = aligned_alloc(64, isz ? isz : 64);
 	st->items[1] = aligned_alloc(64, isz ? isz : 64);

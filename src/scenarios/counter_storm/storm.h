@@ -63,7 +63,6 @@ struct storm {
 	unsigned int cold_owner[NR_KEYS];
 	bool checking;
 	bool saved_skip;
-	unsigned long warn_base;
 	struct stress_rng qrng;		/* quiescent() runs on the controller only */
 	atomic_ulong compares, unsettled, sets, far_pairs;
 };

@@ -272,17 +272,6 @@ static void check_compare_pair(struct stress *s, struct storm *st, struct stress
 	storm_compare_pair_verdict(s, st, ka, kb, truth_exact(&wa), truth_exact(&wb), aa, ab, ra, rp);
 }
 
-static void check_warn(struct stress *s, struct storm *st)
-{
-	struct kc_warn_info wi;
-
-	stress_count_checks(s, 1);
-	if (kc_warn_count() != st->warn_base) {
-		kc_warn_get(&wi);
-		stress_fail(s, "no_warn", -1, "WARN fired: %s", wi.first);
-	}
-}
-
 void storm_select_step(struct stress *s, unsigned int id, struct stress_rng *r)
 {
 	struct storm *st = stress_priv(s);
@@ -310,7 +299,7 @@ void storm_select_step(struct stress *s, unsigned int id, struct stress_rng *r)
 		check_compare_pair(s, st, r);
 		break;
 	default:
-		check_warn(s, st);
+		stress_check_no_warn(s);
 		break;
 	}
 }
@@ -475,7 +464,7 @@ void storm_quiescent(struct stress *s)
 		storm_edge_quiescent(s, st);
 	if (!stress_failed(s))
 		storm_set_race_quiescent(s, st);
-	check_warn(s, st);
+	stress_check_no_warn(s);
 	/* Now and then, move every counter to another region (not at the very end). */
 	if (!stress_stopping(s) && !stress_rng_below(&st->qrng, 4))
 		set_all(s, st);
