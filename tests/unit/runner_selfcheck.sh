@@ -4,14 +4,15 @@
 # the repaired document must be valid KTAP (tests/lib/ktap_validate.py) and
 # its "# Totals:" line must count as the kernel's kunit_parser counts
 # (leaves; unreported planned cases fail; a failed program whose cases
-# passed counts one more failure). KTAP on stdout.
+# passed counts one more failure), and a unit binary's case that never
+# returns must be stopped at the case limit, not the program's. KTAP on stdout.
 set -u
 bad=0
 root=$(cd "$(dirname "$0")/../.." && pwd)
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 echo "KTAP version 1"
-echo "1..7"
+echo "1..8"
 mk() {
 	printf '#!/bin/sh\n%s\n' "$2" >"$d/$1"
 	chmod +x "$d/$1"
@@ -72,4 +73,18 @@ check $? 6 runner_jobs_same_document
 rc3=$?
 [ $rc3 = 2 ] && [ "$(wc -l <"$d/err")" = 1 ]
 check $? 7 runner_jobs_bad_value
+# A case that never returns (KT_HANG_CASE) fails alone at the case limit
+# the runner derives from the program's (30 s: 5 s), the next case runs.
+bin=${BUILD:-$root/build/cc}/tests/test_hpcc_set
+printf '#!/bin/sh\n[ "$1" = --list ] && exec "%s" --list\n' "$bin" >"$d/test_hang_case"
+printf 'KT_HANG_CASE=set_fresh_counter exec "%s"\n' "$bin" >>"$d/test_hang_case"
+chmod +x "$d/test_hang_case"
+hc=$(env -u KT_CASE_TIMEOUT TEST_TIMEOUT=30 "$root/scripts/run-tests" "$d/test_hang_case" 2>/dev/null)
+printf '%s\n' "$hc" | grep -q 'set_fresh_counter: timed out (KT_CASE_TIMEOUT)' &&
+	printf '%s\n' "$hc" | grep -qx '  not ok 1 set_fresh_counter' &&
+	printf '%s\n' "$hc" | grep -q '^  ok 2 set_with_residual' &&
+	! printf '%s\n' "$hc" | grep -q 'TIMEOUT timed out'
+rc4=$?
+[ $rc4 = 0 ] || printf '%s\n' "$hc" | sed 's/^/# /'
+check $rc4 8 runner_case_limit
 exit $bad

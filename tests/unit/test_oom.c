@@ -5,6 +5,7 @@
  * 16-sum budget, and docs/spec/oom.md#oom-imprecision worked cases to the page
  * (256 CPUs, batch 32, settled counters).
  */
+#include <setjmp.h>
 #include <string.h>
 #include <kcompat/kcompat.h>
 #include <linux/slab.h>
@@ -47,16 +48,28 @@ static bool setup(struct kt *t, struct set *s, unsigned int cpus)
 	return setup_batch(t, s, cpus, 32);
 }
 
+/*
+ * Test-only: from the helper's @mk_fail_at-th call on (1-based; 0: never),
+ * every layout fails, as a real one can. A caller that calls again more
+ * than MAX_TASKS times after that loops on a failure: @mk_runaway ends it.
+ */
+static unsigned int mk_fail_at, mk_calls;
+static jmp_buf mk_runaway;
+
 /* A task with settled approx @a and precise @a + @r, adj @adj. */
 static struct task_struct *mk(struct kt *t, struct set *s, long a,
 			      unsigned long r, short adj)
 {
 	struct oom_task_attr attr = { .oom_score_adj = adj };
 	struct task_struct *p = oom_task_create(&attr);
+	bool planted = mk_fail_at && ++mk_calls >= mk_fail_at;
 
 	t->checks++;
-	if (!p || oom_layout_task(p, a, r)) {
-		kt_fail(t, __FILE__, __LINE__, "layout %ld+%lu failed", a, r);
+	if (planted && mk_calls > mk_fail_at + MAX_TASKS)
+		longjmp(mk_runaway, 1);
+	if (!p || planted || oom_layout_task(p, a, r)) {
+		kt_fail(t, __FILE__, __LINE__, "layout %ld+%lu failed%s", a, r,
+			planted ? " (planted)" : "");
 		return p;
 	}
 	s->p[s->n] = p;
@@ -229,6 +242,21 @@ static void oom_select_clear_hog(struct kt *t)
 }
 
 /* Equal badness: the later task wins; >16 equal all stay at the max. */
+/* @count tasks of approx @a, precise @a + @r: false at the first that fails. */
+static bool mk_many(struct kt *t, struct set *s, unsigned int count, long a,
+		    unsigned long r)
+{
+	unsigned int i, had;
+
+	for (i = 0; i < count; i++) {
+		had = s->n;
+		mk(t, s, a, r, 0);
+		if (s->n == had)
+			return false;
+	}
+	return true;
+}
+
 static void oom_select_ties(struct kt *t)
 {
 	unsigned int n, a;
@@ -239,8 +267,9 @@ static void oom_select_ties(struct kt *t)
 		if (!setup(t, &s, 64))
 			return;
 		mk(t, &s, 500, 0, 0);
-		while (s.n < n + 1)
-			mk(t, &s, 100000, 777, 0);
+		/* A helper that fails ends the case, with its reason. */
+		if (!mk_many(t, &s, n, 100000, 777))
+			break;
 		mk(t, &s, 600, 0, 0);
 		for (a = 0; a < ARRAY_SIZE(algos); a++) {
 			struct task_struct *v = victim(t, algos[a], &pts);
@@ -251,6 +280,30 @@ static void oom_select_ties(struct kt *t)
 					  oom_algo_names[algos[a]]);
 		}
 	}
+	oom_model_reset();
+}
+
+/*
+ * A layout failure planted in oom_select_ties's helper (its third call,
+ * inside the loop of equal tasks) fails the case at once: one failure,
+ * the helper's, and no call after it.
+ */
+static void oom_select_ties_helper_fails(struct kt *t)
+{
+	struct kt inner = { .name = t->name };
+
+	kt_diag(t, "planted: layouts fail from the 3rd on (its failure line follows)");
+	mk_fail_at = 3;
+	mk_calls = 0;
+	if (setjmp(mk_runaway)) {
+		KT_EXPECT(t, false, "the helper was called %u times after its failure",
+			  mk_calls - mk_fail_at);
+	} else {
+		oom_select_ties(&inner);
+		KT_EXPECT_EQU(t, inner.failures, 1);
+		KT_EXPECT_EQU(t, mk_calls, 3);
+	}
+	mk_fail_at = 0;
 	oom_model_reset();
 }
 
@@ -1144,6 +1197,7 @@ static const struct kt_case cases[] = {
 	KT_CASE(oom_badness_approx_never_negative),
 	KT_CASE(oom_select_clear_hog),
 	KT_CASE(oom_select_ties),
+	KT_CASE(oom_select_ties_helper_fails),
 	KT_CASE(oom_select_adj),
 	KT_CASE(oom_select_origin_and_victims),
 	KT_CASE(oom_select_exit_between_passes),

@@ -19,6 +19,9 @@
  *
  * --timeout: per program (default $TEST_TIMEOUT, else 1800; 0: none);
  * the program's process group gets SIGTERM, then SIGKILL 10 s later.
+ * Each case of a unit binary has a sixth of that (KT_CASE_TIMEOUT, which
+ * the runner sets unless it is set: 300 s, KUnit's own per-case limit),
+ * so a case that never returns fails alone and the program goes on.
  * --log FILE: also write the document to FILE. --keep DIR: save each
  * program's own output as DIR/NAME.ktap (for tests/lib/ktap_validate.py).
  * --jobs N: run up to N programs at once (default $TEST_JOBS, else 1); the
@@ -722,6 +725,17 @@ static ssize_t tee_write(void *cookie, const char *buf, size_t size)
 	return size;
 }
 
+/* The unit binaries' per-case limit (tests/lib/ktap.c), from the program's. */
+static void case_limit(void)
+{
+	char v[24];
+
+	if (!timeout_s || getenv("KT_CASE_TIMEOUT"))
+		return;
+	snprintf(v, sizeof(v), "%ld", timeout_s / 6 ? timeout_s / 6 : 1);
+	setenv("KT_CASE_TIMEOUT", v, 1);
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: ktap-run [--timeout SECONDS] [--log FILE] [--keep DIR] [--jobs N] "
@@ -766,6 +780,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	case_limit();
 	if (jobs_env && *jobs_env) {
 		errno = 0;
 		jobs = strtol(jobs_env, &end, 10);
