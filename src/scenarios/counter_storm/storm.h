@@ -76,6 +76,12 @@ void storm_add(struct stress *s, struct storm *st, unsigned int cpu, unsigned in
 /* Verdicts on settled counters (exact values @exact / @ea, @eb). */
 void storm_compare_value_verdict(struct stress *s, struct storm *st, unsigned int key, long v,
 				 unsigned long exact, long approx, int ra, int rp);
+/* precise_window, approx_window: the error within [@lo, @hi], both ends allowed. */
+static inline bool storm_in_window(__int128 err, __int128 lo, __int128 hi)
+{
+	return err >= lo && err <= hi;
+}
+
 int storm_pair_expect(const struct storm *st, unsigned int ka, unsigned int kb, long d);
 void storm_compare_pair_verdict(struct stress *s, struct storm *st, unsigned int ka,
 				unsigned int kb, unsigned long ea, unsigned long eb, long aa,

@@ -57,7 +57,7 @@ static bool window_check(struct stress *s, struct storm *st, unsigned int key,
 			      (double)(hi - (__int128)truth_dpos(w)));
 	else
 		stress_margin(s, inv, 0, 1);
-	if (err < lo || err > hi) {
+	if (!storm_in_window(err, lo, hi)) {
 		stress_fail(s, inv, -1, "%s of counter %s = %ld is %ld from the exact total %ld at "
 			    "the read, allowed [%lld, %lld]: in flight +%lu/-%lu, pending carry "
 			    "bound %lu, T=%lu", what, key_names[key], val, err,

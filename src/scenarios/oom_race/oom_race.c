@@ -23,6 +23,7 @@
 #include <kcompat/kcompat.h>
 #include "mm/oom_select.h"
 #include "shape/hpcc_shape.h"
+#include "oom_bounds.h"
 #include "util/json.h"
 #include "scenario.h"
 #include "oom_oracle.h"
@@ -569,9 +570,7 @@ static void select_step(struct stress *s, unsigned int id, struct stress_rng *rn
 			stress_margin(s, "precise_budget", oc.stats.precise_evals,
 				      OOM_MAX_PRECISE_BADNESS_SUMS);
 		if (two_pass(oc.algo) &&
-		    (oc.stats.precise_evals > OOM_MAX_PRECISE_BADNESS_SUMS ||
-		     oc.stats.precise_counter_sums >
-		     NR_MM_COUNTERS * OOM_MAX_PRECISE_BADNESS_SUMS))
+		    !oom_budget_ok(oc.stats.precise_evals, oc.stats.precise_counter_sums))
 			stress_fail(s, "precise_budget", -1,
 				    "%s selection made %lu precise evaluations (%lu counter sums) > 16",
 				    oom_algo_names[oc.algo], oc.stats.precise_evals,
@@ -721,21 +720,21 @@ static void judge_shortfall(struct stress *s, int a, const struct oom_control *o
 	 * filter against an exact anchor: 4T <= O. A batch below a
 	 * fan-in breaks that (test_oom: oom_v16_exactness_needs_small_t).
 	 */
-	if (inwin <= OOM_MAX_PRECISE_BADNESS_SUMS && sh &&
+	if (oom_exact_due(inwin) && sh &&
 	    (a == OOM_ALGO_BOUNDED || R->slack4 <= R->over))
 		stress_fail(s, "exact_in_window", -1,
 			    "%s chose %ld, true maximum %ld with %u tasks in the window",
 			    oom_algo_names[a], got, pmax, inwin);
 	if (a == OOM_ALGO_BOUNDED) {
 		stress_margin(s, "bounded_window", sh, R->window);
-		if (sh > (long)R->window)
+		if (!oom_bounded_ok(sh, R->window))
 			stress_fail(s, "bounded_window", -1,
 				    "bounded chose %ld, %ld below the true maximum %ld (window %lu)",
 				    got, sh, pmax, R->window);
 	} else {
 		R->q_v16_sel++;
 		R->q_v16_runout += oc->stats.budget_hits != 0;
-		if (cfg.max_shortfall >= 0 && sh > cfg.max_shortfall)
+		if (!oom_v16_shortfall_ok(sh, cfg.max_shortfall))
 			stress_fail(s, "v16_max_shortfall", -1,
 				    "v16 chose %ld, %ld pages (%.2f windows) below the true maximum %ld; %u tasks in the window, %lu approximate selections after the budget",
 				    got, sh, in_windows(sh), pmax, inwin,
@@ -809,7 +808,7 @@ static void count_point(unsigned int pending, unsigned int inwin)
 	R->q_checks++;
 	if (pending)
 		R->q_pending++;
-	else if (inwin <= OOM_MAX_PRECISE_BADNESS_SUMS)
+	else if (oom_exact_due(inwin))
 		R->q_exact++;
 	else
 		R->q_crowded++;
