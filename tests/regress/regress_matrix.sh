@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: long
 # scripts/regress on a tiny matrix (issues 9 and 15; docs/regress.md),
 # sharded by GNU parallel in its local mode (an sshloginfile of ':'
 # entries): the aggregate KTAP stream and the JSON summary hold every cell,
@@ -33,7 +34,6 @@ if ! command -v parallel >/dev/null; then
 	echo "ok 1 regress # SKIP GNU parallel not installed"
 	exit 0
 fi
-echo "1..14"
 printf ':\n:\n' >hosts		# two "hosts", both local
 
 # 1. Eight cells (4 groups x 2 seeds) over two local slots: KTAP with one

@@ -26,7 +26,6 @@ if grep -q 'not supported in ThreadSanitizer' probe.out; then
 	echo "ok 1 replay # SKIP serial replay uses fibers: not in TSan builds"
 	exit 0
 fi
-echo "1..9"
 
 # 1. Determinism: two replays of the same file, identical outcome and file.
 "$STRESS" --replay pass.txt --replay-out a.txt >a.out 2>&1; rc1=$?
