@@ -14,6 +14,7 @@
 set -u
 STRESS=$(realpath "${STRESS:-${BUILD:-build/cc}/stress}")
 here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/lib/sh/common.sh
 . "$here/lib/sh/common.sh"	# replay_file (result is this script's own, below)
 export STRESS_SELFTEST=1
 HANG_BOUND=120

@@ -17,6 +17,7 @@ result() {	# result RC NAME [DIAG]
 	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
 }
 cd "$here" || exit 1
+# shellcheck source=tests/lib/sh/producers.sh
 . tests/lib/sh/producers.sh
 
 "$BIN" $BENCH_SMALL --out "$tmp/q.json" >"$tmp/out" 2>&1
@@ -32,7 +33,7 @@ bad() {	# NAME CMD...
 	"$@" >"$tmp/o" 2>"$tmp/e"
 	local rc=$? lines
 	lines=$(wc -l <"$tmp/e")
-	result $([ $rc = 2 ] && [ "$lines" = 1 ]; echo $?) "bad_input_$name" \
+	result "$([ $rc = 2 ] && [ "$lines" = 1 ]; echo $?)" "bad_input_$name" \
 		"rc $rc, $lines lines: $(head -n 2 "$tmp/e")"
 }
 bad sections "$BIN" --sections shape,nope

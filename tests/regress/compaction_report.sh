@@ -61,7 +61,7 @@ assert sum(r["mode_stall"]) == r["compact_stall"]
 assert isinstance(d["section6"]["answer"]["keeps_10x_cut"], bool)
 assert d["churn"][0]["exit"] == 0 and d["churn"][0]["checks"] > 0
 PY
-result report_section_json $([ $? -eq 0 ] && echo 1 || echo 0)
+result report_section_json "$([ $? -eq 0 ] && echo 1 || echo 0)"
 
 ok=1
 for args in "--out $dir/x --seeds 3-1" "--out $dir/x --seeds x" "--out $dir/x --bogus" "--quick" \

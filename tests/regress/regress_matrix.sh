@@ -16,16 +16,18 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 # scripts/regress runs $BUILD/stress: make check's STRESS (the tool built
 # from lib/hpcc when KERNEL_SRC is set) wins.
 if [ -n "${STRESS:-}" ]; then
-	export BUILD=$(realpath "$(dirname "$STRESS")")
+	BUILD=$(realpath "$(dirname "$STRESS")")
 else
-	export BUILD=$(realpath "${BUILD:-build/cc}")
+	BUILD=$(realpath "${BUILD:-build/cc}")
 fi
+export BUILD
 REGRESS="$root/scripts/regress"
 n=0 failed=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 
+# shellcheck source=tests/lib/sh/common.sh
 . "$root/tests/lib/sh/common.sh"
 
 echo "KTAP version 1"
