@@ -78,7 +78,7 @@ TEST_SRCS	:= $(wildcard tests/unit/test_*.c)
 # The binaries keep one flat directory: $(BUILD)/tests/test_NAME.
 TEST_BINS	:= $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check check-long deps clean FORCE
+.PHONY: all check check-long check-unit deps clean FORCE
 # Keep test objects (make would delete them as intermediates and rebuild).
 .SECONDARY:
 all: $(BUILD)/stress $(TEST_BINS) $(EXTRA_ALL)
@@ -159,14 +159,15 @@ deps:
 # passing run. The tree's own ./stress is $(BUILD)/stress (scripts/kernel-check
 # runs it).
 TOOL_BUILD	:= $(BUILD)-tool
-# The long tier (make check-long, run in CI): tests that build the suite
-# again per fixture tree (the bench and report producers too), or run
-# scripts/regress over a matrix.
-CHECK_LONG_SH	:= tests/seam/kernel_src_seam.sh tests/seam/koom_seam.sh \
-		   tests/seam/kcompact_seam.sh tests/regress/regress_matrix.sh \
-		   tests/seam/kernel_series.sh tests/seam/producer_seam.sh
-# Each tier's scripts (tests/lib/sh/ holds sourced helpers, one level down).
-CHECK_ALL_SH	:= $(filter-out $(CHECK_LONG_SH),$(sort $(wildcard tests/*/*.sh)))
+# A script's tier is a line of its own: "# tier: long" puts it in the long
+# tier (make check-long, run in CI): the tests that build the suite again
+# per fixture tree, or run scripts/regress over a matrix; a script without
+# one runs in make check. tests/lib/sh/ holds sourced helpers, one level down.
+ALL_SH		:= $(sort $(wildcard tests/*/*.sh))
+CHECK_LONG_SH	:= $(shell grep -l -x '\# tier: long' $(ALL_SH))
+# A tier line naming no tier: make check refuses to run.
+BAD_TIER	:= $(shell grep -H '^\# tier:' $(ALL_SH) | grep -v ':\# tier: \(check\|long\)$$')
+CHECK_ALL_SH	:= $(filter-out $(CHECK_LONG_SH),$(ALL_SH))
 # The slowest scripts start first (most of their time is waiting for a
 # watchdog, a signal or the other threads), so that two at a time none of
 # them is left running alone at the end; the rest in name order.
@@ -184,6 +185,32 @@ CHECK_JOBS	?= $(shell echo $$((2 * $(NPROC))))
 # already shares its job slots with the sub-make.
 CHECK_MAKE_J	= $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
 
+# TESTS='GLOB...': only the programs whose names match one of the globs (a
+# unit binary's test_NAME, a script's name without .sh), e.g. TESTS='cli_*'.
+TESTS		?=
+select_tests	= $(if $(TESTS),$(shell set -f; for p in $(foreach p,$(1),$(p):$(basename $(notdir $(p)))); do \
+		  for g in $(TESTS); do case $$p in (*:$$g) echo $${p%%:*}; break;; esac; done; done),$(1))
+CHECK_PROGS	= $(call select_tests,$(TEST_BINS) $(CHECK_SH))
+UNIT_PROGS	= $(call select_tests,$(TEST_BINS))
+
+# run_tests DIR,LOG,PROGRAMS: PROGRAMS through scripts/run-tests into one
+# KTAP document LOG, each program's own output kept in DIR; then each
+# stream through the strict validator (a unit binary's with its plan, a
+# script's may omit it), and the last line is the totals in words.
+define run_tests
+	@if [ -n '$(BAD_TIER)' ]; then echo 'make: a tier line naming no tier (check or long): $(BAD_TIER)' >&2; exit 2; fi
+	@if [ -z '$(strip $(3))' ]; then echo 'make: TESTS=$(TESTS) matches no test program' >&2; exit 2; fi
+	@rm -rf $(1); \
+	BUILD=$(BUILD) CC='$(CC)' $(if $(KERNEL_SRC),STRESS='$(abspath $(TOOL_BUILD))/stress') \
+		scripts/run-tests --jobs $(CHECK_JOBS) --log $(2) --keep $(1) $(3); rc=$$?; \
+	python3 tests/lib/ktap_validate.py --quiet --totals $(2) \
+		$(patsubst $(BUILD)/tests/%,$(1)/%.ktap,$(filter $(BUILD)/tests/%,$(3))) || rc=1; \
+	$(if $(filter %.sh,$(3)),python3 tests/lib/ktap_validate.py --quiet --no-plan \
+		$(patsubst %.sh,$(1)/%.ktap,$(notdir $(filter %.sh,$(3)))) || rc=1;) \
+	sed -n 's/^\# Totals: pass:\([0-9]*\) fail:\([0-9]*\) skip:\([0-9]*\).*/\1 passed, \2 failed, \3 skipped/p' \
+		$(2) | tail -n 1; exit $$rc
+endef
+
 check: deps
 	@$(MAKE) --no-print-directory $(CHECK_MAKE_J) hpcc-api-line
 	@$(MAKE) --no-print-directory $(CHECK_MAKE_J) all
@@ -192,16 +219,13 @@ ifneq ($(KERNEL_SRC),)
 		$(FUZZ_TARGETS:%='$(TOOL_BUILD)/fuzz/%-standalone')
 	@echo "hpcc-stress: unit tests judge $(KSRC); tests/*/*.sh test the tool with $(TOOL_BUILD)/stress (lib/hpcc); the tree's ./stress is $(BUILD)/stress"
 endif
-	@rm -rf $(BUILD)/ktap; \
-	BUILD=$(BUILD) CC='$(CC)' $(if $(KERNEL_SRC),STRESS='$(abspath $(TOOL_BUILD))/stress') \
-		scripts/run-tests --jobs $(CHECK_JOBS) --log $(BUILD)/check.ktap \
-		--keep $(BUILD)/ktap $(TEST_BINS) $(CHECK_SH); rc=$$?; \
-	python3 tests/lib/ktap_validate.py --quiet --totals $(BUILD)/check.ktap \
-		$(TEST_BINS:$(BUILD)/tests/%=$(BUILD)/ktap/%.ktap) && \
-	python3 tests/lib/ktap_validate.py --quiet --no-plan \
-		$(patsubst %.sh,$(BUILD)/ktap/%.ktap,$(notdir $(CHECK_SH))) || rc=1; \
-	sed -n 's/^# Totals: pass:\([0-9]*\) fail:\([0-9]*\) skip:\([0-9]*\).*/\1 passed, \2 failed, \3 skipped/p' \
-		$(BUILD)/check.ktap | tail -n 1; exit $$rc
+	$(call run_tests,$(BUILD)/ktap,$(BUILD)/check.ktap,$(CHECK_PROGS))
+
+# The one-second loop: the unit-test programs only (no script, no
+# dependency check), built first.
+check-unit:
+	@$(MAKE) --no-print-directory $(CHECK_MAKE_J) $(TEST_BINS) $(KTAP_RUN)
+	$(call run_tests,$(BUILD)/ktap-unit,$(BUILD)/check-unit.ktap,$(UNIT_PROGS))
 
 # The long tier: same runner and validator, the tests make check leaves out.
 check-long: deps
@@ -209,12 +233,7 @@ check-long: deps
 ifneq ($(KERNEL_SRC),)
 	@$(MAKE) --no-print-directory $(CHECK_MAKE_J) KERNEL_SRC= BUILD='$(TOOL_BUILD)' '$(TOOL_BUILD)/stress'
 endif
-	@rm -rf $(BUILD)/ktap-long; \
-	BUILD=$(BUILD) CC='$(CC)' $(if $(KERNEL_SRC),STRESS='$(abspath $(TOOL_BUILD))/stress') \
-		scripts/run-tests --jobs $(CHECK_JOBS) \
-		--log $(BUILD)/check-long.ktap --keep $(BUILD)/ktap-long $(CHECK_LONG_SH); rc=$$?; \
-	python3 tests/lib/ktap_validate.py --quiet --no-plan \
-		$(patsubst %.sh,$(BUILD)/ktap-long/%.ktap,$(notdir $(CHECK_LONG_SH))) || rc=1; exit $$rc
+	$(call run_tests,$(BUILD)/ktap-long,$(BUILD)/check-long.ktap,$(call select_tests,$(CHECK_LONG_SH)))
 
 clean:
 	rm -rf build stress

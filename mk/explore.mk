@@ -59,7 +59,3 @@ explore: $(XP_BIN)
 	$(XP_BIN) $(EXPLORE_ARGS)
 endif
 
-# tests/seam/explore_trees.sh builds the explorer once per fixture tree: the long
-# tier (make check-long), as the other tests that build per tree.
-CHECK_LONG_SH	+= tests/seam/explore_trees.sh
-CHECK_SH	:= $(filter-out tests/seam/explore_trees.sh,$(CHECK_SH))

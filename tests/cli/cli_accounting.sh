@@ -10,6 +10,7 @@
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 schema=$here/../docs/stress-report.schema.json
+# shellcheck source=tests/lib/sh/common.sh
 . "$here/lib/sh/common.sh"
 test_begin
 

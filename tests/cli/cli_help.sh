@@ -20,20 +20,20 @@ result() {	# result OK NAME [DIAG]
 STRESS_SELFTEST=1 "$STRESS" --help >"$tmp/help"
 STRESS_SELFTEST=1 "$STRESS" --help-markdown >"$tmp/md"
 wide=$(awk 'length($0) > 80' "$tmp/help" | head -n 1)
-result $([ -s "$tmp/help" ] && [ -z "$wide" ]; echo $?) help_within_80_columns "wide: $wide"
+result "$([ -s "$tmp/help" ] && [ -z "$wide" ]; echo $?)" help_within_80_columns "wide: $wide"
 
 sed -n 's/^- `\(-., \)\{0,1\}\(--[a-z0-9-]*\).*/\2/p' "$tmp/md" | sort -u >"$tmp/names"
 missing=
 while read -r o; do
 	grep -q -- "$o\b" "$tmp/help" || missing="$missing $o"
 done <"$tmp/names"
-result $([ "$(wc -l <"$tmp/names")" -gt 40 ] && [ -z "$missing" ]; echo $?) \
+result "$([ "$(wc -l <"$tmp/names")" -gt 40 ] && [ -z "$missing" ]; echo $?)" \
 	every_option_in_help "missing:$missing"
 missing=
 while read -r o; do
 	grep -q -- "\`[^\`]*$o\b" "$here/docs/stress.md" || missing="$missing $o"
 done <"$tmp/names"
-result $([ -z "$missing" ]; echo $?) every_option_in_docs "missing:$missing"
+result "$([ -z "$missing" ]; echo $?)" every_option_in_docs "missing:$missing"
 
 "$STRESS" --help oom_race >"$tmp/one"
 grep -q -- '--oom-tasks' "$tmp/one" && ! grep -q -- '--cpus' "$tmp/one"
@@ -49,7 +49,7 @@ for c in $codes; do
 done
 grep -q '^| 130, 143 |' "$here/docs/stress.md" && ! grep -q '128+N' <<<"$para" &&
 	missing="$missing 128+N"
-result $([ "$(wc -w <<<"$codes")" -ge 5 ] && [ -z "$missing" ]; echo $?) \
+result "$([ "$(wc -w <<<"$codes")" -ge 5 ] && [ -z "$missing" ]; echo $?)" \
 	help_names_every_exit_status "not in --help:$missing"
 "$STRESS" --help no_such >"$tmp/o" 2>"$tmp/e"
 [ $? = 2 ] && [ "$(wc -l <"$tmp/e")" = 1 ] && [ ! -s "$tmp/o" ]
@@ -62,6 +62,6 @@ mkdir -p "$tmp/stale/docs"
 sed 's/^- `--oom-tasks N`.*/- `--oom-tasks N`: stale./' "$here/docs/stress.md" \
 	>"$tmp/stale/docs/stress.md"
 (cd "$tmp/stale" && "$here/scripts/docs-options" "$STRESS" --check) 2>/dev/null
-result $([ $? = 1 ]; echo $?) docs_option_block_stale_caught
+result "$([ $? = 1 ]; echo $?)" docs_option_block_stale_caught
 
 exit $((failed > 0))

@@ -14,6 +14,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 
+# shellcheck source=tests/lib/sh/common.sh
 . "$here/lib/sh/common.sh"
 
 

@@ -19,6 +19,7 @@ cd "$tmp" || exit 1	# files a run may write (e.g. replay files) stay in $tmp
 # The number of results is known at the end only: no plan (KTAP allows it).
 echo "KTAP version 1"
 
+# shellcheck source=tests/lib/sh/common.sh
 . "$here/lib/sh/common.sh"
 
 valid() {	# valid FILE NAME

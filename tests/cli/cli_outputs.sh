@@ -12,6 +12,7 @@
 # Needs root for mknod (CI runs as root). KTAP on stdout.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/lib/sh/common.sh
 . "$here/lib/sh/common.sh"
 test_begin
 
@@ -36,18 +37,18 @@ replay_file >ok.txt
 serial=1
 "$STRESS" --replay ok.txt >probe.out 2>&1 || serial=0	# no serial replay under TSan
 
-run='--scenario counter_storm --cpus 2 --steps 100 --duration 0 --seed 1 --stat-interval 0'
-fail='--scenario selftest --cpus 2 --steps 300 --duration 0 --selftest-fail-after 50 --seed 6
-      --stat-interval 0 --replay-search 0'
+run=(--scenario counter_storm --cpus 2 --steps 100 --duration 0 --seed 1 --stat-interval 0)
+fail=(--scenario selftest --cpus 2 --steps 300 --duration 0 --selftest-fail-after 50 --seed 6
+      --stat-interval 0 --replay-search 0)
 kind() { echo "$(stat -c '%F/%t,%T' "$1") $(stat -L -c '%F/%t,%T' "$1" 2>/dev/null)"; }
 
-# out_cmd OPT PATH: the cheapest invocation of each output option.
+# out_cmd OPT PATH: the cheapest invocation of each output option, in cmd.
 out_cmd() {
 	case $1 in
-	json-run) echo "$STRESS $run --json $2" ;;
-	json-replay) echo "$STRESS --replay ok.txt --json $2" ;;
-	replay-out-run) echo "env STRESS_SELFTEST=1 $STRESS $fail --replay-out $2" ;;
-	replay-out-replay) echo "$STRESS --replay ok.txt --replay-out $2" ;;
+	json-run) cmd=("$STRESS" "${run[@]}" --json "$2") ;;
+	json-replay) cmd=("$STRESS" --replay ok.txt --json "$2") ;;
+	replay-out-run) cmd=(env STRESS_SELFTEST=1 "$STRESS" "${fail[@]}" --replay-out "$2") ;;
+	replay-out-replay) cmd=("$STRESS" --replay ok.txt --replay-out "$2") ;;
 	esac
 }
 opts='json-run replay-out-run'
@@ -61,7 +62,8 @@ for t in null lnull full lfull fifo lfifo dir ldir reg lreg; do
 		# The FIFO's reader is this shell (a read-write open never blocks),
 		# so that nothing waits forever if the FIFO is not written.
 		case $t in *fifo) exec 3<>fifo ;; esac
-		$(out_cmd $opt $t) >o 2>e
+		out_cmd "$opt" "$t"
+		"${cmd[@]}" >o 2>e
 		rc=$?
 		case $t in *fifo) dd bs=64k count=1 iflag=nonblock <&3 >fifo.out 2>/dev/null
 				 exec 3<&- ;; esac
@@ -80,24 +82,24 @@ for t in null lnull full lfull fifo lfifo dir ldir reg lreg; do
 		[ "$(kind $t)" = "$before" ] || bad="$bad $opt:was-$before-now-$(kind $t)"
 		echo old >reg
 	done
-	[ -z "$bad" ] && [ -z "$(ls -a | grep '\.tmp[0-9]')" ]
+	[ -z "$bad" ] && [ -z "$(find . -maxdepth 1 -name '*.tmp[0-9]*')" ]
 	result $? "outputs_into_${t}_keep_it" "failed:$bad; $(head -c 200 e)"
 done
 
 # 2. Our own stdout by name (a private link to /proc/self/fd/1): the JSON
 #    follows the text report in the same file, which stays that file.
 ino=$(stat -c %i o 2>/dev/null)
-$STRESS $run --json stdout >o 2>e
+"$STRESS" "${run[@]}" --json stdout >o 2>e
 rc=$?
 [ $rc = 0 ] && grep -q '^stress: SUCCESS' o && grep -q '^{"tool":"hpcc-stress"' o &&
 	[ "$(stat -c %i o)" = "$ino" ] && [ "$(stat -c %F stdout)" = "symbolic link" ]
 result $? json_to_own_stdout_appends "exit $rc; $(head -c 200 e)"
-$STRESS $run --json stdout 2>e | grep -c '^{"tool":"hpcc-stress"' >count
+"$STRESS" "${run[@]}" --json stdout 2>e | grep -c '^{"tool":"hpcc-stress"' >count
 [ "$(cat count)" = 1 ]
 result $? json_to_own_stdout_pipe "$(head -c 200 e)"
 
 # 3. Process substitution: a pipe by a /dev/fd name.
-$STRESS $run --json >(grep -c '^{"tool":"hpcc-stress"' >psub.out) >o 2>e
+"$STRESS" "${run[@]}" --json >(grep -c '^{"tool":"hpcc-stress"' >psub.out) >o 2>e
 rc=$?
 for i in $(seq 100); do [ -s psub.out ] && break; sleep 0.05; done
 [ $rc = 0 ] && [ "$(cat psub.out)" = 1 ]
@@ -106,7 +108,7 @@ result $? json_to_process_substitution "exit $rc; $(head -c 200 e)"
 # 4. Refused before the run, one line, exit 2.
 bad=
 for p in /proc/version nodir/x.json dangling; do
-	$STRESS $run --json "$p" >o 2>e
+	"$STRESS" "${run[@]}" --json "$p" >o 2>e
 	rc=$?
 	{ [ $rc = 2 ] && [ ! -s o ] && [ "$(wc -l <e)" = 1 ] && grep -q '^stress: cannot write ' e; } ||
 		bad="$bad '$p':$rc"
@@ -115,8 +117,8 @@ done
 result $? unwritable_outputs_refused_before_the_run "failed:$bad; $(head -c 200 e)"
 
 # 5. A new path is created whole; a regular file's symlink stays a symlink.
-$STRESS $run --json new.json >o 2>e && grep -q '"tool":"hpcc-stress"' new.json &&
-	$STRESS $run --json lreg >o 2>e && [ "$(stat -c %F lreg)" = "symbolic link" ] &&
+"$STRESS" "${run[@]}" --json new.json >o 2>e && grep -q '"tool":"hpcc-stress"' new.json &&
+	"$STRESS" "${run[@]}" --json lreg >o 2>e && [ "$(stat -c %F lreg)" = "symbolic link" ] &&
 	grep -q '"tool":"hpcc-stress"' reg
 result $? new_file_and_symlink_write_through "$(head -c 200 e)"
 

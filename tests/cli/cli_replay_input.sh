@@ -7,6 +7,7 @@
 # once), not a time limit of the test. KTAP on stdout.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/lib/sh/common.sh
 . "$here/lib/sh/common.sh"
 test_begin
 

@@ -14,6 +14,7 @@
 set -u
 STRESS=$(realpath "${STRESS:-${BUILD:-build/cc}/stress}")
 here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/lib/sh/common.sh
 . "$here/lib/sh/common.sh"	# replay_file (result is this script's own, below)
 export STRESS_SELFTEST=1
 HANG_BOUND=120
@@ -76,7 +77,6 @@ skip_starved() {
 }
 
 echo "KTAP version 1"
-echo "1..14"
 
 # 1. A worker deaf to stop, hung in its step: a watchdog failure naming it,
 #    with every thread's state and its flight recorder; the run is reported.

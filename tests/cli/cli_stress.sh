@@ -11,6 +11,7 @@ STRESS=${STRESS:-${BUILD:-build/cc}/stress}
 n=0 failed=0
 STRESS=$(realpath "$STRESS")
 here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/lib/sh/common.sh
 . "$here/lib/sh/common.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -5,6 +5,7 @@
 # range-checked like every other. KTAP on stdout.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/lib/sh/common.sh
 . "$here/lib/sh/common.sh"
 test_begin
 

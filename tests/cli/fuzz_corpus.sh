@@ -11,7 +11,7 @@ BUILD=${BUILD:-build/cc}
 [ -n "${STRESS:-}" ] && BUILD=$(dirname "$STRESS")
 root=$(cd "$(dirname "$0")/../.." && pwd)
 n=0 failed=0
-targets=$(cd "$root/fuzz" && ls *.c | grep -v '^standalone\.c$' | sed 's/\.c$//')
+targets=$(cd "$root/fuzz" && for f in *.c; do [ "$f" = standalone.c ] || echo "${f%.c}"; done)
 
 echo "KTAP version 1"
 echo "1..$(wc -w <<<"$targets")"

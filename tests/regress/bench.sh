@@ -11,13 +11,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
 echo "KTAP version 1"
-echo "1..4"
 result() {	# result RC NAME [DIAG]
 	n=$((n + 1))
 	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
 	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
 }
 cd "$here" || exit 1
+# shellcheck source=tests/lib/sh/producers.sh
 . tests/lib/sh/producers.sh
 
 "$BIN" $BENCH_SMALL --out "$tmp/q.json" >"$tmp/out" 2>&1
@@ -33,11 +33,10 @@ bad() {	# NAME CMD...
 	"$@" >"$tmp/o" 2>"$tmp/e"
 	local rc=$? lines
 	lines=$(wc -l <"$tmp/e")
-	result $([ $rc = 2 ] && [ "$lines" = 1 ]; echo $?) "bad_input_$name" \
+	result "$([ $rc = 2 ] && [ "$lines" = 1 ]; echo $?)" "bad_input_$name" \
 		"rc $rc, $lines lines: $(head -n 2 "$tmp/e")"
 }
 bad sections "$BIN" --sections shape,nope
 bad batch "$BIN" --batch 48
 
-[ "$n" = 4 ] || { echo "# $n results, the plan says 4"; failed=1; }
 exit $((failed > 0))

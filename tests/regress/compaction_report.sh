@@ -10,16 +10,16 @@ export BUILD=${BUILD:-build/cc}
 cd "$(dirname "$0")/../.." || exit 1
 RS=bench/compaction/report-section
 echo "KTAP version 1"
-echo "1..4"
-rc=0
+n=0 rc=0
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-result() {	# N NAME OK [DIAG]
-	if [ "$3" = 1 ]; then
-		echo "ok $1 $2"
+result() {	# NAME OK [DIAG]: numbered as the cases run
+	n=$((n + 1))
+	if [ "$2" = 1 ]; then
+		echo "ok $n $1"
 	else
-		[ -n "${4:-}" ] && printf '%s\n' "$4" | sed 's/^/# /' | tail -20
-		echo "not ok $1 $2"
+		[ -n "${3:-}" ] && printf '%s\n' "$3" | sed 's/^/# /' | tail -20
+		echo "not ok $n $1"
 		rc=1
 	fi
 }
@@ -31,7 +31,7 @@ for f in section5.md section6.md compaction.json; do
 	[ -s "$dir/out/$f" ] || ok=0
 done
 [ $st -eq 0 ] || ok=0
-result 1 report_section_quick_runs $ok "exit $st: $(cat "$dir/log")"
+result report_section_quick_runs $ok "exit $st: $(cat "$dir/log")"
 
 ok=1
 head -1 "$dir/out/section5.md" | grep -q '^## 5\. ' || ok=0
@@ -47,7 +47,7 @@ done
 # Tables fit a mail reply.
 wide=$(grep '^|' "$dir/out/section5.md" "$dir/out/section6.md" | awk -F: 'length($0) - length($1) - 1 > 72' | head -3)
 [ -z "$wide" ] || { ok=0; echo "# table lines over 72 columns: $wide"; }
-result 2 report_section_markdown $ok
+result report_section_markdown $ok
 
 python3 - "$dir/out/compaction.json" <<'PY'
 import json, sys
@@ -61,7 +61,7 @@ assert sum(r["mode_stall"]) == r["compact_stall"]
 assert isinstance(d["section6"]["answer"]["keeps_10x_cut"], bool)
 assert d["churn"][0]["exit"] == 0 and d["churn"][0]["checks"] > 0
 PY
-result 3 report_section_json $([ $? -eq 0 ] && echo 1 || echo 0)
+result report_section_json "$([ $? -eq 0 ] && echo 1 || echo 0)"
 
 ok=1
 for args in "--out $dir/x --seeds 3-1" "--out $dir/x --seeds x" "--out $dir/x --bogus" "--quick" \
@@ -75,5 +75,5 @@ for args in "--out $dir/x --seeds 3-1" "--out $dir/x --seeds x" "--out $dir/x --
 	fi
 done
 [ -e "$dir/x" ] && { ok=0; echo "# a refused run created its --out"; }
-result 4 report_section_bad_input $ok
+result report_section_bad_input $ok
 exit $rc

@@ -10,23 +10,23 @@ set -u
 BENCH=${BUILD:-build/cc}/bench/compaction/frag-bench
 PUBLISHED=$(dirname "$0")/../../bench/compaction/results.txt
 echo "KTAP version 1"
-echo "1..5"
+n=0
 out1=$(mktemp) out2=$(mktemp)
 trap 'rm -f "$out1" "$out2"' EXIT
 "$BENCH" --check >"$out1" 2>&1
 rc=$?
 if [ $rc -eq 0 ]; then
-	echo "ok 1 frag_model_goals"
+	echo "ok $((++n)) frag_model_goals"
 else
 	sed 's/^/# /' "$out1" | tail -20
-	echo "not ok 1 frag_model_goals # exit $rc"
+	echo "not ok $((++n)) frag_model_goals # exit $rc"
 fi
 "$BENCH" --check >"$out2" 2>&1
 # Everything but the wall-time line must be identical.
 if cmp -s <(grep -v ' s for the ' "$out1") <(grep -v ' s for the ' "$out2"); then
-	echo "ok 2 frag_model_deterministic"
+	echo "ok $((++n)) frag_model_deterministic"
 else
-	echo "not ok 2 frag_model_deterministic"
+	echo "not ok $((++n)) frag_model_deterministic"
 	rc=1
 fi
 # The defaults are the published run's; its wall time and which deferral
@@ -35,21 +35,21 @@ published() {
 	grep -v -e ' s for the ' -e '^# Base deferral: ' "$1"
 }
 if diff <(published "$PUBLISHED") <(published "$out1") >"$out2"; then
-	echo "ok 3 frag_model_published"
+	echo "ok $((++n)) frag_model_published"
 else
 	echo "# the default run differs from $PUBLISHED (< published, > now):"
 	sed 's/^/# /' "$out2" | head -20
-	echo "not ok 3 frag_model_published"
+	echo "not ok $((++n)) frag_model_published"
 	rc=1
 fi
 # Base is the v4.3 kernel: its requests are deferred after failures.
 deferred=$(sed -n 's/^# Base .* deferred \([0-9]*\) .*/\1/p' "$out1")
 if [ "${deferred:-0}" -gt 0 ]; then
 	echo "# Base deferred $deferred requests"
-	echo "ok 4 frag_model_base_defers"
+	echo "ok $((++n)) frag_model_base_defers"
 else
 	echo "# Base deferred ${deferred:-no} requests"
-	echo "not ok 4 frag_model_base_defers"
+	echo "not ok $((++n)) frag_model_base_defers"
 	rc=1
 fi
 # docs/compaction.md: "--pin-churn 32 ... gives 12.6x" (the default run never
@@ -57,10 +57,10 @@ fi
 "$BENCH" --pin-churn 32 >"$out2" 2>&1
 prc=$?
 if [ $prc -eq 0 ] && grep -q '^# goal: migrate_scanned Redesign/Threshold = 12\.6x ' "$out2"; then
-	echo "ok 5 frag_model_pin_churn"
+	echo "ok $((++n)) frag_model_pin_churn"
 else
 	grep '^# goal: migrate_scanned' "$out2" | sed 's/^/# /'
-	echo "not ok 5 frag_model_pin_churn # exit $prc"
+	echo "not ok $((++n)) frag_model_pin_churn # exit $prc"
 	rc=1
 fi
 exit $rc

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: long
 # scripts/regress on a tiny matrix (issues 9 and 15; docs/regress.md),
 # sharded by GNU parallel in its local mode (an sshloginfile of ':'
 # entries): the aggregate KTAP stream and the JSON summary hold every cell,
@@ -15,16 +16,18 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 # scripts/regress runs $BUILD/stress: make check's STRESS (the tool built
 # from lib/hpcc when KERNEL_SRC is set) wins.
 if [ -n "${STRESS:-}" ]; then
-	export BUILD=$(realpath "$(dirname "$STRESS")")
+	BUILD=$(realpath "$(dirname "$STRESS")")
 else
-	export BUILD=$(realpath "${BUILD:-build/cc}")
+	BUILD=$(realpath "${BUILD:-build/cc}")
 fi
+export BUILD
 REGRESS="$root/scripts/regress"
 n=0 failed=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 
+# shellcheck source=tests/lib/sh/common.sh
 . "$root/tests/lib/sh/common.sh"
 
 echo "KTAP version 1"
@@ -33,7 +36,6 @@ if ! command -v parallel >/dev/null; then
 	echo "ok 1 regress # SKIP GNU parallel not installed"
 	exit 0
 fi
-echo "1..14"
 printf ':\n:\n' >hosts		# two "hosts", both local
 
 # 1. Eight cells (4 groups x 2 seeds) over two local slots: KTAP with one

@@ -15,6 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 export STRESS_SELFTEST=1
 
+# shellcheck source=tests/lib/sh/common.sh
 . "$here/lib/sh/common.sh"
 
 
@@ -26,7 +27,6 @@ if grep -q 'not supported in ThreadSanitizer' probe.out; then
 	echo "ok 1 replay # SKIP serial replay uses fibers: not in TSan builds"
 	exit 0
 fi
-echo "1..9"
 
 # 1. Determinism: two replays of the same file, identical outcome and file.
 "$STRESS" --replay pass.txt --replay-out a.txt >a.out 2>&1; rc1=$?
@@ -50,14 +50,13 @@ result $? schedule_seed_changes_the_interleaving
 result $? concurrent_failure_writes_replay_file "rc=$rc; $(grep replay conc.out | head -2)"
 
 # 4. --replay of that file fails the same way 10 times out of 10.
-ok=0
 for i in 1 2 3 4 5 6 7 8 9 10; do
 	"$STRESS" --replay conc.txt >r$i.out 2>&1 && continue
 	grep 'replay outcome' r$i.out >>outcomes
 done
 [ "$(wc -l <outcomes)" = 10 ] && [ "$(sort -u outcomes | wc -l)" = 1 ] &&
 	grep -q 'FAIL invariant=selftest' outcomes
-result $? replay_fails_10_of_10 "$(sort | uniq -c <outcomes)"
+result $? replay_fails_10_of_10 "$(sort outcomes | uniq -c)"
 
 # 5. The tightened file (--replay-out of a failing replay) stops right at
 #    the failure: same step, and one step fewer passes.

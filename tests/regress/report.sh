@@ -14,13 +14,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
 echo "KTAP version 1"
-echo "1..30"
 result() {	# result RC NAME [DIAG]
 	n=$((n + 1))
 	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
 	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
 }
 cd "$here" || exit 1
+# shellcheck source=tests/lib/sh/producers.sh
 . tests/lib/sh/producers.sh
 
 # A stand-in for bench/compaction/report-section: the interface only.
@@ -41,14 +41,14 @@ result $rc report_tiny_runs "$(tail -n 3 "$tmp/out")"
 $CHECK "$tmp/r" >"$tmp/chk" 2>&1
 result $? report_tiny_passes_check "$(head -n 3 "$tmp/chk")"
 c=$(grep -c 'producer (/nonexistent) is not present' "$tmp/r/REPORT.md")
-result $([ "$c" = 2 ]; echo $?) report_compaction_absent_said "count $c"
+result "$([ "$c" = 2 ]; echo $?)" report_compaction_absent_said "count $c"
 
 STRESS=/nonexistent REPORT_COMPACTION="$tmp/fake-compaction" scripts/report --bin "$BIN" \
 	--out "$tmp/c" --tiny >"$tmp/out" 2>&1 && $CHECK "$tmp/c" >"$tmp/chk" 2>&1
 rc=$?
 order=$(grep '^## ' "$tmp/c/REPORT.md" | cut -c4-5 | tr -d '\n ')
-result $([ $rc = 0 ] && [ "$order" = "1.2.3.4.5.6." ] &&
-	grep -q '^## 5. Compaction stand-in' "$tmp/c/REPORT.md"; echo $?) \
+result "$([ $rc = 0 ] && [ "$order" = "1.2.3.4.5.6." ] &&
+	grep -q '^## 5. Compaction stand-in' "$tmp/c/REPORT.md"; echo $?)" \
 	report_compaction_sections_copied "rc $rc order $order $(head -n 2 "$tmp/chk")"
 
 # KERNEL_SRC: the judged files' hashes are listed; a program built from
@@ -58,10 +58,10 @@ REPORT_COMPACTION="$tmp/fake-compaction" scripts/report --bin "$BIN" --out "$tmp
 	--kernel-src "$fx" >"$tmp/out" 2>&1
 rc=$?
 h=$(git hash-object "$fx/mm/oom_kill.c")
-result $([ $rc = 0 ] && grep -q "^    $h mm/oom_kill.c\$" "$tmp/k/REPORT.md" &&
+result "$([ $rc = 0 ] && grep -q "^    $h mm/oom_kill.c\$" "$tmp/k/REPORT.md" &&
 	grep -q '^WARNING: the measuring program was built from' "$tmp/k/REPORT.md" &&
 	grep -q "^Reproduce: make report KERNEL_SRC=$(realpath "$fx") " "$tmp/k/REPORT.md"
-	echo $?) report_kernel_src_hashes "rc $rc $(grep -A3 KERNEL_SRC "$tmp/k/REPORT.md")"
+	echo $?)" report_kernel_src_hashes "rc $rc $(grep -A3 KERNEL_SRC "$tmp/k/REPORT.md")"
 
 # Section 3's concurrent half: oom_race's quiescent shortfall distribution per
 # CPU count, from its JSON report; without a ./stress it says so (control).
@@ -80,12 +80,12 @@ assert "Under the stress's concurrent churn" in text and "  >W\n" in text, "no t
 PY
 result $? report_concurrent_distribution "$(tail -n 2 "$tmp/conc")"
 c=$(grep -c '^Concurrent churn: not measured (no /nonexistent)' "$tmp/c/REPORT.md")
-result $([ "$c" = 1 ] && ! grep -q 'Concurrent churn: not measured' "$tmp/r/REPORT.md"; echo $?) \
+result "$([ "$c" = 1 ] && ! grep -q 'Concurrent churn: not measured' "$tmp/r/REPORT.md"; echo $?)" \
 	report_concurrent_absent_said "count $c"
 
 # Sections 5 and 6 are given the tree (the run without one is the control).
-result $(grep -q -- "--kernel-src $fx\$" "$tmp/k/compaction/args" &&
-	! grep -q -- --kernel-src "$tmp/c/compaction/args"; echo $?) \
+result "$(grep -q -- "--kernel-src $fx\$" "$tmp/k/compaction/args" &&
+	! grep -q -- --kernel-src "$tmp/c/compaction/args"; echo $?)" \
 	report_compaction_gets_kernel_src "$(cat "$tmp/k/compaction/args" "$tmp/c/compaction/args")"
 
 # A tree's own selection: its column is marked and timed beside the model's
@@ -108,14 +108,14 @@ json.dump(r, open(sys.argv[1], "w"))
 PY
 scripts/report --render "$tmp/t" >/dev/null 2>&1
 rc=$?
-result $([ $rc = 0 ] && grep -q '^    CPUs  procs .* v16 (tree)\( \|$\)' "$tmp/t/REPORT.md" &&
+result "$([ $rc = 0 ] && grep -q '^    CPUs  procs .* v16 (tree)\( \|$\)' "$tmp/t/REPORT.md" &&
 	grep -q '^    CPUs  procs .*tree v16' "$tmp/t/REPORT.md" &&
 	grep -q '^    CPUs  procs .*tree/model$' "$tmp/t/REPORT.md" &&
 	[ "$(grep -c '^Implementations: .*v16: kernel$' "$tmp/t/REPORT.md")" = 3 ] &&
-	$CHECK "$tmp/t" >/dev/null 2>&1; echo $?) report_tree_columns_named \
+	$CHECK "$tmp/t" >/dev/null 2>&1; echo $?)" report_tree_columns_named \
 	"rc $rc $(grep -n 'Implementations\|tree' "$tmp/t/REPORT.md" | head -5)"
-result $(! grep -q '(tree)\|tree/model' "$tmp/k/REPORT.md" &&
-	grep -q '^Implementations: .*v16: model' "$tmp/k/REPORT.md"; echo $?) \
+result "$(! grep -q '(tree)\|tree/model' "$tmp/k/REPORT.md" &&
+	grep -q '^Implementations: .*v16: model' "$tmp/k/REPORT.md"; echo $?)" \
 	report_model_columns_unmarked
 
 # A tree of an older API (int values, tests/seam/fixtures/ktrees/int-items): the
@@ -128,11 +128,11 @@ STRESS="${BUILD:-build/cc}/stress" REPORT_COMPACTION="$tmp/fake-compaction" \
 	scripts/report --bin "$BIN" --out "$tmp/i" --tiny --kernel-src "$ki" \
 	--api-refused "precise_sum() returns int" >"$tmp/out" 2>&1
 rc=$?
-result $([ $rc = 0 ] && report_said_int "$tmp/i" && ! grep -q "this tree's API" "$tmp/k/REPORT.md"
-	echo $?) report_int_api_said "rc $rc $(grep -i "tree's api" "$tmp/i/REPORT.md" | head -n 2)"
+result "$([ $rc = 0 ] && report_said_int "$tmp/i" && ! grep -q "this tree's API" "$tmp/k/REPORT.md"
+	echo $?)" report_int_api_said "rc $rc $(grep -i "tree's api" "$tmp/i/REPORT.md" | head -n 2)"
 
 c=$(grep -c "^Window code: 'window pages' is model lib/hpcc\( \|$\)" "$tmp/r/REPORT.md")
-result $([ "$c" = 1 ]; echo $?) report_window_code_named "count $c"
+result "$([ "$c" = 1 ]; echo $?)" report_window_code_named "count $c"
 
 # --render re-renders from report.json alone, byte for byte.
 cp "$tmp/r/REPORT.md" "$tmp/before.md"
@@ -148,7 +148,7 @@ mutate() {	# NAME SED-SCRIPT
 		return
 	fi
 	$CHECK "$tmp/m" >"$tmp/mchk" 2>&1
-	result $([ $? = 1 ]; echo $?) "report_check_fires_$1" "$(cat "$tmp/mchk")"
+	result "$([ $? = 1 ]; echo $?)" "report_check_fires_$1" "$(cat "$tmp/mchk")"
 }
 mutate order 's/^## 2\./## 7./'
 mutate spread '0,/^       8     10 /s/^\(       8     10  *\)\([0-9.e+]*\) [0-9.e+]*-[0-9.e+]*/\1\2/'
@@ -163,7 +163,7 @@ bad() {	# NAME CMD...
 	"$@" >"$tmp/o" 2>"$tmp/e"
 	local rc=$? lines
 	lines=$(wc -l <"$tmp/e")
-	result $([ $rc = 2 ] && [ "$lines" = 1 ]; echo $?) "bad_input_$name" \
+	result "$([ $rc = 2 ] && [ "$lines" = 1 ]; echo $?)" "bad_input_$name" \
 		"rc $rc, $lines lines: $(head -n 2 "$tmp/e")"
 }
 bad report_option scripts/report --bogus
@@ -180,7 +180,7 @@ bad producer_no_section "$BIN" --tiny
 # A REPORT.md the script did not write is never overwritten.
 mkdir -p "$tmp/user" && echo "my notes" >"$tmp/user/REPORT.md"
 bad foreign_report scripts/report --bin "$BIN" --out "$tmp/user" --tiny
-result $([ "$(cat "$tmp/user/REPORT.md")" = "my notes" ]; echo $?) foreign_report_kept
+result "$([ "$(cat "$tmp/user/REPORT.md")" = "my notes" ]; echo $?)" foreign_report_kept
 
 [ "$n" = 30 ] || { echo "# $n results, the plan says 30"; failed=1; }
 exit $((failed > 0))

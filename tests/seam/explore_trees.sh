@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: long
 # scripts/explore-trees over fixture trees of our own: lib/hpcc laid out as a
 # tree (every harness complete, exit 0), the same with the mutant
 # hpcc-root-carry-read-set (counter_storm fails approx_window, the other

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: long
 # The kernel compaction deferral seam, without a kernel tree: our own
 # kernel-shaped fixtures (tests/seam/fixtures/kcompact/{flat,split}) go through
 # the same path as a real tree's mm/compaction.c:

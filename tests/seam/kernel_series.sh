@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: long
 # scripts/kernel-check --git / --am on a patch series (docs/kernel-trees.md,
 # "Checking a series"). The fixture repository is ours: lib/hpcc laid out as
 # a kernel tree (BASE), then six commits:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: long
 # The KERNEL_SRC seam: kernel-shaped fixture trees, built
 # unchanged through make KERNEL_SRC=, judged with the verdicts and failure
 # classes the issue asks for. The fixtures are ours (never kernel text):

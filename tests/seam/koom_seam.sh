@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: long
 # The kernel OOM selection seam, without a kernel tree: our own
 # kernel-style fixtures (tests/seam/fixtures/koom/{two-pass,one-pass}) go through
 # the same path as a real tree's mm/oom_kill.c:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: long
 # The bench and report producers built against fixture kernel trees (the
 # long tier: each case builds a producer again, make check-long):
 #  - each CPU count (hpcc-bench) and each point (hpcc-report) boots the

@@ -11,6 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
 echo "KTAP version 1"
 
+# shellcheck source=tests/lib/sh/common.sh
 . "$here/lib/sh/common.sh"
 
 # A good document (a KUnit run of one suite) to break in one place at a time.

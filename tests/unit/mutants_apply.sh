@@ -12,6 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
 echo "KTAP version 1"
 
+# shellcheck source=tests/lib/sh/common.sh
 . "$here/lib/sh/common.sh"
 
 out=$("$root/scripts/mutants" --check-apply 2>&1)

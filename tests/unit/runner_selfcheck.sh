@@ -12,7 +12,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 echo "KTAP version 1"
-echo "1..8"
+n=0
 mk() {
 	printf '#!/bin/sh\n%s\n' "$2" >"$d/$1"
 	chmod +x "$d/$1"
@@ -23,11 +23,12 @@ mk short 'echo 1..3; echo "ok 1 a"; exit 0'
 mk silent 'exit 0'
 mk crash 'echo "ok 1 a"; kill -SEGV $$'
 mk hang 'echo "ok 1 a"; exec sleep 30'
-check() {	# check N NAME: $? is the verdict
+check() {	# check RC NAME: numbered as the cases run
+	n=$((n + 1))
 	if [ "$1" = 0 ]; then
-		echo "ok $2 $3"
+		echo "ok $n $2"
 	else
-		echo "not ok $2 $3"
+		echo "not ok $n $2"
 		bad=1
 	fi
 }
@@ -41,38 +42,38 @@ want+='not ok 5 crash # ERROR killed by signal 11 (Segmentation fault)|'
 want+='not ok 6 hang # TIMEOUT timed out after 2s|'
 [ "$lines" = "$want" ] || echo "# got: $lines"
 [ "$lines" = "$want" ]
-check $? 1 runner_verdict_per_program
+check $? runner_verdict_per_program
 # The short program's unreported cases are failed results of their own.
 printf '%s\n' "$out" | grep -qx '  not ok 3 case_3 # ERROR not reported: exit status 0'
-check $? 2 runner_reports_unreported_cases
+check $? runner_reports_unreported_cases
 # good 1 pass + 1 skip; notok0 1 pass 1 fail; short 1 pass 2 fail; silent 1 fail;
 # crash 1 pass + 1 (the failed program); hang 1 pass + 1.
 total=$(printf '%s\n' "$out" | tail -n 1)
 want_total="# Totals: pass:5 fail:6 skip:1 total:12 contract:0 wrong-answer:1 crash:5"
 [ "$total" = "$want_total" ] || echo "# got: $total"
 [ "$total" = "$want_total" ]
-check $? 3 runner_totals
+check $? runner_totals
 printf '%s\n' "$out" >"$d/out.ktap"
 python3 "$root/tests/lib/ktap_validate.py" --totals --expect 5,6,1 "$d/out.ktap" >"$d/why"
 rc2=$?
 [ $rc2 = 0 ] || sed 's/^/# /' "$d/why"
-check $rc2 4 runner_output_is_valid_ktap
+check $rc2 runner_output_is_valid_ktap
 if [ $rc -ne 0 ] && TEST_TIMEOUT=2 "$root/scripts/run-tests" "$d/good" >/dev/null 2>&1; then
-	check 0 5 runner_exit_status
+	check 0 runner_exit_status
 else
 	echo "# exit status $rc with failures, or non-zero for a clean run"
-	check 1 5 runner_exit_status
+	check 1 runner_exit_status
 fi
 # --jobs: the programs run at once, the document is the serial one.
 par=$(TEST_TIMEOUT=2 "$root/scripts/run-tests" --jobs 4 "$d/good" "$d/notok0" "$d/short" \
 	"$d/silent" "$d/crash" "$d/hang" 2>/dev/null)
 [ "$par" = "$out" ] || diff <(printf '%s\n' "$out") <(printf '%s\n' "$par") | sed 's/^/# /'
 [ "$par" = "$out" ]
-check $? 6 runner_jobs_same_document
+check $? runner_jobs_same_document
 "$root/scripts/run-tests" --jobs 0 "$d/good" >/dev/null 2>"$d/err"
 rc3=$?
 [ $rc3 = 2 ] && [ "$(wc -l <"$d/err")" = 1 ]
-check $? 7 runner_jobs_bad_value
+check $? runner_jobs_bad_value
 # A case that never returns (KT_HANG_CASE) fails alone at the case limit
 # the runner derives from the program's (30 s: 5 s), the next case runs.
 bin=${BUILD:-$root/build/cc}/tests/test_hpcc_set
@@ -86,5 +87,5 @@ printf '%s\n' "$hc" | grep -q 'set_fresh_counter: timed out (KT_CASE_TIMEOUT)' &
 	! printf '%s\n' "$hc" | grep -q 'TIMEOUT timed out'
 rc4=$?
 [ $rc4 = 0 ] || printf '%s\n' "$hc" | sed 's/^/# /'
-check $rc4 8 runner_case_limit
+check $rc4 runner_case_limit
 exit $bad

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # accumulate_tree DIR: lib/hpcc laid out as a kernel tree in DIR, with
 # tests/seam/fixtures/ktrees/accumulate.patch (its subsystem init adds to static
 # state on every call), for the one-process-per-point tests of the bench

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Helpers shared by the tests/*/*.sh scripts (sourced, not run: make check
 # runs only tests/*/*.sh). Each script keeps its own n/failed counters.
 

@@ -1,9 +1,11 @@
+# shellcheck shell=bash
 # Checks shared by the bench and report producers' tests (tests/regress/bench.sh,
 # tests/regress/report.sh) and their fixture-tree builds (tests/seam/producer_seam.sh).
 # Sourced from the repository's top.
 
 # hpcc-bench's small sweeps: add and add_oversub at 2 and 8 CPUs, read at 1,
 # 8 and 64, accuracy and memory at 1..64, the OOM section at 40 and 400 tasks.
+# shellcheck disable=SC2034 # read by the scripts that source this file
 BENCH_SMALL="--quick --reps 5 --target-ms 1 --max-cpus 64 --max-add-cpus 8"
 
 # bench_rows FILE: the JSON's rows, one per CPU count of every sweep, in

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Helpers shared by the seam tests (sourced from the repository's top;
 # seam_begin sets $build, $work, $cc, $log and $failed, the caller $bad).
 
@@ -14,6 +15,7 @@ seam_begin() {
 	echo "1..$1"
 	build=${BUILD:-build/cc}
 	work=$build/$2
+	# shellcheck disable=SC2034 # read by the scripts that source this file
 	cc=${CC:-cc}
 	log=$(mktemp)
 	trap 'rm -f "$log"' EXIT
