@@ -63,3 +63,7 @@ endif
 # tier (make check-long), as the other tests that build per tree.
 CHECK_LONG_SH	+= tests/seam/explore_trees.sh
 CHECK_SH	:= $(filter-out tests/seam/explore_trees.sh,$(CHECK_SH))
+
+# ./stress --replay SCHEDULE runs this build's explorer, also from the
+# root's copy of ./stress (src/replay_explore.c).
+$(BUILD)/src/replay_explore.o: CPPFLAGS_ALL += -DSTRESS_XP_BIN='"$(BUILD)/explore/explore"'
