@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ./stress --replay FILE where FILE is a schedule the explorer saved
- * (docs/explore.md): the explorer built beside this binary runs it
- * (its --replay-schedule), so that one command replays either kind of
- * counterexample. A replay file's first line is "hpcc-stress-replay N";
- * a schedule's first key is one of the explorer's.
+ * (docs/explore.md): the explorer of this binary's build runs it (its
+ * --replay-schedule, under its watchdog), so that one command replays
+ * either kind of counterexample. A replay file's first line is
+ * "hpcc-stress-replay N"; a schedule's is "hpcc-stress-schedule N" (a
+ * file of the first format starts with one of the explorer's keys: the
+ * explorer refuses it with its own line).
  */
 #include <errno.h>
 #include <limits.h>
@@ -14,8 +16,14 @@
 #include <sys/stat.h>
 #include "stress.h"
 
+/* The build's explorer, relative to this binary's directory unless absolute (mk/explore.mk). */
+#ifndef STRESS_XP_BIN
+#define STRESS_XP_BIN	"explore/explore"
+#endif
+
 static const char *const schedule_keys[] = {
-	"harness", "tasks", "forks", "algo", "cpus", "adds", "readers", "reads", "batch",
+	"hpcc-stress-schedule", "harness", "tasks", "forks", "algo", "cpus", "adds", "readers",
+	"reads", "batch",
 	"plant", "sizes", "schedule", "preemptions", "expect", NULL,
 };
 
@@ -49,9 +57,10 @@ bool replay_is_schedule(const char *path)
 /* Does not return on success; exit 2 with one line otherwise. */
 int replay_run_schedule(const struct stress_config *cfg)
 {
-	char self[PATH_MAX], xp[PATH_MAX + 32], *slash;
-	char *argv[4];
+	char self[PATH_MAX], xp[PATH_MAX + 64], timeout[32], *slash;
+	char *argv[6];
 	ssize_t n;
+	int i = 0;
 
 	if (cfg->replay_out || cfg->json_file) {
 		fprintf(stderr, "stress: %s: %s is an explorer schedule: its replay reports in "
@@ -69,11 +78,22 @@ int replay_run_schedule(const struct stress_config *cfg)
 	slash = strrchr(self, '/');
 	if (slash)
 		*slash = '\0';
+	/* Beside this binary ($(BUILD)/stress), else its build's (the root's ./stress copy). */
 	snprintf(xp, sizeof(xp), "%s/explore/explore", self);
-	argv[0] = xp;
-	argv[1] = "--replay-schedule";
-	argv[2] = (char *)cfg->replay_file;
-	argv[3] = NULL;
+	if (access(xp, X_OK))
+		snprintf(xp, sizeof(xp), "%s%s%s", STRESS_XP_BIN[0] == '/' ? "" : self,
+			 STRESS_XP_BIN[0] == '/' ? "" : "/", STRESS_XP_BIN);
+	argv[i++] = xp;
+	argv[i++] = "--replay-schedule";
+	argv[i++] = (char *)cfg->replay_file;
+	/* The watchdog's limit, when given; else the explorer's own for a replay. */
+	if (cfg->stall_timeout > 0) {
+		snprintf(timeout, sizeof(timeout), "%ld",
+			 cfg->stall_timeout < 1 ? 1L : (long)(cfg->stall_timeout + 0.5));
+		argv[i++] = "--timeout";
+		argv[i++] = timeout;
+	}
+	argv[i] = NULL;
 	fflush(NULL);
 	execv(xp, argv);
 	fprintf(stderr, "stress: %s is an explorer schedule and %s cannot run (%s): "

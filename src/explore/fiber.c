@@ -24,6 +24,7 @@ struct xp_fiber {
 	void *stack;
 	int state;
 	unsigned int cpu;
+	unsigned int points;		/* points passed: the order of @next */
 	struct xp_access next;
 	int rcu_nest;
 	unsigned long rcu_exits;	/* read-side sections left */
@@ -126,6 +127,7 @@ void xp_exec_begin(void)
 		f->cpu = M.h->fiber_cpu(i);
 		f->next.addr = NULL;
 		f->next.kind = KC_XP_START;
+		f->points = 0;
 		f->rcu_nest = 0;
 		f->rcu_exits = 0;
 		f->gp_wait = 0;
@@ -189,6 +191,11 @@ const struct xp_access *xp_pending(unsigned int id)
 	return &M.f[id].next;
 }
 
+unsigned int xp_pending_order(unsigned int id)
+{
+	return M.f[id].points;
+}
+
 void xp_step(unsigned int id)
 {
 	struct xp_fiber *f = &M.f[id];
@@ -211,6 +218,7 @@ void xp_step(unsigned int id)
 	default:
 		break;
 	}
+	f->points++;
 	M.cur = f;
 	kc_set_cpu(f->cpu);
 	kc_xp_rcu_nest = &f->rcu_nest;
@@ -259,6 +267,27 @@ static const char *const kind_names[] = {
 	[KC_XP_RCU_UNLOCK] = "rcu_unlock", [KC_XP_GP] = "gp", [KC_XP_GP_WAIT] = "gp_wait",
 	[KC_XP_LOCK] = "lock", [KC_XP_UNLOCK] = "unlock",
 };
+
+const char *xp_kind_name(enum kc_xp_kind k)
+{
+	return (unsigned int)k < sizeof(kind_names) / sizeof(kind_names[0]) ? kind_names[k] : NULL;
+}
+
+/* The object as a schedule file names it: one word, "-" when the harness has no name. */
+const char *xp_object_name(const struct xp_access *a, char *buf, size_t len)
+{
+	const char *n = a->addr && M.h->addr_name ? M.h->addr_name(a->addr, buf, len) : NULL;
+	size_t i;
+
+	if (a->kind == KC_XP_START || a->kind == KC_XP_FENCE || !n)
+		return "-";
+	if (n != buf)
+		snprintf(buf, len, "%s", n);
+	for (i = 0; buf[i]; i++)
+		if (buf[i] == ' ' || buf[i] == '\t')
+			buf[i] = '_';
+	return buf;
+}
 
 const char *xp_access_name(const struct xp_access *a, char *buf, size_t len)
 {

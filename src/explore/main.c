@@ -1,15 +1,48 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * explore: systematic schedule exploration of a harness (docs/explore.md).
- * Prints KTAP; exit 0 when no execution failed, 1 when one did (its
- * shrunk schedule is printed and, with --save, written), 2 on bad input.
+ * Prints KTAP; exit 0 when no execution failed (or a replayed schedule
+ * did not reproduce), 1 when one did (its shrunk schedule is printed and,
+ * with --save, written), 2 on bad input, 3 when an output file cannot be
+ * written, 4 when the watchdog (--timeout) ended it without a verdict.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <signal.h>
+#include <unistd.h>
+#include <sys/time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "xp.h"
+
+#define XP_TIMEOUT_SEARCH	3600
+#define XP_TIMEOUT_REPLAY	60
+
+static char timeout_msg[128];
+
+/* No verdict: the line is ready before the timer runs (write() only here). */
+static void watchdog(int sig)
+{
+	ssize_t n = write(STDOUT_FILENO, timeout_msg, strlen(timeout_msg));
+
+	(void)n;
+	_exit(4);
+}
+
+static void watchdog_start(long seconds)
+{
+	struct itimerval it = { .it_value = { .tv_sec = seconds } };
+	struct sigaction sa = { .sa_handler = watchdog };
+
+	if (!seconds)
+		return;
+	snprintf(timeout_msg, sizeof(timeout_msg), "# watchdog: no verdict within %ld s "
+		 "(--timeout)\nnot ok 1 explore # no verdict: timeout\n", seconds);
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+}
 
 static double now(void)
 {
@@ -34,7 +67,8 @@ static void usage(FILE *f)
 "  --cpus N --adds N     adder vCPUs (2..4) and adds each (1..%d)\n"
 "  --readers N --reads N reader fibers and reader steps each\n"
 "  --batch N             hpcc batch (power of two > 1)\n"
-"  --sizes A,B,...       add sizes (default: batch-1, -batch, batch+1, 2*batch)\n"
+"  --sizes A,B,...       add sizes, each within +-2^52 (default: batch-1, -batch,\n"
+"                        batch+1, 2*batch)\n"
 "  --bound K             preemption bound, -1 for none (default 2)\n"
 "  --reduction R         none, sleep (sleep sets) or dpor (default %s)\n"
 "  --sleep               the same as --reduction sleep\n"
@@ -45,8 +79,10 @@ static void usage(FILE *f)
 "  --plant               plant a lost update in the harness (the explorer's self-test)\n"
 "  --save FILE           on a failure, write the shrunk schedule to FILE\n"
 "  --replay-schedule FILE  run one schedule file and report\n"
-"  --json FILE           the report as JSON too\n", XP_MAX_ADDS,
-		reduction_names[XP_RED_DEFAULT]);
+"  --json FILE           the report as JSON too\n"
+"  --timeout S           no verdict (exit 4) after S seconds; 0: none (default %d,\n"
+"                        %d for --replay-schedule)\n", XP_MAX_ADDS,
+		reduction_names[XP_RED_DEFAULT], XP_TIMEOUT_SEARCH, XP_TIMEOUT_REPLAY);
 }
 
 static const struct xp_harness *const harnesses[] = {
@@ -67,18 +103,25 @@ const struct xp_harness *xp_harness_find(const char *name)
 	return NULL;
 }
 
+/* Decimal sizes within +-XP_SIZE_MAX (xp.h says why). */
 int xp_parse_sizes(const char *s, struct xp_cfg *cfg)
 {
 	char *end;
+	long v;
 
 	cfg->nr_sizes = 0;
 	while (*s) {
-		if (cfg->nr_sizes >= XP_MAX_ADDS)
+		if (cfg->nr_sizes >= XP_MAX_ADDS || (*s != '-' && (*s < '0' || *s > '9')))
 			return -1;
-		cfg->sizes[cfg->nr_sizes++] = strtol(s, &end, 0);
-		if (end == s || (*end && *end != ','))
+		errno = 0;
+		v = strtol(s, &end, 10);
+		if (errno || end == s || (*end && *end != ',') || v < -XP_SIZE_MAX ||
+		    v > XP_SIZE_MAX)
 			return -1;
+		cfg->sizes[cfg->nr_sizes++] = v;
 		s = *end ? end + 1 : end;
+		if (*end && !*s)
+			return -1;
 	}
 	return cfg->nr_sizes ? 0 : -1;
 }
@@ -116,16 +159,22 @@ static void print_schedule(const struct xp_run *r)
 	xp_exec_end();
 }
 
-static void write_json(const char *path, const struct xp_cfg *cfg, const struct xp_stats *st,
-		       const struct xp_run *fail, bool failed)
+struct json_arg {
+	const struct xp_cfg *cfg;
+	const struct xp_stats *st;
+	const struct xp_run *fail;
+	bool failed;
+};
+
+static int json_fill(FILE *f, const void *p)
 {
-	FILE *f = fopen(path, "w");
+	const struct json_arg *a = p;
+	const struct xp_cfg *cfg = a->cfg;
+	const struct xp_stats *st = a->st;
+	const struct xp_run *fail = a->fail;
+	bool failed = a->failed;
 	unsigned int i;
 
-	if (!f) {
-		fprintf(stderr, "explore: cannot write %s\n", path);
-		return;
-	}
 	fprintf(f, "{\"harness\": \"%s\", \"cpus\": %u, \"adds\": %u, \"readers\": %u, "
 		"\"reads\": %u, \"batch\": %lu, \"mode\": \"%s\", \"bound\": %d, \"reduction\": \"%s\", "
 		"\"executions\": %lu, \"steps\": %lu, \"sleep_pruned\": %lu, \"sleep_blocked\": %lu, \"traces\": %lu, "
@@ -145,7 +194,15 @@ static void write_json(const char *path, const struct xp_cfg *cfg, const struct 
 		fprintf(f, "]");
 	}
 	fprintf(f, "}\n");
-	fclose(f);
+	return ferror(f) ? -1 : 0;
+}
+
+static int write_json(const char *path, const struct xp_cfg *cfg, const struct xp_stats *st,
+		      const struct xp_run *fail, bool failed)
+{
+	struct json_arg a = { cfg, st, fail, failed };
+
+	return xp_write_file(path, json_fill, &a);
 }
 
 int main(int argc, char **argv)
@@ -159,7 +216,8 @@ int main(int argc, char **argv)
 		{ "runs", 1, NULL, 'n' }, { "seed", 1, NULL, 'S' }, { "save", 1, NULL, 'o' },
 		{ "replay-schedule", 1, NULL, 'y' }, { "json", 1, NULL, 'j' },
 		{ "plant", 0, NULL, 'P' }, { "help", 0, NULL, 'h' }, { "tasks", 1, NULL, 't' },
-		{ "forks", 1, NULL, 'f' }, { "algo", 1, NULL, 'A' }, { NULL, 0, NULL, 0 },
+		{ "forks", 1, NULL, 'f' }, { "algo", 1, NULL, 'A' }, { "timeout", 1, NULL, 'T' },
+		{ NULL, 0, NULL, 0 },
 	};
 	const struct xp_harness *h;
 	struct xp_cfg cfg = {
@@ -168,10 +226,12 @@ int main(int argc, char **argv)
 		.tasks = 2, .forks = 1, .algo = "bounded", .reduction = XP_RED_DEFAULT,
 	};
 	const char *save = NULL, *replay = NULL, *json = NULL;
+	static struct xp_sched sched;
 	struct xp_stats st = { 0 };
 	struct xp_run fail = { 0 };
+	long timeout = -1;
 	double t0;
-	int o, failed;
+	int o, failed, out_err = 0;
 
 	opterr = 0;
 	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -194,7 +254,8 @@ int main(int argc, char **argv)
 		case 'b': cfg.batch = (unsigned long)num("--batch", optarg, 2, 1L << 20); break;
 		case 'z':
 			if (xp_parse_sizes(optarg, &cfg)) {
-				fprintf(stderr, "explore: bad --sizes '%s'\n", optarg);
+				fprintf(stderr, "explore: bad --sizes '%s' (1..%d decimal sizes, "
+					"each within +-2^52)\n", optarg, XP_MAX_ADDS);
 				return 2;
 			}
 			break;
@@ -219,6 +280,7 @@ int main(int argc, char **argv)
 		case 'y': replay = optarg; break;
 		case 'j': json = optarg; break;
 		case 'P': cfg.plant = true; break;
+		case 'T': timeout = num("--timeout", optarg, 0, 1L << 30); break;
 		case 'h': usage(stdout); return 0;
 		default:
 			fprintf(stderr, "explore: bad option '%s' (see --help)\n", argv[optind - 1]);
@@ -229,11 +291,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "explore: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	if (replay && xp_schedule_load(replay, &cfg, &fail))
+	if (replay && xp_schedule_load(replay, &cfg, &sched))
 		return 2;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	watchdog_start(timeout >= 0 ? timeout : replay ? XP_TIMEOUT_REPLAY : XP_TIMEOUT_SEARCH);
 	kc_pcpu_set_ops(KC_PCPU_ATOMIC);
 	h = xp_harness_find(cfg.harness);
-	if (!h || h->init(&cfg) || xp_machine_init(h, &cfg))
+	if (!h || h->init(&cfg) || xp_machine_init(h, &cfg) ||
+	    (replay && xp_schedule_check(replay, &sched)))
 		return 2;
 
 	printf("KTAP version 1\n1..1\n");
@@ -249,17 +314,18 @@ int main(int argc, char **argv)
 	if (replay) {
 		struct xp_run r;
 
-		xp_run_schedule(fail.choice, fail.prefix_len, &r);
-		r.prefix_len = fail.prefix_len;
-		memcpy(r.choice, fail.choice, fail.prefix_len);
-		printf("# replay %s: %s%s%s (expected %s)\n", replay, r.failed ? "FAIL " : "pass",
-		       r.invariant, r.failed ? "" : "", fail.invariant[0] ? fail.invariant : "pass");
-		if (r.failed) {
-			printf("# %s: %s\n", r.invariant, r.message);
-			print_schedule(&r);
+		failed = xp_schedule_replay(replay, &sched, &r);
+		if (!failed) {
+			printf("# replay %s: not reproduced (expected %s): %s\n", replay,
+			       sched.expect, r.message);
+			printf("ok 1 explore replay not reproduced\n");
+			return 0;
 		}
-		printf("%s 1 explore replay %s\n", r.failed ? "not ok" : "ok", r.invariant);
-		return r.failed ? 1 : 0;
+		printf("# replay %s: FAIL %s (expected %s)\n", replay, r.invariant, sched.expect);
+		printf("# %s: %s\n", r.invariant, r.message);
+		print_schedule(&r);
+		printf("not ok 1 explore replay %s\n", r.invariant);
+		return 1;
 	}
 	if (cfg.pct) {
 		printf("# mode pct depth %u runs %lu seed %lu\n", cfg.pct_depth, cfg.pct_runs,
@@ -288,7 +354,7 @@ int main(int argc, char **argv)
 		       found, pre, fail.prefix_len);
 		print_schedule(&fail);
 		if (save && xp_schedule_save(save, &cfg, &fail))
-			fprintf(stderr, "explore: cannot write %s\n", save);
+			out_err = 1;
 		else if (save)
 			printf("# schedule saved to %s (explore --replay-schedule %s)\n", save,
 			       save);
@@ -316,9 +382,9 @@ int main(int argc, char **argv)
 	} else {
 		printf("# complete (unbounded)\n");
 	}
-	if (json)
-		write_json(json, &cfg, &st, &fail, failed);
+	if (json && write_json(json, &cfg, &st, &fail, failed))
+		out_err = 1;
 	printf("%s 1 explore %s%s%s\n", failed ? "not ok" : "ok", cfg.harness,
 	       failed ? " " : "", failed ? fail.invariant : "");
-	return failed ? 1 : 0;
+	return out_err ? 3 : failed ? 1 : 0;
 }

@@ -206,11 +206,6 @@ static void snap(unsigned long *v, unsigned long *src)
 		v[c] = READ_ONCE(src[c]);
 }
 
-static int sign(long v)
-{
-	return (v > 0) - (v < 0);
-}
-
 static void reader_step(unsigned int r)
 {
 	unsigned long lo[MAX_CPUS], hi[MAX_CPUS];
@@ -242,9 +237,9 @@ static void reader_step(unsigned int r)
 	res = percpu_counter_tree_precise_compare_value(&ctr, probe);
 	snap(hi, started);
 	possible(lo, hi, 0, &min, &max);
-	ok = false;
-	for (v = min; v <= max && !ok; v++)
-		ok = sign(probe - v) == res;
+	/* Some x in [min, max] with sign(probe - x) == res: no walk over the range. */
+	ok = (res == 1 && probe > min) || (res == -1 && probe < max) ||
+	     (res == 0 && probe >= min && probe <= max);
 	if (!ok)
 		xp_fail("precise_compare", "compare_value(%ld) = %d, truth in [%ld, %ld]",
 			probe, res, min, max);

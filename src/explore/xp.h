@@ -10,11 +10,18 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <kcompat/kcompat.h>
 
 #define XP_MAX_FIBERS	8
 #define XP_MAX_STEPS	4096
 #define XP_MAX_ADDS	8
+/*
+ * Largest |add size|: every sum the harness's checks form (at most
+ * 4 vCPUs x XP_MAX_ADDS adds, plus pending bounds) stays far inside a
+ * long, so no check can overflow.
+ */
+#define XP_SIZE_MAX	(1L << 52)
 
 /* One scheduling point: the access the fiber makes when it next runs. */
 struct xp_access {
@@ -81,6 +88,7 @@ unsigned int xp_enabled(void);			/* bit mask of runnable fibers */
 unsigned int xp_live(void);			/* bit mask of fibers not done */
 bool xp_all_done(void);
 const struct xp_access *xp_pending(unsigned int id);
+unsigned int xp_pending_order(unsigned int id);	/* its order within the fiber, from 0 */
 void xp_step(unsigned int id);			/* run @id to its next point */
 bool xp_failed(void);
 void xp_exec_end(void);				/* final checks unless failed */
@@ -90,6 +98,8 @@ const char *xp_fail_message(void);
 unsigned int xp_nr_fibers(void);
 int xp_current(void);				/* the running fiber, -1 outside one */
 const char *xp_access_name(const struct xp_access *a, char *buf, size_t len);
+const char *xp_kind_name(enum kc_xp_kind k);	/* NULL when unknown */
+const char *xp_object_name(const struct xp_access *a, char *buf, size_t len);
 
 /* Choices of one execution. */
 struct xp_run {
@@ -126,8 +136,34 @@ int xp_pct(const struct xp_cfg *cfg, struct xp_stats *st, struct xp_run *fail);
 /* Shortest prefix that still fails the same invariant (default continuation). */
 void xp_shrink(struct xp_run *fail);
 
-/* Schedule files (sched_file.c). */
+/* One step of a schedule file: the fiber and the access it makes. */
+struct xp_sched_step {
+	unsigned char fiber;
+	unsigned char kind;		/* enum kc_xp_kind */
+	unsigned int order;		/* the fiber's order-th point, from 0 */
+	char object[48];		/* xp_object_name() */
+};
+
+/* A schedule file (sched_file.c, docs/explore.md#schedule-files). */
+struct xp_sched {
+	unsigned int chosen;		/* the first @chosen steps were chosen, the rest default */
+	unsigned int preemptions;
+	char expect[64];		/* the invariant it failed */
+	unsigned int nr_steps;
+	struct xp_sched_step step[XP_MAX_STEPS];
+};
+
+/* Run @r again, recording each step's access, and write it: 0, or -1 (message printed). */
 int xp_schedule_save(const char *path, const struct xp_cfg *cfg, const struct xp_run *r);
-int xp_schedule_load(const char *path, struct xp_cfg *cfg, struct xp_run *r);
+/* 0, or -1 with one line printed (bad input). */
+int xp_schedule_load(const char *path, struct xp_cfg *cfg, struct xp_sched *s);
+/* Its steps against the machine's fibers (after xp_machine_init()): 0, or -1 (one line). */
+int xp_schedule_check(const char *path, const struct xp_sched *s);
+/* Follow @s on this tree: 1 when it fails, 0 when not reproduced (@out->message says why). */
+int xp_schedule_replay(const char *path, const struct xp_sched *s, struct xp_run *out);
+int xp_parse_sizes(const char *s, struct xp_cfg *cfg);
+
+/* Write @path as a whole (temporary file and rename): 0, or -1 (message printed). */
+int xp_write_file(const char *path, int (*fill)(FILE *f, const void *arg), const void *arg);
 
 #endif /* _XP_H */

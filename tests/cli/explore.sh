@@ -116,13 +116,29 @@ expect explore_dpor_oom_t3_f0_b2 0 '^# exhausted within bound 2 with DPOR' \
 expect explore_dpor_compaction_b2 0 '^# exhausted within bound 2 with DPOR' \
 	--harness compaction --bound 2 --reduction dpor
 
-# A schedule file for each new harness replays (the exiter first, then the selector).
-printf 'harness oom\ncpus 2\ntasks 2\nforks 0\nalgo bounded\nschedule 1 1 1 0\n' >"$dir/oom"
-expect explore_oom_replay_file 0 '^# replay .*: pass' --replay-schedule "$dir/oom"
-printf 'harness compaction\ncpus 2\nschedule 2 2 0 1\n' >"$dir/cmp"
-expect explore_compaction_replay_file 0 '^# replay .*: pass' --replay-schedule "$dir/cmp"
-printf 'harness zone\nschedule 0\n' >"$dir/bad"
-expect explore_replay_bad_harness 2 'bad line' --replay-schedule "$dir/bad"
+# A schedule file for each new harness is read and followed (each fiber's
+# start, the exiter first, then the default): nothing fails, "not reproduced".
+# sched_v2 HARNESS FIBER...: a version 2 file with those starts, summed.
+sched_v2() {
+	python3 - "$@" <<'EOF'
+import sys
+h, fibers = sys.argv[1], sys.argv[2:]
+body = ('hpcc-stress-schedule 2\nharness %s\ncpus 2\nadds 3\nreaders 1\nreads 1\nbatch 2\n'
+	'plant 0\nsizes default\ntasks 2\nforks 0\nalgo bounded\nchosen %d\npreemptions 0\n'
+	'expect no_such_failure\nsteps %d\n' % (h, len(fibers), len(fibers)))
+body += ''.join('step %s 0 start -\n' % f for f in fibers)
+v = 0xcbf29ce484222325
+for c in body.encode():
+	v = ((v ^ c) * 0x100000001b3) & 0xffffffffffffffff
+sys.stdout.write(body + 'end %016x\n' % v)
+EOF
+}
+sched_v2 oom 1 0 >"$dir/oom"
+expect explore_oom_replay_file 0 '^# replay .*: not reproduced' --replay-schedule "$dir/oom"
+sched_v2 compaction 2 0 1 >"$dir/cmp"
+expect explore_compaction_replay_file 0 '^# replay .*: not reproduced' --replay-schedule "$dir/cmp"
+sched_v2 zone 0 >"$dir/bad"
+expect explore_replay_bad_harness 2 "bad harness 'zone'" --replay-schedule "$dir/bad"
 
 # ./stress --replay takes a saved schedule too: the explorer beside it runs
 # it (exit 1 and the same invariant); a replay file stays ./stress's own.
