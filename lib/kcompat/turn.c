@@ -44,13 +44,18 @@ void kc_turn_destroy(struct kc_turn *t)
 	t->slot = NULL;
 }
 
+void kc_turn_wait(struct kc_turn *t, unsigned int id)
+{
+	kc_turn_wait_spin(t, id, KC_TURN_SPIN_ROUNDS);
+}
+
 #ifdef KC_HANDOFF_OLD
 const char *kc_handoff_build(void)
 {
 	return "broadcast";
 }
 
-void kc_turn_wait(struct kc_turn *t, unsigned int id)
+void kc_turn_wait_spin(struct kc_turn *t, unsigned int id, unsigned int rounds)
 {
 	pthread_mutex_lock(&t->lock);
 	while (atomic_load_explicit(&t->holder, memory_order_relaxed) != id)
@@ -71,13 +76,13 @@ const char *kc_handoff_build(void)
 	return "spin";
 }
 
-void kc_turn_wait(struct kc_turn *t, unsigned int id)
+void kc_turn_wait_spin(struct kc_turn *t, unsigned int id, unsigned int rounds)
 {
 	struct kc_turn_slot *s = &t->slot[id];
 	ck_backoff_t backoff = CK_BACKOFF_INITIALIZER;
 	unsigned int round, seen;
 
-	for (round = 0; round < KC_TURN_SPIN_ROUNDS; round++) {
+	for (round = 0; round < rounds; round++) {
 		if (atomic_load_explicit(&t->holder, memory_order_acquire) == id)
 			return;
 		ck_backoff_eb(&backoff);

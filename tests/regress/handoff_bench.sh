@@ -32,7 +32,7 @@ python3 - "$tmp/h.json" >"$tmp/chk" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 cases = [p["case"] for p in d["points"]]
-assert cases == ["frag_model", "turn", "vcpu", "migrate"], cases
+assert cases == ["frag_model", "turn", "vcpu", "migrate", "kunit"], cases
 for p in d["points"]:
     for side in ("new", "old"):
         for k in ("user_s", "sys_s", "cpu_s", "vcs", "ivcs"):
