@@ -97,3 +97,17 @@ kunit-tsan:
 
 kunit-asan:
 	@$(MAKE) --no-print-directory SAN=asan BUILD='$(ASAN_BUILD)' kunit
+
+# The fixture against the shim's -DKC_HANDOFF_OLD kthreads (a POSIX thread
+# each) and turn (mk/handoff.mk, bench/handoff/run).
+KUNIT_FIXTURE_OLD := $(BUILD)/kunit/kunit_fixture-old
+KUNIT_RT_OLD_OBJS := $(BUILD)/handoff-old/kunit/rt/kapi.o \
+		     $(filter-out %/kapi.o,$(KUNIT_RT_OBJS))
+
+$(BUILD)/handoff-old/kunit/rt/%.o: lib/kcompat/kunit/%.c $(BUILD)/.flags | $(KUNIT_API_H)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -DKC_HANDOFF_OLD $(KUNIT_CPPFLAGS) -c -o $@ $<
+
+$(KUNIT_FIXTURE_OLD): $(BUILD)/kunit/fixture/kunit_fixture.o $(KUNIT_RT_OLD_OBJS) \
+		$(HANDOFF_OLD_OBJS) $(filter-out %/turn.o,$(KC_OBJS))
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)

@@ -12,6 +12,7 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/errno.h>
+#include <kcompat/turn.h>
 #include "util/rng.h"
 #include "mm/frag_model.h"
 #include "mm/frag_buddy.h"
@@ -37,13 +38,11 @@ struct frag {
 	unsigned char *pb_movable;	/* pageblock migratetype */
 	unsigned long nr_pb;
 	struct rng rng;
-	/* Turn-taking between requester threads. */
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	unsigned int turn;
+	/* Turn-taking between requester threads (only the holder touches the model). */
+	struct kc_turn turn;
+	unsigned char *done;		/* per requester: no more steps */
 	unsigned long next_request;
 	unsigned int nthreads;
-	unsigned int active;
 };
 
 struct frag_cc {
@@ -587,33 +586,37 @@ struct requester {
 	unsigned int *lists;	/* the migrate and free page lists */
 };
 
+/* The requester after @id in turn order that still has steps, or KC_TURN_NONE. */
+static unsigned int next_requester(const struct frag *m, unsigned int id)
+{
+	unsigned int i, next;
+
+	for (i = 1; i <= m->nthreads; i++) {
+		next = (id + i) % m->nthreads;
+		if (!m->done[next])
+			return next;
+	}
+	return KC_TURN_NONE;
+}
+
+/* One step per turn, round robin over the requesters that are not done. */
 static void *requester_thread(void *arg)
 {
 	struct requester *r = arg;
 	struct frag *m = r->m;
 	enum req_step step = STEP_START;
+	unsigned int next;
 	bool more = true;
 
-	pthread_mutex_lock(&m->lock);
 	while (more) {
-		while (m->turn != r->id)
-			pthread_cond_wait(&m->cond, &m->lock);
+		kc_turn_wait(&m->turn, r->id);
 		more = request_step(m, r->lists, &step);
 		if (!more)
-			m->active--;
-		m->turn = (m->turn + 1) % m->nthreads;
-		pthread_cond_broadcast(&m->cond);
+			m->done[r->id] = 1;
+		next = next_requester(m, r->id);
+		if (next != KC_TURN_NONE)
+			kc_turn_pass(&m->turn, next);
 	}
-	/* Keep passing turns for the others until everyone is done. */
-	while (m->active) {
-		while (m->turn != r->id && m->active)
-			pthread_cond_wait(&m->cond, &m->lock);
-		if (!m->active)
-			break;
-		m->turn = (m->turn + 1) % m->nthreads;
-		pthread_cond_broadcast(&m->cond);
-	}
-	pthread_mutex_unlock(&m->lock);
 	return NULL;
 }
 
@@ -685,7 +688,9 @@ int frag_run(const struct frag_config *cfg, struct frag_stats *st)
 	m.pb_movable = kcalloc(m.nr_pb, 1, GFP_KERNEL);
 	req = kcalloc(cfg->threads, sizeof(*req), GFP_KERNEL);
 	th = kcalloc(cfg->threads, sizeof(*th), GFP_KERNEL);
-	if (!m.pb_movable || !req || !th || frag_buddy_init(&m.b, cfg->nr_frames))
+	m.done = kcalloc(cfg->threads, 1, GFP_KERNEL);
+	if (!m.pb_movable || !req || !th || !m.done ||
+	    frag_buddy_init(&m.b, cfg->nr_frames))
 		goto out;
 	ret = frag_setup_memory(&m);
 	if (ret)
@@ -698,19 +703,20 @@ int frag_run(const struct frag_config *cfg, struct frag_stats *st)
 			goto out;
 		}
 	}
-	pthread_mutex_init(&m.lock, NULL);
-	pthread_cond_init(&m.cond, NULL);
+	if (kc_turn_init(&m.turn, cfg->threads)) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	/* Nobody runs before every requester exists: the turn order is fixed. */
-	pthread_mutex_lock(&m.lock);
 	for (i = 0; i < cfg->threads; i++)
 		if (pthread_create(&th[i], NULL, requester_thread, &req[i]))
 			break;
-	m.nthreads = m.active = i;
-	pthread_mutex_unlock(&m.lock);
+	m.nthreads = i;
+	if (m.nthreads)
+		kc_turn_pass(&m.turn, 0);
 	for (i = 0; i < m.nthreads; i++)
 		pthread_join(th[i], NULL);
-	pthread_cond_destroy(&m.cond);
-	pthread_mutex_destroy(&m.lock);
+	kc_turn_destroy(&m.turn);
 	st->stable_avg = m.zone.compact_scan_avg >> COMPACT_STABLE_FP_SHIFT;
 	if (!m.nthreads)
 		ret = -ENOMEM;
@@ -719,6 +725,7 @@ out:
 		kfree(req[i].lists);
 	frag_buddy_destroy(&m.b);
 	kfree(m.pb_movable);
+	kfree(m.done);
 	kfree(req);
 	kfree(th);
 	zone_destroy(&m.zone);

@@ -52,7 +52,7 @@ for cpus in 1 8 64; do
 	rc=$?
 	ok=0
 	[ $rc = 0 ] && has "$tmp/out" "KTAP version 1" "1..1" \
-		"    KTAP version 1" "    # Subtest: kunit_shim" "    1..10" \
+		"    KTAP version 1" "    # Subtest: kunit_shim" "    1..11" \
 		"    # shim_hooks: init and exit hooks ran" \
 		"    ok 3 shim_skip # SKIP skipped on purpose" \
 		"    # shim_mark_skipped: still running after kunit_mark_skipped()" \
@@ -61,10 +61,10 @@ for cpus in 1 8 64; do
 		"        ok 1 value 1" "        ok 2 value 2" "        ok 3 value 4" \
 		"    # shim_param: pass:3 fail:0 skip:0 total:3" "    ok 5 shim_param" \
 		"    ok 6 shim_kthread_run_on_cpu" "    ok 7 shim_kthread_stop" \
-		"    ok 9 shim_cpumask" "    ok 10 shim_random" \
-		"    # suite_exit: 12 case inits, 12 case exits" \
-		"# kunit_shim: pass:8 fail:0 skip:2 total:10" \
-		"# Totals: pass:10 fail:0 skip:2 total:12" "ok 1 kunit_shim" && ok=1
+		"    ok 9 shim_cpumask" "    ok 10 shim_random" "    ok 11 shim_kthread_adds" \
+		"    # suite_exit: 13 case inits, 13 case exits" \
+		"# kunit_shim: pass:9 fail:0 skip:2 total:11" \
+		"# Totals: pass:11 fail:0 skip:2 total:13" "ok 1 kunit_shim" && ok=1
 	[ $ok = 1 ] || { echo "exit $rc" >>"$tmp/why"; cat "$tmp/out" "$tmp/err" >>"$tmp/why"; }
 	result $ok "shim_suite_passes_cpus_$cpus" "$tmp/why"
 done
@@ -115,7 +115,7 @@ result $ok "failure_kinds_and_totals" "$tmp/why"
 : >"$tmp/why"
 "$fx" --list >"$tmp/out" 2>&1
 ok=0
-[ "$(wc -l <"$tmp/out")" = 14 ] && has "$tmp/out" "kunit_shim.shim_hooks" \
+[ "$(wc -l <"$tmp/out")" = 15 ] && has "$tmp/out" "kunit_shim.shim_hooks" "kunit_shim.shim_kthread_adds" \
 	"kunit_shim_fails.fails_one_param" && ok=1
 [ $ok = 1 ] || cat "$tmp/out" >>"$tmp/why"
 result $ok "list" "$tmp/why"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kernel APIs KUnit files use around the code under test: kthreads
- * that run as a virtual CPU, wait queues, a seeded get_random_*(), and
+ * that run as a virtual CPU on pooled threads, wait queues, a seeded get_random_*(), and
  * cpumask_any_distribute() when cpumask.h has none (kunit_fallback.h).
  */
 #include <errno.h>
@@ -19,6 +19,7 @@
 #include <linux/random.h>
 #include <linux/wait.h>
 #include <kcompat/kunit_fallback.h>
+#include <kcompat/turn.h>
 #include "kunit_run.h"
 
 /* A kthread's stack: its function is short; sanitizers want more. */
@@ -32,8 +33,29 @@
 #ifndef KC_KTHREAD_STACK
 #define KC_KTHREAD_STACK	(128 * 1024)
 #endif
-/* pthread_create() of a new kthread retries this often on EAGAIN. */
+/* pthread_create() of a new worker retries this often on EAGAIN. */
 #define KC_KTHREAD_RETRIES	1000
+/*
+ * Backoff rounds of an idle worker before it sleeps: a test that runs one
+ * kthread at a time hands the next one over within them; hundreds of idle
+ * workers spinning longer would only take the CPU from the running ones.
+ */
+#define KC_WORKER_SPIN_ROUNDS	2
+
+/*
+ * A kthread runs on a worker: a POSIX thread taken from a pool at
+ * kthread_create() and given the kthread at wake_up_process() (or at
+ * kthread_stop() if never woken), through a kcompat/turn.h turn (slot 0:
+ * the pool's, slot 1: the worker's). Done, the worker goes back to the
+ * pool. A POSIX thread per kthread cost about eight system calls to
+ * create and end (docs/bench.md); a KUnit case makes one kthread per CPU
+ * per run. -DKC_HANDOFF_OLD ends every worker after its one kthread.
+ */
+struct kc_worker {
+	struct kc_turn turn;
+	struct kc_kthread *job;		/* set before the pass to slot 1 */
+	struct kc_worker *next;		/* idle list, under kc_pool_lock */
+};
 
 struct kc_kthread {
 	struct task_struct task;	/* the kernel's handle: first */
@@ -42,11 +64,15 @@ struct kc_kthread {
 	int cpu;			/* -1: any (CPU 0) */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	bool woken, exited, should_stop;
+	bool woken, exited, should_stop, dispatched;
 	int result;
+	struct kc_worker *worker;
 };
 
 static __thread struct kc_kthread *kc_current_kthread;
+static __thread struct kc_worker *kc_current_worker;
+static pthread_mutex_t kc_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct kc_worker *kc_pool_idle;
 
 static struct kc_kthread *to_kthread(struct task_struct *t)
 {
@@ -88,40 +114,113 @@ static void kthread_done(struct kc_kthread *k, int result)
 void kc_kthread_abort(void)
 {
 	struct kc_kthread *k = kc_current_kthread;
+	struct kc_worker *w = kc_current_worker;
 
 	if (k) {
 		kc_current_kthread = NULL;
 		kthread_done(k, -EINTR);
 	}
+	if (w) {	/* its thread ends (pthread_exit()): never back in the pool */
+		kc_current_worker = NULL;
+		kc_turn_destroy(&w->turn);
+		free(w);
+	}
 }
 
-static void *kthread_main(void *arg)
+static void kthread_run_job(struct kc_kthread *k)
 {
-	struct kc_kthread *k = arg;
 	bool run;
 	int ret = -EINTR;
 
 	kc_current_kthread = k;
 	pthread_mutex_lock(&k->lock);
-	while (!k->woken && !k->should_stop)
-		pthread_cond_wait(&k->cond, &k->lock);
 	run = k->woken && !k->should_stop;
 	pthread_mutex_unlock(&k->lock);
 	if (run) {
 		kc_set_cpu(k->cpu >= 0 ? (unsigned int)k->cpu : 0);
 		ret = k->fn(k->data);
 	}
+	kc_current_kthread = NULL;
 	kthread_done(k, ret);
+}
+
+static void *worker_main(void *arg)
+{
+	struct kc_worker *w = arg;
+	struct kc_kthread *k;
+
+	kc_current_worker = w;
+	for (;;) {
+		kc_turn_wait_spin(&w->turn, 1, KC_WORKER_SPIN_ROUNDS);
+		k = w->job;
+		w->job = NULL;
+		kc_turn_pass(&w->turn, 0);
+		kthread_run_job(k);
+#ifdef KC_HANDOFF_OLD
+		break;
+#endif
+		pthread_mutex_lock(&kc_pool_lock);
+		w->next = kc_pool_idle;
+		kc_pool_idle = w;
+		pthread_mutex_unlock(&kc_pool_lock);
+	}
+	kc_current_worker = NULL;
+	kc_turn_destroy(&w->turn);
+	free(w);
 	return NULL;
+}
+
+/* An idle worker, or a new one; NULL when no thread can be made. */
+static struct kc_worker *worker_get(void)
+{
+	struct kc_worker *w;
+	pthread_attr_t attr;
+	pthread_t th;
+	int err = EAGAIN, i;
+
+	pthread_mutex_lock(&kc_pool_lock);
+	w = kc_pool_idle;
+	if (w)
+		kc_pool_idle = w->next;
+	pthread_mutex_unlock(&kc_pool_lock);
+	if (w)
+		return w;
+	w = calloc(1, sizeof(*w));
+	if (!w || kc_turn_init(&w->turn, 2)) {
+		free(w);
+		return NULL;
+	}
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, KC_KTHREAD_STACK);
+	/* Threads that just exited may not be reaped yet: try again a while. */
+	for (i = 0; i < KC_KTHREAD_RETRIES && err == EAGAIN; i++) {
+		err = pthread_create(&th, &attr, worker_main, w);
+		if (err == EAGAIN)
+			usleep(1000);
+	}
+	pthread_attr_destroy(&attr);
+	if (err) {
+		kc_turn_destroy(&w->turn);
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+/* The first of wake_up_process() and kthread_stop() gives @k its worker. */
+static void kthread_dispatch(struct kc_kthread *k)
+{
+	struct kc_worker *w = k->worker;
+
+	w->job = k;
+	kc_turn_pass(&w->turn, 1);
 }
 
 struct task_struct *kc_kthread_create(int (*threadfn)(void *data), void *data, int cpu,
 				      const char *name)
 {
 	struct kc_kthread *k;
-	pthread_attr_t attr;
-	pthread_t th;
-	int err = EAGAIN, i;
 
 	(void)name;
 	if (cpu >= (int)nr_cpu_ids)
@@ -136,17 +235,8 @@ struct task_struct *kc_kthread_create(int (*threadfn)(void *data), void *data, i
 	pthread_cond_init(&k->cond, NULL);
 	atomic_set(&k->task.usage, 1);
 	k->task.flags = PF_KTHREAD;
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	pthread_attr_setstacksize(&attr, KC_KTHREAD_STACK);
-	/* Threads that just exited may not be reaped yet: try again a while. */
-	for (i = 0; i < KC_KTHREAD_RETRIES && err == EAGAIN; i++) {
-		err = pthread_create(&th, &attr, kthread_main, k);
-		if (err == EAGAIN)
-			usleep(1000);
-	}
-	pthread_attr_destroy(&attr);
-	if (err) {
+	k->worker = worker_get();
+	if (!k->worker) {
 		pthread_mutex_destroy(&k->lock);
 		pthread_cond_destroy(&k->cond);
 		free(k);
@@ -158,13 +248,17 @@ struct task_struct *kc_kthread_create(int (*threadfn)(void *data), void *data, i
 int wake_up_process(struct task_struct *p)
 {
 	struct kc_kthread *k = to_kthread(p);
+	bool dispatch;
 	int woke;
 
 	pthread_mutex_lock(&k->lock);
 	woke = !k->woken;
 	k->woken = true;
-	pthread_cond_broadcast(&k->cond);
+	dispatch = !k->dispatched;
+	k->dispatched = true;
 	pthread_mutex_unlock(&k->lock);
+	if (dispatch)
+		kthread_dispatch(k);
 	return woke;
 }
 
@@ -182,12 +276,18 @@ void kthread_bind(struct task_struct *p, unsigned int cpu)
 int kthread_stop(struct task_struct *p)
 {
 	struct kc_kthread *k = to_kthread(p);
+	bool dispatch;
 	int ret;
 
 	get_task_struct(p);
 	pthread_mutex_lock(&k->lock);
 	k->should_stop = true;
-	pthread_cond_broadcast(&k->cond);
+	dispatch = !k->dispatched;
+	k->dispatched = true;
+	pthread_mutex_unlock(&k->lock);
+	if (dispatch)	/* never woken: its worker ends it without running it */
+		kthread_dispatch(k);
+	pthread_mutex_lock(&k->lock);
 	while (!k->exited)
 		pthread_cond_wait(&k->cond, &k->lock);
 	ret = k->result;

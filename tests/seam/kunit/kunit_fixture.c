@@ -10,6 +10,7 @@
 #include <linux/wait.h>
 #include <linux/random.h>
 #include <linux/cpuhplock.h>
+#include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/sched/task.h>
@@ -178,6 +179,59 @@ static void shim_kthread_stop(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, IS_ERR(t));
 }
 
+/*
+ * Rounds of a kthread per CPU, each adding to its CPU's per-CPU word, as
+ * the kernel's KUnit files do: every kthread ran once, as its CPU, and
+ * no add was lost (the shim's kthreads are pooled threads: docs/kunit.md).
+ */
+#define SHIM_ROUNDS	20
+#define SHIM_ADDS	64
+static unsigned long __percpu *shim_word;
+
+static int shim_add_fn(void *data)
+{
+	int i;
+
+	if (smp_processor_id() != (int)(long)data)
+		atomic_inc(&shim_wrong_cpu);
+	for (i = 0; i < SHIM_ADDS; i++)
+		this_cpu_add(*shim_word, 1);
+	if (atomic_dec_and_test(&shim_left))
+		wake_up(&shim_wq);
+	return 0;
+}
+
+static void shim_kthread_adds(struct kunit *test)
+{
+	unsigned int cpu, round;
+	unsigned long sum = 0;
+
+	shim_word = alloc_percpu(unsigned long);
+	KUNIT_ASSERT_NOT_NULL(test, shim_word);
+	atomic_set(&shim_wrong_cpu, 0);
+	for (round = 0; round < SHIM_ROUNDS; round++) {
+		atomic_set(&shim_left, 1);
+		for_each_online_cpu(cpu) {
+			struct task_struct *t;
+
+			atomic_inc(&shim_left);
+			t = kthread_run_on_cpu(shim_add_fn, (void *)(long)cpu, cpu, "shim/%u");
+			KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+		}
+		if (atomic_dec_and_test(&shim_left))
+			wake_up(&shim_wq);
+		wait_event(shim_wq, atomic_read(&shim_left) == 0);
+	}
+	for_each_online_cpu(cpu) {
+		KUNIT_EXPECT_EQ(test, *per_cpu_ptr(shim_word, cpu),
+				(unsigned long)SHIM_ROUNDS * SHIM_ADDS);
+		sum += *per_cpu_ptr(shim_word, cpu);
+	}
+	KUNIT_EXPECT_EQ(test, sum, (unsigned long)SHIM_ROUNDS * SHIM_ADDS * num_online_cpus());
+	KUNIT_EXPECT_EQ(test, atomic_read(&shim_wrong_cpu), 0);
+	free_percpu(shim_word);
+}
+
 static void shim_wait_queue(struct kunit *test)
 {
 	struct wait_queue_head wq;
@@ -236,6 +290,7 @@ static struct kunit_case shim_cases[] = {
 	KUNIT_CASE(shim_wait_queue),
 	KUNIT_CASE(shim_cpumask),
 	KUNIT_CASE(shim_random),
+	KUNIT_CASE(shim_kthread_adds),
 	{}
 };
 

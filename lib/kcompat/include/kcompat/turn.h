@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A turn passed between threads in a fixed order (lib/kcompat/turn.c):
+ * exactly one thread holds the turn; it passes it to a named thread.
+ * Waiting for the turn is an acquire of the turn word and passing it a
+ * release, so ThreadSanitizer sees what the holders share as ordered.
+ *
+ * The layout is the same in both builds of turn.c (the default and
+ * -DKC_HANDOFF_OLD, the mutex and broadcast it replaced), so that one
+ * object file may be linked against either.
+ */
+#ifndef _KCOMPAT_TURN_H
+#define _KCOMPAT_TURN_H
+#include <pthread.h>
+#include <stdatomic.h>
+
+/* No thread holds the turn yet (kc_turn_init()). */
+#define KC_TURN_NONE	(~0U)
+
+struct kc_turn_slot {
+	_Atomic unsigned int seq;	/* futex word: bumped by a pass to this slot */
+	_Atomic unsigned int asleep;	/* the slot's thread sleeps on seq */
+} __attribute__((aligned(64)));
+
+struct kc_turn {
+	_Atomic unsigned int holder;	/* slot index, or KC_TURN_NONE */
+	unsigned int n;
+	struct kc_turn_slot *slot;
+	pthread_mutex_t lock;		/* -DKC_HANDOFF_OLD only */
+	pthread_cond_t cond;
+};
+
+/* @n slots, nobody holding: 0 or -ENOMEM / -EINVAL. */
+int kc_turn_init(struct kc_turn *t, unsigned int n);
+void kc_turn_destroy(struct kc_turn *t);
+/* Return once slot @id holds the turn. */
+void kc_turn_wait(struct kc_turn *t, unsigned int id);
+/* The same with @rounds of backoff before sleeping (0: sleep at once). */
+void kc_turn_wait_spin(struct kc_turn *t, unsigned int id, unsigned int rounds);
+/* Give the turn to slot @to (the holder, or anyone while nobody holds it). */
+void kc_turn_pass(struct kc_turn *t, unsigned int to);
+/* "spin" or "broadcast": which build this is (benchmark output). */
+const char *kc_handoff_build(void);
+
+#endif /* _KCOMPAT_TURN_H */
