@@ -235,7 +235,12 @@ static int run_threads(struct stress *s)
 			stress_threads_quiesce(s);
 			stress_watch_phase(s, PH_RUN);
 			now = stress_now();
-			next_stutter = now + stutter_interval(s, &srng);
+			next_stutter = stutter_interval(s, &srng);
+			/* The stutter held to its limits: the interval within MIN-MAX. */
+			if (next_stutter < cfg->stutter.min || next_stutter > cfg->stutter.max)
+				stress_fail(s, "stutter", -1, "a stutter interval of %.3f s, "
+					    "outside %s", next_stutter, cfg->stutter.text);
+			next_stutter += now;
 		}
 		if (next_stat && now >= next_stat) {
 			unsigned long ops = stress_threads_ops(s);

@@ -103,8 +103,8 @@ void stress_hotplug_end(struct stress *s)
 	hp_run = NULL;
 }
 
-/* One seeded CPU changes state. */
-static void hp_toggle(struct stress *s)
+/* One seeded CPU changes state: true when one did. */
+static bool hp_toggle(struct stress *s)
 {
 	unsigned int n = s->cfg->nr_cpus, cpu, max_off = n / 4 ? n / 4 : 1, off;
 	int ret;
@@ -113,7 +113,7 @@ static void hp_toggle(struct stress *s)
 	off = n - num_online_cpus();
 	if (cpu_online(cpu) && (off >= max_off || atomic_load(&s->nr_vcpus_done))) {
 		if (!off)
-			return;
+			return false;
 		/* The next offline CPU comes back instead. */
 		while (cpu_online(cpu))
 			cpu = (cpu + 1) % n;
@@ -131,6 +131,32 @@ static void hp_toggle(struct stress *s)
 		stress_fail_class(s, STRESS_CRASH, "hotplug", (int)cpu,
 				  "CPU %u could not go %s at a quiescent point: error %d", cpu,
 				  cpu_online(cpu) ? "offline" : "online", ret);
+	return !ret;
+}
+
+/*
+ * The controller held to its documented limits (docs/stress.md, CPU
+ * hotplug), stated again here so that a controller past them fails the
+ * run: at most a quarter of the CPUs offline (at least one may be), never
+ * the last online one, at most max(1, CPUs/16) changes in an event, and
+ * once a vCPU finished its steps, no CPU going offline.
+ */
+static void hp_check_limits(struct stress *s, unsigned int changed, unsigned int off_before,
+			    bool done)
+{
+	unsigned int n = s->cfg->nr_cpus, off = n - num_online_cpus();
+	unsigned int max_off = n < 8 ? 1 : n / 4, max_changed = n < 32 ? 1 : n / 16;
+
+	stress_count_checks(s, 1);
+	if (off > max_off || off >= n)
+		stress_fail(s, "hotplug", -1, "%u of %u CPUs offline, at most %u may be", off, n,
+			    max_off);
+	else if (changed > max_changed)
+		stress_fail(s, "hotplug", -1, "%u CPUs changed state in one event, at most %u may",
+			    changed, max_changed);
+	else if (done && off > off_before)
+		stress_fail(s, "hotplug", -1, "a CPU went offline (%u -> %u offline) after a vCPU "
+			    "finished its steps", off_before, off);
 }
 
 /*
@@ -139,11 +165,16 @@ static void hp_toggle(struct stress *s)
  */
 void stress_hotplug_step(struct stress *s)
 {
-	unsigned int n = s->cfg->nr_cpus, k;
+	unsigned int n = s->cfg->nr_cpus, k, changed = 0, off_before;
+	bool done;
 
 	if (!s->cfg->hotplug || n < 2 || !stress_rng_chance(&s->hp_rng, s->cfg->hotplug))
 		return;
+	off_before = n - num_online_cpus();
+	done = atomic_load(&s->nr_vcpus_done);
 	k = 1 + stress_rng_below(&s->hp_rng, n / 16 ? n / 16 : 1);
 	while (k-- && !atomic_load(&s->failed))
-		hp_toggle(s);
+		changed += hp_toggle(s);
+	if (!atomic_load(&s->failed))
+		hp_check_limits(s, changed, off_before, done);
 }

@@ -25,8 +25,12 @@
 
 __thread bool stress_hop_pending;	/* scenario.h: stress_step_home() */
 
+/* The documented limits: a delay of 1..100 us, a hop to an online CPU of the run. */
+#define INJECT_DELAY_MAX_US	100
+
 struct inject_tls {
 	bool active;
+	struct stress *s;
 	struct stress_rng rng;
 	unsigned int nr_cpus;
 	unsigned long hops, delays, yields;
@@ -41,7 +45,15 @@ static void inject_hook(void)
 		return;
 	if (spec.hop && stress_rng_chance(&inj.rng, spec.hop)) {
 		/* An offline CPU runs nothing: the next online one instead. */
-		kc_set_cpu(kc_cpu_online_fallback(stress_rng_below(&inj.rng, inj.nr_cpus)));
+		unsigned int cpu = kc_cpu_online_fallback(stress_rng_below(&inj.rng, inj.nr_cpus));
+
+		/* The injector held to its limits: a hop elsewhere fails the run. */
+		if (cpu >= inj.nr_cpus || !cpu_online(cpu)) {
+			stress_fail(inj.s, "inject", (int)kc_get_cpu(), "a hop to CPU %u, %s",
+				    cpu, cpu >= inj.nr_cpus ? "not a CPU of the run" : "offline");
+			return;
+		}
+		kc_set_cpu(cpu);
 		stress_hop_pending = true;
 		inj.hops++;
 	}
@@ -52,8 +64,12 @@ static void inject_hook(void)
 		inj.yields++;
 	}
 	if (spec.delay && stress_rng_chance(&inj.rng, spec.delay)) {
-		struct timespec ts = { 0, 1000 * (1 + stress_rng_below(&inj.rng, 100)) };
+		unsigned long us = 1 + stress_rng_below(&inj.rng, 100);
+		struct timespec ts = { 0, 1000 * us };
 
+		if (us > INJECT_DELAY_MAX_US)
+			stress_fail(inj.s, "inject", (int)kc_get_cpu(),
+				    "a delay of %lu us, at most %u", us, INJECT_DELAY_MAX_US);
 		kc_cpu_unhold();
 		nanosleep(&ts, NULL);
 		kc_cpu_hold();
@@ -70,6 +86,7 @@ void stress_inject_install(const struct stress_config *cfg)
 void stress_inject_attach(struct stress *s, unsigned int cpu)
 {
 	inj.active = true;
+	inj.s = s;
 	stress_hop_pending = false;
 	inj.nr_cpus = s->cfg->nr_cpus;
 	inj.hops = inj.delays = inj.yields = 0;

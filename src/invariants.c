@@ -12,6 +12,7 @@
 static const char *const names[] = {
 	/* engine, watchdog, hotplug, replay search */
 	"watchdog", "no_warn", "hotplug", "crash", "timeout", "?", "selftest",
+	"inject", "stutter",
 	/* storm scenarios */
 	"approx_window", "precise_window", "compare", "conservation", "contract",
 	"min_max", "positive", "quiescence", "set", "settled_bound", "set_race",
