@@ -87,13 +87,13 @@ lay() {
 
 # kbuild NAME TARGET...: build targets (paths under the fixture's build dir).
 kbuild() {
-	local name=$1 t out=()
+	local name=$1 t targets=()
 	shift
 	for t in "$@"; do
-		out+=("$kfix/$name/$t")
+		targets+=("$kfix/$name/$t")
 	done
 	make --no-print-directory -j2 KERNEL_SRC="$kfix/$name-src" BUILD="$kfix/$name" \
-		CC="$cc" "${out[@]}"
+		CC="$cc" "${targets[@]}"
 }
 
 api_of() {
@@ -339,7 +339,7 @@ run_adapt_stress() {	# NAME: the run's output in $out, its exit status in $src
 	if ! make --no-print-directory -j2 KERNEL_SRC="$kfix/$1-src" BUILD="$kfix/$1" \
 		CC="$cc" "$kfix/$1/adapt/stress" >"$log" 2>&1; then
 		cp "$log" "$out"
-		src=build-failed
+		src='build-failed'
 		return
 	fi
 	"$kfix/$1/adapt/stress" --steps 2000 --duration 0 --cpus 4 --seed 25 \
@@ -361,7 +361,7 @@ stress_fail_ok() {	# INVARIANTS
 }
 # adapt_stress_case N NAME WANT CHECK TREE:ARG...: CHECK ARG on the run of each TREE.
 adapt_stress_case() {
-	local n=$1 name=$2 want=$3 check=$4 t bad= diag=
+	local n=$1 name=$2 want=$3 check=$4 t bad='' diag=
 	shift 4
 	for t in "$@"; do
 		run_adapt_stress "${t%%:*}"

@@ -82,9 +82,9 @@ assert [(p["nr_cpus"], p["batch"]) for p in w["points"]] == \
 assert all(p["window_pages"] == p["under_pages"] + p["over_pages"] > 0 for p in w["points"]), w
 PY
 wrc=$?
-result $([ $rc = 0 ] && [ $wrc = 0 ] && report_said_int "$tmp/im" &&
+result "$([ $rc = 0 ] && [ $wrc = 0 ] && report_said_int "$tmp/im" &&
 	grep -q "NOT THIS TREE'S COUNTER: [^.]*(percpu_counter_tree_precise_sum() present" \
-		<(tr '\n' ' ' <"$tmp/im/REPORT.md" | sed 's/  */ /g'); echo $?) \
+		<(tr '\n' ' ' <"$tmp/im/REPORT.md" | sed 's/  */ /g'); echo $?)" \
 	report_int_tree_make \
 	"rc $rc $(grep -v '^\(cc\|clang\|ar\|rm\|make\) ' "$tmp/ib" | tail -n 2 | cut -c1-200)"
 
