@@ -66,8 +66,9 @@ $(KUNIT_KBIN): $(BUILD)/kunit/percpu_counter_tree_kunit.o $(KUNIT_RT_OBJS) $(KC_
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 endif
 
-# SKIP without a KUnit file; a file that needs what the shim lacks is
-# refused in one line naming it (scripts/kunit-probe), exit 2.
+# SKIP without a KUnit file; a KERNEL_SRC that is no directory (bad input)
+# and a file that needs what the shim lacks are refused in one line naming
+# it (scripts/kunit-probe), exit 2.
 kunit-probe:
 	@case '$(KUNIT_CPUS)' in ''|*[!0-9]*|0*) ok=0 ;; *) ok=$$([ '$(KUNIT_CPUS)' -le 4096 ] && echo 1 || echo 0) ;; esac; \
 	if [ $$ok = 0 ]; then echo "kunit: KUNIT_CPUS='$(KUNIT_CPUS)' is not a number in 1..4096" >&2; exit 2; fi
@@ -75,7 +76,8 @@ kunit-probe:
 ifeq ($(KERNEL_SRC),)
 	@echo "kunit: SKIP lib/hpcc has no KUnit suite; give KERNEL_SRC=DIR"
 else
-	@if [ ! -f '$(KUNIT_SRC)' ]; then echo "kunit: SKIP $(KSRC) has no $(KUNIT_REL)"; exit 0; fi; \
+	@if [ ! -d '$(KSRC)' ]; then echo "kunit: KERNEL_SRC=$(KERNEL_SRC): no such directory" >&2; exit 2; fi; \
+	if [ ! -f '$(KUNIT_SRC)' ]; then echo "kunit: SKIP $(KSRC) has no $(KUNIT_REL)"; exit 0; fi; \
 	mkdir -p $(BUILD) && $(MAKE) --no-print-directory -s $(HPCC_OBJ) $(KUNIT_API_H) $(KUNIT_RT_OBJS) \
 		>$(BUILD)/kunit-probe.log 2>&1 || { cat $(BUILD)/kunit-probe.log; exit 2; }; \
 	scripts/kunit-probe --cc '$(CC)' --log $(BUILD)/kunit-probe.log \

@@ -15,6 +15,11 @@
 # (branches, index, dirty worktree, stash). Two trees are built, a
 # third on a side branch that does not compile; on another side branch
 # an RFC-shaped tree and a variant are judged by the adapter alone.
+# Then: one of two ssh hosts dead (127.0.0.1 on a closed port) loses nothing
+# (the same first bad, no "fixed by ...: builds"); a commit that turns a
+# judged file into a symlink to a file outside the repository is refused,
+# "no verdict", exit 4, its target never read; SIGTERM mid-series stops
+# every job, removes the temporary clone, exit 143 with one line.
 # Env: CC. KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -25,7 +30,7 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 	echo "ok 1 series # SKIP already building against KERNEL_SRC"
 	exit 0
 fi
-echo "1..8"
+echo "1..11"
 unset MAKEFLAGS MAKELEVEL MFLAGS
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -248,4 +253,65 @@ grep -q "^fixed by: ${o[1]} percpu_counter_tree: long API: stress counter_storm$
 	bad+="want the two adapter cases and counter_storm as first bad, the build and counter_storm as fixed by"$'\n'
 [ -z "$bad" ] || bad+=$(sed 's/^/  /' "$tmp/older.out")
 result 8 adapter_only_series
+
+# 9. A dead ssh host beside this one: its jobs are tried again here.
+bad=
+echo "1/ssh -o BatchMode=yes -o ConnectTimeout=5 -p 9 127.0.0.1" >"$tmp/hosts"
+scripts/kernel-check "${opts[@]}" --sshloginfile "$tmp/hosts" --git "$repo" "${h[0]}..HEAD" \
+	>"$tmp/dead.out" 2>"$tmp/err"
+r=$?
+[ $r = 1 ] || bad+="exit $r, want 1: $(head -c 300 "$tmp/err")"$'\n'
+check_table "$tmp/dead.out" "${h[@]}"
+grep -q '^fixed by: .*: builds$' "$tmp/dead.out" && bad+="fixed by: builds"$'\n'
+grep -q '^no verdict: ' "$tmp/dead.out" && bad+="a commit without verdict"$'\n'
+[ -z "$bad" ] || bad+=$(sed 's/^/  /' "$tmp/dead.out")
+result 9 dead_ssh_host
+
+# 10. A commit turns the judged .c into a symlink out of the repository.
+bad=
+echo "secret outside the repository" >"$tmp/outside.c"
+# Made with a private index: the user's worktree, index and stash stay as they are.
+export GIT_INDEX_FILE=$tmp/link.index
+g read-tree "${h[0]}"
+blob=$(printf '%s' "$tmp/outside.c" | g hash-object -w --stdin)
+g update-index --add --cacheinfo "120000,$blob,lib/percpu_counter_tree.c"
+link=$(g commit-tree "$(g write-tree)" -p "${h[0]}" -m "percpu_counter_tree: a symlink")
+unset GIT_INDEX_FILE
+scripts/kernel-check "${opts[@]}" --git "$repo" "${h[0]}..$link" >"$tmp/link.out" 2>"$tmp/err"
+r=$?
+[ $r = 4 ] || bad+="exit $r, want 4: $(head -c 300 "$tmp/err")"$'\n'
+grep -q '^no verdict: [0-9a-f]\{12\} percpu_counter_tree: a symlink: judge: refused: lib/percpu_counter_tree.c is a symlink' \
+	"$tmp/link.out" || bad+="no refusal"$'\n'
+grep -q secret "$tmp/link.out" "$tmp/err" && bad+="the target was read"$'\n'
+grep -q '^first bad\|^fixed by' "$tmp/link.out" && bad+="compared"$'\n'
+[ -z "$bad" ] || bad+=$(sed 's/^/  /' "$tmp/link.out")
+result 10 symlinked_file_refused
+
+# 11. SIGTERM while the judges run: their own BUILD, so that nothing is
+#     cached and what is left behind can be told by its path.
+bad=
+mkdir -p "$tmp/t"
+TMPDIR=$tmp/t BUILD=$tmp/kb scripts/kernel-check --duration 30s --cpus 2 --unit test_hpcc_carry \
+	--am "$tmp/series.mbox" --base "${h[0]}" "$repo" >"$tmp/term.out" 2>"$tmp/term.err" &
+pid=$!
+for ((i = 0; i < 3000; i++)); do	# up to 300 s for the first judge to start
+	pgrep -f "kernel-judge .*$tmp/kb" >/dev/null && break
+	sleep 0.1
+done
+sleep 2
+kill -TERM $pid
+for ((i = 0; i < 600; i++)); do
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.1
+done
+wait $pid
+r=$?
+sleep 1
+[ $r = 143 ] || bad+="exit $r, want 143"$'\n'
+[ "$(cat "$tmp/term.err")" = "kernel-check: stopped by SIGTERM; no verdict" ] ||
+	bad+="stderr: $(head -c 300 "$tmp/term.err")"$'\n'
+[ -z "$(ls -A "$tmp/t")" ] || bad+="left in TMPDIR: $(ls -A "$tmp/t")"$'\n'
+left=$(pgrep -f "$tmp/kb")
+[ -z "$left" ] || { bad+="processes left: $(ps -o pid,args -p "${left//$'\n'/,}")"$'\n'; kill $left; }
+result 11 sigterm_stops_everything
 exit $rc

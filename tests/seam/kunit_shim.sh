@@ -4,7 +4,8 @@
 # kunit_shim passes at 1, 8 and 64 CPUs with the kernel's KTAP layout;
 # suite kunit_shim_fails fails with the kernel's failure texts, an
 # assertion ends its case and an expectation does not; bad input is one
-# line and exit 2. Env: BUILD (default build/cc). KTAP on stdout.
+# line and exit 2; make kunit with a KERNEL_SRC that does not exist is bad
+# input (exit 2), not a SKIP. Env: BUILD (default build/cc). KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
@@ -14,7 +15,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 echo "KTAP version 1"
-echo "1..8"
+echo "1..9"
 n=0 failed=0
 result() {	# result OK NAME [diagnostic file]
 	n=$((n + 1))
@@ -134,4 +135,15 @@ for args in "--cpus 0" "--cpus 4097" "--cpus x" "--cpus -1" "--cpus" "--seed -1"
 	fi
 done
 result $ok "bad_input_exit_2" "$tmp/why"
+
+# 9: make kunit on a tree that does not exist: bad input, never a SKIP.
+: >"$tmp/why"
+(unset MAKEFLAGS MAKELEVEL MFLAGS
+ make --no-print-directory KERNEL_SRC="$tmp/nonexistent" kunit >"$tmp/out" 2>"$tmp/err")
+rc=$?
+ok=0
+[ $rc = 2 ] && [ ! -s "$tmp/out" ] &&
+	[ "$(head -1 "$tmp/err")" = "kunit: KERNEL_SRC=$tmp/nonexistent: no such directory" ] && ok=1
+[ $ok = 1 ] || echo "exit $rc: $(cat "$tmp/out" "$tmp/err")" >>"$tmp/why"
+result $ok "missing_tree_exit_2" "$tmp/why"
 exit $failed

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# scripts/stress-verdicts, the reader of ./stress's verdicts for
+# scripts/kernel-judge, on JSON reports ./stress writes here: a PASS, a FAIL
+# (its invariant and class), an INCOMPLETE (the watchdog finds the host
+# starving the run: a record "INCOMPLETE", exit 4, never dropped or a pass),
+# a scenario the report names but never ran ("none"), a missing and a
+# malformed report ("stress - none", exit 4), and a record whose text could
+# break the tab-separated file. KTAP on stdout.
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+sv=$here/../scripts/stress-verdicts
+. "$here/lib/sh/common.sh"
+test_begin
+echo "KTAP version 1"
+echo "1..6"
+st() {	# st JSON OUT ARGS...: the selftest scenario, its exit status echoed
+	local j=$1 o=$2
+	shift 2
+	STRESS_SELFTEST=1 "$STRESS" --scenario selftest --cpus 2 --stat-interval 0 --seed 1 \
+		--json "$j" "$@" >"$o" 2>&1
+}
+
+st pass.json pass.out --duration 0.1s
+out=$("$sv" pass.json pass.out)
+rc=$?
+[ $rc = 0 ] && [ "$out" = "$(printf 'stress\tselftest\tPASS\t-')" ]
+result $? pass "exit $rc: $out"
+
+st fail.json fail.out --duration 2s --selftest-fail-after 100
+out=$("$sv" fail.json fail.out)
+rc=$?
+[ $rc = 1 ] && [ "$out" = "$(printf 'stress\tselftest\tFAIL\tselftest, wrong-answer')" ]
+result $? fail_invariant_and_class "exit $rc: $out"
+
+st inc.json inc.out --selftest-hang step --selftest-starved --stall-timeout 100ms --duration 0
+src=$?
+out=$("$sv" inc.json inc.out)
+rc=$?
+[ $src = 4 ] && [ $rc = 4 ] && [ "$out" = "$(printf 'stress\tselftest\tINCOMPLETE\t-')" ]
+result $? incomplete_is_a_record_exit_4 "stress exit $src, exit $rc: $out"
+
+# The report asks for two scenarios and has one run: the other is "none".
+python3 - pass.json two.json <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["config"]["scenarios"] = ["selftest", "oom_race"]
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+out=$("$sv" two.json)
+rc=$?
+[ $rc = 4 ] && [ "$(printf '%s\n' "$out" | cut -f2,3 | tr '\t\n' ' ')" = "selftest PASS oom_race none " ]
+result $? asked_but_not_run_is_none "exit $rc: $out"
+
+out1=$("$sv" nosuch.json)
+rc1=$?
+head -c 100 pass.json >cut.json
+out2=$("$sv" cut.json)
+rc2=$?
+echo '{"tool": "other", "runs": [], "config": {}}' >other.json
+out3=$("$sv" other.json)
+rc3=$?
+[ "$rc1$rc2$rc3" = 444 ] && [[ $out1 == $'stress\t-\tnone\tno JSON report nosuch.json' ]] &&
+	[[ $out2 == $'stress\t-\tnone\tunreadable JSON report cut.json:'* ]] &&
+	[[ $out3 == $'stress\t-\tnone\tother.json is not a ./stress report' ]]
+result $? missing_or_malformed_report_is_none "$rc1$rc2$rc3: $out1 | $out2 | $out3"
+
+# A FAIL whose invariant holds a tab and a newline: still one record of four fields.
+python3 - fail.json evil.json <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["runs"][0]["failures"][0]["invariant"] = "a\tb\nc\x1b[2J"
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+out=$("$sv" evil.json)
+rc=$?
+[ $rc = 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&
+	[ "$(printf '%s\n' "$out" | awk -F'\t' '{ print NF }')" = 4 ] && [[ $out != *$'\x1b'* ]]
+result $? record_fields_sanitized "exit $rc: $out"
+[ "$failed" = 0 ]
