@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The fiber machine: every harness fiber runs on the calling thread
- * (ucontext) and gives the thread back at each kcompat scheduling point,
+ * (ctx.c) and gives the thread back at each kcompat scheduling point,
  * where it records the access it is about to make. The search decides
  * which fiber makes its access next. The machine also models what the
  * points block on: a spin lock word that is held, a grace period whose
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <ucontext.h>
+#include "ctx.h"
 #include "xp.h"
 
 #define XP_STACK	(256UL << 10)
@@ -20,7 +20,7 @@
 enum { F_READY, F_DONE };
 
 struct xp_fiber {
-	ucontext_t ctx;
+	struct xp_ctx ctx;
 	void *stack;
 	int state;
 	unsigned int cpu;
@@ -38,7 +38,7 @@ static struct {
 	struct xp_fiber f[XP_MAX_FIBERS];
 	unsigned int n;
 	struct xp_fiber *cur;
-	ucontext_t main_ctx;
+	struct xp_ctx main_ctx;
 	bool failed;
 	char invariant[64], message[256];
 } M;
@@ -49,7 +49,7 @@ static void point(const void *addr, enum kc_xp_kind kind)
 
 	f->next.addr = addr;
 	f->next.kind = kind;
-	swapcontext(&f->ctx, &M.main_ctx);
+	xp_ctx_switch(&f->ctx, &M.main_ctx);
 }
 
 void xp_fail(const char *invariant, const char *fmt, ...)
@@ -65,7 +65,7 @@ void xp_fail(const char *invariant, const char *fmt, ...)
 	va_end(ap);
 	/* A fiber stops here for good; the final checks fail in place. */
 	if (M.cur)
-		swapcontext(&M.cur->ctx, &M.main_ctx);
+		xp_ctx_switch(&M.cur->ctx, &M.main_ctx);
 }
 
 static void entry(void)
@@ -74,7 +74,7 @@ static void entry(void)
 
 	M.h->fiber((unsigned int)(f - M.f));
 	f->state = F_DONE;
-	swapcontext(&f->ctx, &M.main_ctx);
+	xp_ctx_switch(&f->ctx, &M.main_ctx);
 }
 
 int xp_machine_init(const struct xp_harness *h, const struct xp_cfg *cfg)
@@ -117,12 +117,7 @@ void xp_exec_begin(void)
 	for (i = 0; i < M.n; i++) {
 		struct xp_fiber *f = &M.f[i];
 
-		memset(&f->ctx, 0, sizeof(f->ctx));
-		getcontext(&f->ctx);
-		f->ctx.uc_stack.ss_sp = f->stack;
-		f->ctx.uc_stack.ss_size = XP_STACK;
-		f->ctx.uc_link = NULL;
-		makecontext(&f->ctx, entry, 0);
+		xp_ctx_make(&f->ctx, f->stack, XP_STACK, entry);
 		f->state = F_READY;
 		f->cpu = M.h->fiber_cpu(i);
 		f->next.addr = NULL;
@@ -222,7 +217,7 @@ void xp_step(unsigned int id)
 	M.cur = f;
 	kc_set_cpu(f->cpu);
 	kc_xp_rcu_nest = &f->rcu_nest;
-	swapcontext(&M.main_ctx, &f->ctx);
+	xp_ctx_switch(&M.main_ctx, &f->ctx);
 	f->cpu = kc_get_cpu();
 	M.cur = NULL;
 	kc_xp_rcu_nest = NULL;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "ctx.h"
 #include "xp.h"
 
 #define XP_TIMEOUT_SEARCH	3600
@@ -80,6 +81,8 @@ static void usage(FILE *f)
 "  --save FILE           on a failure, write the shrunk schedule to FILE\n"
 "  --replay-schedule FILE  run one schedule file and report\n"
 "  --json FILE           the report as JSON too\n"
+"  --fiber-switch asm|ucontext  how fibers switch (default asm on x86-64 without\n"
+"                        a sanitizer; ucontext to compare)\n"
 "  --timeout S           no verdict (exit 4) after S seconds; 0: none (default %d,\n"
 "                        %d for --replay-schedule)\n", XP_MAX_ADDS,
 		reduction_names[XP_RED_DEFAULT], XP_TIMEOUT_SEARCH, XP_TIMEOUT_REPLAY);
@@ -217,6 +220,7 @@ int main(int argc, char **argv)
 		{ "replay-schedule", 1, NULL, 'y' }, { "json", 1, NULL, 'j' },
 		{ "plant", 0, NULL, 'P' }, { "help", 0, NULL, 'h' }, { "tasks", 1, NULL, 't' },
 		{ "forks", 1, NULL, 'f' }, { "algo", 1, NULL, 'A' }, { "timeout", 1, NULL, 'T' },
+		{ "fiber-switch", 1, NULL, 'F' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct xp_harness *h;
@@ -281,6 +285,15 @@ int main(int argc, char **argv)
 		case 'j': json = optarg; break;
 		case 'P': cfg.plant = true; break;
 		case 'T': timeout = num("--timeout", optarg, 0, 1L << 30); break;
+		case 'F':
+			if (!strcmp(optarg, "ucontext")) {
+				xp_ctx_use_ucontext = true;
+			} else if (strcmp(optarg, "asm") || !xp_ctx_asm_available()) {
+				fprintf(stderr, "explore: bad --fiber-switch '%s' (%s)\n", optarg,
+					xp_ctx_asm_available() ? "asm or ucontext" : "ucontext only here");
+				return 2;
+			}
+			break;
 		case 'h': usage(stdout); return 0;
 		default:
 			fprintf(stderr, "explore: bad option '%s' (see --help)\n", argv[optind - 1]);
