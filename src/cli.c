@@ -8,8 +8,9 @@
  * an option that does not apply to what was selected.
  *
  * Adding an engine option: an enum value and a row in options[] (scope:
- * what it needs, see enum opt_scope); a case in apply() only if its value
- * needs code beyond the row's type (opts.h).
+ * what it needs, see enum opt_scope; its --help section, enum opt_group);
+ * a case in apply() only if its value needs code beyond the row's type
+ * (opts.h).
  */
 #include <getopt.h>
 #include <stdarg.h>
@@ -44,90 +45,92 @@ enum opt_scope {
 
 static const char *const report_names[] = { "text", "ktap", "json", NULL };
 
-#define E(n, s, a, i, sc, ...)	{ n, s, a, .id = i, .scope = sc, __VA_ARGS__ }
+/* E(name, short, arg, id, scope, --help section (enum opt_group), fields...) */
+#define E(n, s, a, i, sc, g, ...)	{ n, s, a, .id = i, .scope = sc, .group = OPT_GROUP_##g, \
+				  __VA_ARGS__ }
 #define F(field)		OPT_FIELD(struct stress_config, field)
 
 static const struct stress_opt options[] = {
-	E("scenario", 's', "NAME", O_SCENARIO, RUN,
+	E("scenario", 's', "NAME", O_SCENARIO, RUN, RUN,
 	  .help = "run scenario NAME (repeatable; 'all': every one)."),
-	E("list", 0, NULL, O_LIST, ANY, .help = "list the scenarios and exit."),
-	E("cpus", 'c', "N", O_CPUS, RUN, .type = OPT_UINT, F(nr_cpus), .min = 1, .max = NR_CPUS,
-	  .deflt = "256", .help = "virtual CPUs (threads), 1..NR_CPUS."),
-	E("duration", 't', "D", O_DURATION, RUN, .type = OPT_DURATION, F(duration),
+	E("list", 0, NULL, O_LIST, ANY, MODES, .help = "list the scenarios and exit."),
+	E("cpus", 'c', "N", O_CPUS, RUN, RUN, .type = OPT_UINT, F(nr_cpus), .min = 1,
+	  .max = NR_CPUS, .deflt = "256", .help = "virtual CPUs (threads), 1..NR_CPUS."),
+	E("duration", 't', "D", O_DURATION, RUN, RUN, .type = OPT_DURATION, F(duration),
 	  .help = "run time per scenario: 30s, 5m, 2h, 1d, bare seconds; 0 = until "
 		  "interrupted (default: 10s in total)."),
-	E("seed", 0, "N", O_SEED, RUN, .type = OPT_UINT, F(seed), .max = ~0ULL,
+	E("seed", 0, "N", O_SEED, RUN, RUN, .type = OPT_UINT, F(seed), .max = ~0ULL,
 	  .help = "seed of every random decision, 0..2^64-1 (default: from the clock; "
 		  "always printed)."),
-	E("batch", 0, "B", O_BATCH, RUN, .deflt = "32",
+	E("batch", 0, "B", O_BATCH, RUN, RUN, .deflt = "32",
 	  .help = "hpcc batch size, a power of two, 2..2^24."),
-	E("selectors", 0, "K", O_SELECTORS, RUN, .type = OPT_UINT, F(nr_selectors),
+	E("selectors", 0, "K", O_SELECTORS, RUN, CHECKING, .type = OPT_UINT, F(nr_selectors),
 	  .max = STRESS_MAX_SELECTORS,
 	  .help = "checker/selector threads, 0..1024 (default 2, or CPUs/256 if more)."),
-	E("vcpu-nice", 0, "N", O_NICE, RUN, .deflt = "0",
+	E("vcpu-nice", 0, "N", O_NICE, RUN, RUN, .deflt = "0",
 	  .help = "vCPU threads lower their priority to nice N, 0..19, or auto (selectors "
 		  "get ~1/4 of the CPU)."),
-	E("selector-duty", 0, "F", O_DUTY, RUN, .type = OPT_DOUBLE, F(selector_duty),
+	E("selector-duty", 0, "F", O_DUTY, RUN, CHECKING, .type = OPT_DOUBLE, F(selector_duty),
 	  .fmin = 0.01, .fmax = 1, .deflt = "0.05",
 	  .help = "fraction of the time each selector may run."),
-	E("inject", 0, "SPEC", O_INJECT, RUN, .deflt = "hop=0.01,delay=0.0002,yield=0.0002",
+	E("inject", 0, "SPEC", O_INJECT, RUN, FAULTS, .deflt = "hop=0.01,delay=0.0002,yield=0.0002",
 	  .help = "faults between the level-0 add and the carry: hop=P,delay=P,yield=P "
 		  "or off."),
-	E("pcpu-ops", 0, "MODEL", O_PCPU_OPS, RUN,
+	E("pcpu-ops", 0, "MODEL", O_PCPU_OPS, RUN, RUN,
 	  .help = "this_cpu ops: owned (a vCPU is run by one thread at a time, no LOCK, as "
 		  "in the kernel) or atomic (LOCK-prefixed; threads may share a vCPU) "
 		  "(default owned, or $KC_PCPU_OPS)."),
-	E("rcu", 0, "FLAVOR", O_RCU, ANY,
+	E("rcu", 0, "FLAVOR", O_RCU, ANY, RUN,
 	  .help = "RCU flavor: memb, qsbr, bp (liburcu) or ck-epoch (Concurrency Kit); "
 		  "default $KC_RCU_FLAVOR, else memb."),
-	E("stutter", 0, "SPEC", O_STUTTER, RUN, .deflt = "250ms-1s",
+	E("stutter", 0, "SPEC", O_STUTTER, RUN, CHECKING, .deflt = "250ms-1s",
 	  .help = "park every CPU for quiescent checks every D or every MIN-MAX (seeded), "
 		  "or off."),
-	E("hotplug", 0, "P", O_HOTPLUG, RUN, .deflt = "0.75",
+	E("hotplug", 0, "P", O_HOTPLUG, RUN, FAULTS, .deflt = "0.75",
 	  .help = "at each quiescent point, with probability P, 1 to CPUs/16 CPUs go "
 		  "offline (their threads park) or come back; or off."),
-	E("report", 0, "FMT", O_REPORT, ANY, .type = OPT_CHOICE, F(report),
+	E("report", 0, "FMT", O_REPORT, ANY, OUTPUT, .type = OPT_CHOICE, F(report),
 	  .choices = report_names, .deflt = "text", .help = "stdout format."),
-	E("json", 0, "FILE", O_JSON, ANY, .type = OPT_STRING, F(json_file),
+	E("json", 0, "FILE", O_JSON, ANY, OUTPUT, .type = OPT_STRING, F(json_file),
 	  .help = "also write the JSON report to FILE."),
-	E("stat-interval", 0, "D", O_STAT, RUN, .type = OPT_DURATION, F(stat_interval),
+	E("stat-interval", 0, "D", O_STAT, RUN, OUTPUT, .type = OPT_DURATION, F(stat_interval),
 	  .deflt = "1s", .help = "progress line interval; 0 = none."),
-	E("stall-timeout", 0, "D", O_STALL, ANY, .type = OPT_DURATION, F(stall_timeout),
+	E("stall-timeout", 0, "D", O_STALL, ANY, CHECKING, .type = OPT_DURATION, F(stall_timeout),
 	  .fmin = 0.1,
 	  .help = "the watchdog's limit: a thread or the controller without progress for "
 		  "D, or a run past its deadline by more than D, is a failure (default: "
 		  "30s + 10ms per thread per core)."),
-	E("steps", 0, "N", O_STEPS, RUN, .type = OPT_UINT, F(steps), .min = 1, .max = ~0ULL,
+	E("steps", 0, "N", O_STEPS, RUN, RUN, .type = OPT_UINT, F(steps), .min = 1, .max = ~0ULL,
 	  .help = "each vCPU stops after N steps; the run ends when all did (default: "
 		  "unbounded)."),
-	E("until-fail", 0, NULL, O_UNTIL_FAIL, RUN, .type = OPT_FLAG, F(until_fail),
+	E("until-fail", 0, NULL, O_UNTIL_FAIL, RUN, UNTIL_FAIL, .type = OPT_FLAG, F(until_fail),
 	  .help = "repeat with fresh seeds until a failure or --duration (total) ends."),
-	E("round", 0, "D", O_ROUND, RUN | UNTIL_FAIL, .type = OPT_DURATION, F(round),
+	E("round", 0, "D", O_ROUND, RUN | UNTIL_FAIL, UNTIL_FAIL, .type = OPT_DURATION, F(round),
 	  .fmin = 0.001, .deflt = "2s",
 	  .help = "--until-fail: run time of one scenario per round."),
-	E("rounds", 0, "N", O_ROUNDS, RUN | UNTIL_FAIL, .type = OPT_UINT, F(rounds), .min = 1,
-	  .max = ~0ULL, .help = "--until-fail: stop after N rounds (default: no limit)."),
-	E("replay", 0, "FILE", O_REPLAY, ANY, .type = OPT_STRING, F(replay_file),
+	E("rounds", 0, "N", O_ROUNDS, RUN | UNTIL_FAIL, UNTIL_FAIL, .type = OPT_UINT, F(rounds),
+	  .min = 1, .max = ~0ULL, .help = "--until-fail: stop after N rounds (default: no limit)."),
+	E("replay", 0, "FILE", O_REPLAY, ANY, REPLAY, .type = OPT_STRING, F(replay_file),
 	  .help = "rerun a replay file serially, exactly (docs/regress.md)."),
-	E("replay-out", 0, "FILE", O_REPLAY_OUT, ANY, .type = OPT_STRING, F(replay_out),
+	E("replay-out", 0, "FILE", O_REPLAY_OUT, ANY, REPLAY, .type = OPT_STRING, F(replay_out),
 	  .help = "where a failure's replay file goes (default ./stress-replay-SEED.txt); "
 		  "with --replay/--shrink: the result."),
-	E("replay-search", 0, "N", O_REPLAY_SEARCH, ANY, .type = OPT_UINT, F(replay_search),
+	E("replay-search", 0, "N", O_REPLAY_SEARCH, ANY, REPLAY, .type = OPT_UINT, F(replay_search),
 	  .max = 1000, .deflt = "8",
 	  .help = "serial schedules tried to reproduce a failure, 0..1000."),
-	E("shrink", 0, "FILE", O_SHRINK, ANY, .type = OPT_STRING, F(shrink_file),
+	E("shrink", 0, "FILE", O_SHRINK, ANY, REPLAY, .type = OPT_STRING, F(shrink_file),
 	  .help = "shrink a replay file: fewer CPUs, injections, operations."),
-	E("describe", 0, NULL, O_DESCRIBE, ANY,
+	E("describe", 0, NULL, O_DESCRIBE, ANY, MODES,
 	  .help = "print the tree shape for --cpus/--batch as JSON and exit."),
-	E("no-check", 0, NULL, O_NO_CHECK, RUN, .type = OPT_FLAG, F(no_check),
+	E("no-check", 0, NULL, O_NO_CHECK, RUN, MODES, .type = OPT_FLAG, F(no_check),
 	  .help = "benchmark mode: no ground truth, no checkers, no stutter."),
-	E("verbose", 'v', NULL, O_VERBOSE, ANY, .type = OPT_FLAG, F(verbose),
+	E("verbose", 'v', NULL, O_VERBOSE, ANY, OUTPUT, .type = OPT_FLAG, F(verbose),
 	  .help = "more detail (thread-to-core map, ...)."),
-	E("help", 'h', NULL, O_HELP, ANY,
+	E("help", 'h', NULL, O_HELP, ANY, MODES,
 	  .help = "this help; --help SCENARIO: that scenario's options."),
-	E("help-markdown", 0, NULL, O_HELP_MD, ANY,
+	E("help-markdown", 0, NULL, O_HELP_MD, ANY, MODES,
 	  .help = "the option reference as Markdown (docs/stress.md)."),
-	E("version", 'V', NULL, O_VERSION, ANY,
+	E("version", 'V', NULL, O_VERSION, ANY, MODES,
 	  .help = "version and the hpcc source it was built from."),
 	{ .name = NULL }
 };
@@ -167,10 +170,42 @@ static void scenario_help(FILE *out, const struct scenario *sc, bool md)
 		md ? stress_opt_markdown(out, o) : stress_opt_help(out, o, HELP_WIDTH);
 }
 
+static const char *const group_names[OPT_GROUP_END] = {
+	[OPT_GROUP_NONE] = "ungrouped (a row without its section)",
+	[OPT_GROUP_RUN] = "run",
+	[OPT_GROUP_CHECKING] = "checking",
+	[OPT_GROUP_FAULTS] = "faults",
+	[OPT_GROUP_OUTPUT] = "output",
+	[OPT_GROUP_UNTIL_FAIL] = "until-fail",
+	[OPT_GROUP_REPLAY] = "replay",
+	[OPT_GROUP_MODES] = "modes",
+};
+
+/* The engine's rows of section @g under its heading; nothing if it has none. */
+static void group_help(FILE *out, enum opt_group g, bool md)
+{
+	bool first = true;
+	unsigned int i;
+
+	for (i = 0; i < NR_OPTIONS; i++) {
+		if (options[i].group != g)
+			continue;
+		if (first && md)
+			fprintf(out, "%sEngine options, %s:\n\n", g > OPT_GROUP_RUN ? "\n" : "",
+				group_names[g]);
+		else if (first)
+			fprintf(out, "\nOptions, %s:\n", group_names[g]);
+		first = false;
+		md ? stress_opt_markdown(out, &options[i]) :
+		     stress_opt_help(out, &options[i], HELP_WIDTH);
+	}
+}
+
 /* --help, --help SCENARIO and --help-markdown: all from the tables. */
 void stress_usage(FILE *out, const struct stress_config *cfg)
 {
 	bool md = cfg->help_markdown;
+	enum opt_group g;
 	unsigned int i;
 
 	if (cfg->help_scenario) {
@@ -184,13 +219,9 @@ void stress_usage(FILE *out, const struct stress_config *cfg)
 			"3 internal error, 4 incomplete (the host starved the run: no verdict),\n"
 			"128+N stopped by signal N. Long options take --opt VALUE or\n"
 			"--opt=VALUE (or a unique abbreviation); short ones -tVALUE or -t VALUE,\n"
-			"flags combined (-vh); \"--\" ends the options.\n\n"
-			"Options:\n");
-	else
-		fprintf(out, "Engine options:\n\n");
-	for (i = 0; i < NR_OPTIONS; i++)
-		md ? stress_opt_markdown(out, &options[i]) :
-		     stress_opt_help(out, &options[i], HELP_WIDTH);
+			"flags combined (-vh); \"--\" ends the options.\n");
+	for (g = OPT_GROUP_NONE; g < OPT_GROUP_END; g++)
+		group_help(out, g, md);
 	for (i = 0; i < scenario_count(); i++)
 		scenario_help(out, scenario_at(i), md);
 }

@@ -22,6 +22,19 @@ enum opt_type {
 	OPT_STRING,	/* a non-empty string (a file name) */
 };
 
+/* The engine's --help sections, in their order (a scenario's rows: OPT_GROUP_NONE). */
+enum opt_group {
+	OPT_GROUP_NONE,
+	OPT_GROUP_RUN,
+	OPT_GROUP_CHECKING,
+	OPT_GROUP_FAULTS,
+	OPT_GROUP_OUTPUT,
+	OPT_GROUP_UNTIL_FAIL,
+	OPT_GROUP_REPLAY,
+	OPT_GROUP_MODES,
+	OPT_GROUP_END,
+};
+
 struct stress_opt {
 	const char *name;	/* without "--"; NULL ends a table */
 	char shortname;		/* engine only; 0: none */
@@ -35,6 +48,7 @@ struct stress_opt {
 	const char *unavailable;	/* set: this build cannot honour it (why) */
 	unsigned int scope;		/* engine: where it applies (src/cli.c) */
 	int id;				/* engine: OPT_CODE's case */
+	enum opt_group group;		/* engine: its --help section */
 	const char *deflt;		/* parsed before the command line; NULL: none */
 	const char *help;
 };

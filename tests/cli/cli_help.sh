@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # --help is generated from the option tables: every line at most 80
-# columns, every option of the tables (--help-markdown lists them) in
+# columns, the engine's options in their sections (run, checking, faults,
+# output, until-fail, replay, modes: a row's group field), every option
+# of the tables (--help-markdown lists them) in
 # --help and in docs/stress.md, --help SCENARIO shows that scenario's
 # options only, and the generated reference in docs/stress.md is current.
 set -u
@@ -21,6 +23,14 @@ STRESS_SELFTEST=1 "$STRESS" --help >"$tmp/help"
 STRESS_SELFTEST=1 "$STRESS" --help-markdown >"$tmp/md"
 wide=$(awk 'length($0) > 80' "$tmp/help" | head -n 1)
 result "$([ -s "$tmp/help" ] && [ -z "$wide" ]; echo $?)" help_within_80_columns "wide: $wide"
+
+# The sections, in order, the same in --help and the docs; a row without
+# its section would show one more ("ungrouped").
+want='run checking faults output until-fail replay modes'
+got=$(sed -n 's/^Options, \(.*\):$/\1/p' "$tmp/help" | tr '\n' ' ')
+gotmd=$(sed -n 's/^Engine options, \(.*\):$/\1/p' "$tmp/md" | tr '\n' ' ')
+[ "$got" = "$want " ] && [ "$gotmd" = "$want " ]
+result $? help_grouped "sections in --help: $got; in the docs: $gotmd"
 
 sed -n 's/^- `\(-., \)\{0,1\}\(--[a-z0-9-]*\).*/\2/p' "$tmp/md" | sort -u >"$tmp/names"
 missing=
