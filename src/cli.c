@@ -683,3 +683,9 @@ int stress_cli_parse(int argc, char **argv, struct stress_config *cfg,
 	}
 	return 0;
 }
+
+/* The engine's option rows (tests/unit/test_stress_bounds.c drives their ranges). */
+const struct stress_opt *stress_engine_opts(void)
+{
+	return options;
+}

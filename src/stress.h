@@ -110,6 +110,8 @@ enum stress_action { ACT_RUN, ACT_LIST, ACT_HELP, ACT_VERSION, ACT_DESCRIBE, ACT
 		     ACT_SHRINK };
 int stress_cli_parse(int argc, char **argv, struct stress_config *cfg,
 		     enum stress_action *act);
+/* The engine's option rows, ended by a row without a name. */
+const struct stress_opt *stress_engine_opts(void);
 void stress_usage(FILE *out, const struct stress_config *cfg);
 
 /*

@@ -6,11 +6,16 @@
  * window up to which a selection must be exact, bounded's window,
  * --max-shortfall, counter_storm's read windows, the documented window of
  * an approximate comparison. Each row calls the predicate the invariant
- * itself uses.
+ * itself uses. And every scenario option row with a range, parsed at its
+ * ends and one step outside.
  */
 #include <limits.h>
+#include <math.h>
+#include <stdio.h>
 #include "ktap.h"
 #include "kt_bound.h"
+#include "opts.h"
+#include "scenario.h"
 #include "stress.h"
 #include "shape/hpcc_window.h"
 #include "scenarios/counter_storm/storm.h"
@@ -95,9 +100,76 @@ static void storm_bounds(struct kt *t)
 	kt_check_bounds(t, rows, ARRAY_SIZE(rows));
 }
 
+/* One row's value @v, printed as the command line would give it: the parse's answer. */
+static bool opt_accepts(const struct stress_opt *o, const char *v)
+{
+	static long long field[64];	/* any row's field fits */
+	char err[256];
+
+	return !stress_opt_parse(o, field, v, err, sizeof(err));
+}
+
+/* @o, a row with a range, at its ends and one step outside: how many rows. */
+static unsigned int row_at_bounds(struct kt *t, const char *owner, const struct stress_opt *o)
+{
+	char v[64];
+
+	if (o->type == OPT_UINT) {
+		snprintf(v, sizeof(v), "%llu", o->min);
+		KT_EXPECT(t, opt_accepts(o, v), "%s --%s %s", owner, o->name, v);
+		snprintf(v, sizeof(v), "%llu", o->max);
+		KT_EXPECT(t, opt_accepts(o, v), "%s --%s %s", owner, o->name, v);
+		if (o->min) {
+			snprintf(v, sizeof(v), "%llu", o->min - 1);
+			KT_EXPECT(t, !opt_accepts(o, v), "%s --%s %s", owner, o->name, v);
+		}
+		if (o->max < ULLONG_MAX) {
+			snprintf(v, sizeof(v), "%llu", o->max + 1);
+			KT_EXPECT(t, !opt_accepts(o, v), "%s --%s %s", owner, o->name, v);
+		}
+		return 1;
+	}
+	if (o->type == OPT_DOUBLE && isfinite(o->fmin) && isfinite(o->fmax)) {
+		double step = 1e-6 * (o->fmax - o->fmin > 1 ? o->fmax - o->fmin : 1);
+		const double at[] = { o->fmin, o->fmax, o->fmin - step, o->fmax + step };
+		unsigned int k;
+
+		for (k = 0; k < ARRAY_SIZE(at); k++) {
+			snprintf(v, sizeof(v), "%.9f", at[k]);
+			KT_EXPECT(t, opt_accepts(o, v) == (k < 2), "%s --%s %s", owner, o->name,
+				  v);
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Every option row with a range, the engine's and each scenario's, at its
+ * ends and one step outside (a whole number for integers, a millionth of
+ * the range's scale for fractions): the ends taken, the outside refused.
+ */
+static void option_rows_at_bounds(struct kt *t)
+{
+	const struct stress_opt *o;
+	unsigned int i, rows = 0;
+
+	for (o = stress_engine_opts(); o->name; o++)
+		rows += row_at_bounds(t, "engine", o);
+	for (i = 0; i < scenario_count(); i++) {
+		const struct scenario *sc = scenario_at(i);
+
+		for (o = sc->opts; o && o->name; o++)
+			rows += row_at_bounds(t, sc->name, o);
+	}
+	KT_EXPECT(t, rows > 3, "%u option rows with a range", rows);
+	kt_diag(t, "%u option rows driven at their bounds", rows);
+}
+
 static const struct kt_case cases[] = {
 	KT_CASE(oom_race_bounds),
 	KT_CASE(storm_bounds),
+	KT_CASE(option_rows_at_bounds),
 };
 
 KT_MAIN("stress_bounds", cases)
