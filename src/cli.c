@@ -87,8 +87,9 @@ static const struct stress_opt options[] = {
 	  .help = "park every CPU for quiescent checks every D or every MIN-MAX (seeded), "
 		  "or off."),
 	E("hotplug", 0, "P", O_HOTPLUG, RUN, FAULTS, .deflt = "0.75",
-	  .help = "at each quiescent point, with probability P, 1 to CPUs/16 CPUs go "
-		  "offline (their threads park) or come back; or off."),
+	  .help = "at each quiescent point, with probability P (a plain decimal in "
+		  "[0, 1]), 1 to CPUs/16 CPUs go offline (their threads park) or come back; "
+		  "or off."),
 	E("report", 0, "FMT", O_REPORT, ANY, OUTPUT, .type = OPT_CHOICE, F(report),
 	  .choices = report_names, .deflt = "text", .help = "stdout format."),
 	E("json", 0, "FILE", O_JSON, ANY, OUTPUT, .type = OPT_STRING, F(json_file),
@@ -127,7 +128,8 @@ static const struct stress_opt options[] = {
 	E("verbose", 'v', NULL, O_VERBOSE, ANY, OUTPUT, .type = OPT_FLAG, F(verbose),
 	  .help = "more detail (thread-to-core map, ...)."),
 	E("help", 'h', NULL, O_HELP, ANY, MODES,
-	  .help = "this help; --help SCENARIO: that scenario's options."),
+	  .help = "this help, whatever else is given; --help SCENARIO: that scenario's "
+		  "options."),
 	E("help-markdown", 0, NULL, O_HELP_MD, ANY, MODES,
 	  .help = "the option reference as Markdown (docs/stress.md)."),
 	E("version", 'V', NULL, O_VERSION, ANY, MODES,
@@ -562,6 +564,43 @@ static int check_applicable(struct parse_state *ps, const struct stress_config *
 	return 0;
 }
 
+/*
+ * --help wins over whatever else is given (docs/stress.md, One mode): a
+ * first pass, as getopt reads the line (abbreviations, -vh, values, "--"),
+ * that looks for it only. 1: help asked for (*act set, or -1 after a usage
+ * error for --help's own SCENARIO), 0: not asked for.
+ */
+static int help_first(struct parse_state *ps, int argc, char **argv,
+		      struct stress_config *cfg, enum stress_action *act)
+{
+	bool help = false;
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ps->shortopts, ps->longopts, NULL)) != -1) {
+		if (c == 'h' || c == O_HELP)
+			help = true;
+		if (c == O_HELP_MD)
+			help = cfg->help_markdown = true;
+	}
+	if (!help)
+		return 0;
+	*act = ACT_HELP;
+	cfg->rcu = "memb";
+	/* A configuration as complete as a run's: every scenario. */
+	for (c = 0; c < (int)scenario_count(); c++)
+		add_scenario(cfg, scenario_at(c));
+	/* --help SCENARIO: the one argument left is that scenario. */
+	if (!cfg->help_markdown && optind == argc - 1) {
+		cfg->help_scenario = scenario_find(argv[optind]);
+		if (!cfg->help_scenario)
+			return usage_error("--help: unknown scenario '%s' (see --list)",
+					   argv[optind]);
+	}
+	return 1;
+}
+
 int stress_cli_parse(int argc, char **argv, struct stress_config *cfg,
 		     enum stress_action *act)
 {
@@ -574,6 +613,9 @@ int stress_cli_parse(int argc, char **argv, struct stress_config *cfg,
 	build_tables(&ps);
 	cfg->argv0 = argv[0];
 	*act = ACT_RUN;
+	c = help_first(&ps, argc, argv, cfg, act);
+	if (c)
+		return c < 0 ? -1 : 0;
 	/* Re-entrant: glibc re-initialises getopt completely at optind 0. */
 	optind = 0;
 	opterr = 0;

@@ -173,6 +173,24 @@ int stress_run_prepare(struct stress *s)
 }
 
 /*
+ * A window too short to judge: fewer operations than one per vCPU (a run
+ * whose threads took the whole duration to start did nothing) is no
+ * verdict, INCOMPLETE, never a pass. A failure or a signal says more.
+ */
+static void judge_window(struct stress *s)
+{
+	unsigned long min = stress_min_ops(s->cfg);
+
+	if (s->starved || s->interrupted || atomic_load(&s->failed) || s->internal_error ||
+	    s->ops >= min)
+		return;
+	s->starved = true;
+	snprintf(s->incomplete_why, sizeof(s->incomplete_why), "%lu operation(s) in the "
+		 "measured window, fewer than the minimum %lu (one per vCPU)", s->ops, min);
+	fprintf(stderr, "stress: %s: %s: incomplete\n", s->sc->name, s->incomplete_why);
+}
+
+/*
  * The run proper, watched by the watchdog from stress_run(). Its clock
  * starts before the threads are created: on an overloaded host creating
  * them can take minutes, and neither the deadline nor a signal may wait
@@ -200,8 +218,13 @@ static int run_threads(struct stress *s)
 		stress_threads_stop(s);
 		return STRESS_EXIT_INTERNAL;
 	}
-	/* Workers step from "go" on: elapsed and ops/s count from here, not thread creation. */
-	s->t0 = last_t = stress_now();
+	/*
+	 * Workers step from "go" on: elapsed and ops/s count from there (t0,
+	 * read just before it), not from thread creation. No "go": no window.
+	 */
+	if (started)
+		s->t0 = stress_now();
+	last_t = s->t0;
 	s->startup = s->t0 - t_create;
 	/*
 	 * Creation outlasted the deadline by half the stall limit before every
@@ -210,9 +233,21 @@ static int run_threads(struct stress *s)
 	 */
 	if (started == 2) {
 		s->starved = true;
+		snprintf(s->incomplete_why, sizeof(s->incomplete_why),
+			 "starting the threads outlasted the run");
 		fprintf(stderr, "stress: %s: starting the threads outlasted the run (%u of %u in "
 			"%.1fs): incomplete\n", s->sc->name,
 			atomic_load(&s->nr_started), s->nr_threads, s->startup);
+	}
+	/*
+	 * A late start (setup and thread creation under load) still gets its
+	 * whole measured window, up to a quarter of the stall limit past the
+	 * deadline: the watchdog holds the run to the deadline plus that limit.
+	 */
+	if (deadline && !started && s->t0 + s->duration > deadline) {
+		double cap = deadline + stress_stall_limit(cfg) / 4;
+
+		deadline = s->t0 + s->duration < cap ? s->t0 + s->duration : cap;
 	}
 	stress_watch_phase(s, PH_RUN);
 	next_stat = cfg->stat_interval > 0 ? s->t0 + cfg->stat_interval : 0;
@@ -252,7 +287,8 @@ static int run_threads(struct stress *s)
 			if (next_stat < now)
 				next_stat = now + cfg->stat_interval;
 		}
-		sleep_s(0.01);
+		/* Up to the deadline, not past it: a 1 ms run is not a 10 ms one. */
+		sleep_s(deadline && deadline - now < 0.01 ? deadline - now : 0.01);
 	}
 	now = stress_now();
 	stress_watch_phase(s, PH_STOP);
@@ -277,6 +313,7 @@ static int run_threads(struct stress *s)
 	if (s->sc->teardown)
 		s->sc->teardown(s);
 	stress_check_no_warn(s);
+	judge_window(s);
 	if (s->internal_error)
 		return STRESS_EXIT_INTERNAL;
 	if (atomic_load(&s->failed))
@@ -284,6 +321,7 @@ static int run_threads(struct stress *s)
 	return s->starved ? STRESS_EXIT_INCOMPLETE : STRESS_EXIT_PASS;
 }
 
+/* The run's exit status: its verdict's (stress_verdict_exit). */
 int stress_run(struct stress *s)
 {
 	int rc;
@@ -298,5 +336,8 @@ int stress_run(struct stress *s)
 	stress_watch_run(s, s->duration > 0 ? stress_now() + s->duration : 0);
 	rc = run_threads(s);
 	stress_watch_end(s);
-	return rc;
+	/* Every path that gave up reported it: the verdict says so, and the status follows it. */
+	if (rc == STRESS_EXIT_INTERNAL)
+		s->internal_error = true;
+	return stress_verdict_exit(stress_verdict_of(s), stress_signal_number());
 }

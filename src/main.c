@@ -2,7 +2,8 @@
 /*
  * ./stress: parse the command line, then list, describe, or run each
  * selected scenario (once, or in rounds with fresh seeds for
- * --until-fail) and report. Exit: 0 pass, 1 fail, 2 usage, 3 internal.
+ * --until-fail) and report. Exit: 0 pass, 1 fail, 2 usage, 3 internal,
+ * 4 incomplete, 128 + signal (src/verdict.c).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -51,16 +52,6 @@ static void free_run(struct stress *s)
 		free(s->threads);
 	}
 	free(s);
-}
-
-static int worse(int a, int b)
-{
-	/* internal error > fail > incomplete (no verdict) > pass */
-	if (a == STRESS_EXIT_INTERNAL || b == STRESS_EXIT_INTERNAL)
-		return STRESS_EXIT_INTERNAL;
-	if (a == STRESS_EXIT_FAIL || b == STRESS_EXIT_FAIL)
-		return STRESS_EXIT_FAIL;
-	return a > b ? a : b;
 }
 
 static void print_cpu_map(const struct stress_config *cfg)
@@ -134,7 +125,7 @@ static int run_all(struct stress_config *cfg)
 			s->index = index + 1;
 			s->summary = &k.sum;
 			rc = stress_run(s);
-			status = worse(status, rc);
+			status = stress_exit_worse(status, rc);
 			index++;
 			report_sink_run(&k, s);
 			if (rc == STRESS_EXIT_FAIL && !s->stalled && !s->interrupted &&
@@ -142,9 +133,11 @@ static int run_all(struct stress_config *cfg)
 				status = STRESS_EXIT_INTERNAL;
 			if (s->interrupted)
 				signo = stress_signalled;
+			/* --until-fail goes on past a round with no verdict: it is no pass either. */
 			if (s->interrupted || stress_signalled || rc != STRESS_EXIT_PASS)
-				stop = cfg->until_fail || s->interrupted || stress_signalled ||
-				       s->stalled || rc == STRESS_EXIT_INTERNAL;
+				stop = (cfg->until_fail && rc != STRESS_EXIT_INCOMPLETE) ||
+				       s->interrupted || stress_signalled || s->stalled ||
+				       rc == STRESS_EXIT_INTERNAL;
 			if (!stress_out_check(out, "stdout")) {
 				status = STRESS_EXIT_INTERNAL;
 				stop = true;
@@ -152,7 +145,8 @@ static int run_all(struct stress_config *cfg)
 			stalled |= s->stalled;
 			free_run(s);
 		}
-		if (!cfg->until_fail || status != STRESS_EXIT_PASS || stop)
+		if (!cfg->until_fail || stop ||
+		    (status != STRESS_EXIT_PASS && status != STRESS_EXIT_INCOMPLETE))
 			break;
 		if (cfg->duration > 0 && stress_now() - t0 >= cfg->duration)
 			break;

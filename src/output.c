@@ -195,7 +195,19 @@ int stress_out_prepare(struct stress_out *o, const char *path)
 		o->target = realpath(path, NULL);
 		if (!o->target)
 			return refuse(o, NULL, errno);
+		/*
+		 * A rename would leave the other names of a hard-linked file with
+		 * the old text, and writing in place could lose it: refused.
+		 */
+		if (st.st_nlink > 1) {
+			snprintf(tmp, sizeof(tmp), "it has %lu hard links, which replacing it "
+				 "would split (remove the other names or choose another path)",
+				 (unsigned long)st.st_nlink);
+			return refuse(o, tmp, 0);
+		}
 		o->mode = st.st_mode & 07777;
+		o->uid = st.st_uid;
+		o->gid = st.st_gid;
 		o->keep_mode = true;
 		/* A file we could not open for writing is not ours to replace. */
 		fd = open(o->target, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
@@ -211,6 +223,16 @@ int stress_out_prepare(struct stress_out *o, const char *path)
 		/* /proc/version opens for writing, but nothing can be created beside it. */
 		snprintf(tmp, sizeof(tmp), "no temporary file beside it: %s", strerror(errno));
 		return refuse(o, o->keep_mode ? tmp : NULL, errno);
+	}
+	/* The replacement keeps the old file's owner and group, or nothing is replaced. */
+	if (o->keep_mode && fchown(fd, o->uid, o->gid)) {
+		int err = errno;
+
+		close(fd);
+		unlink(tmp);
+		snprintf(tmp, sizeof(tmp), "cannot keep its owner %lu:%lu: %s",
+			 (unsigned long)o->uid, (unsigned long)o->gid, strerror(err));
+		return refuse(o, tmp, err);
 	}
 	close(fd);
 	unlink(tmp);
@@ -230,8 +252,11 @@ FILE *stress_out_begin(struct stress_out *o)
 		errno = ENAMETOOLONG;
 	} else {
 		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-		/* The file replaced keeps its permissions (the umask cut them above). */
-		if (fd >= 0 && o->keep_mode && fchmod(fd, o->mode)) {
+		/*
+		 * The file replaced keeps its owner, then its permissions (the
+		 * umask cut them above; chown may clear set-id bits).
+		 */
+		if (fd >= 0 && o->keep_mode && (fchown(fd, o->uid, o->gid) || fchmod(fd, o->mode))) {
 			err = errno;
 			close(fd);
 			unlink(tmp);
@@ -288,6 +313,47 @@ int stress_out_save(struct stress_out *o, const void *buf, size_t len)
 	return stress_out_commit(o);
 }
 
+/* @path with its directory resolved (malloc), or NULL. */
+static char *new_file_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096], *rdir, *out = NULL;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	rdir = realpath(dir, NULL);
+	if (rdir && asprintf(&out, "%s/%s", rdir, slash ? slash + 1 : path) < 0)
+		out = NULL;
+	free(rdir);
+	return out;
+}
+
+/*
+ * Whether @a and @b name one file: the same inode, or (not there yet) the
+ * same name in the same directory, through any symlinks and "..".
+ */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char *da, *db;
+	bool same;
+
+	if (!strcmp(a, b))
+		return true;
+	if (!stat(a, &sa) && !stat(b, &sb))
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	da = new_file_name(a);
+	db = new_file_name(b);
+	same = da && db && !strcmp(da, db);
+	free(da);
+	free(db);
+	return same;
+}
+
 int stress_outputs_prepare(struct stress_config *cfg)
 {
 	/* The watchdog may write the JSON report until the process exits. */
@@ -299,6 +365,16 @@ int stress_outputs_prepare(struct stress_config *cfg)
 		cfg->json_out = &json;
 	}
 	if (cfg->replay_out) {
+		if (cfg->json_file && same_file(cfg->json_file, cfg->replay_out)) {
+			char a[2048], b[2048];
+
+			fprintf(stderr, "stress: --json %s and --replay-out %s name the same file\n",
+				stress_escape(cfg->json_file, a, sizeof(a)),
+				stress_escape(cfg->replay_out, b, sizeof(b)));
+			stress_out_release(&json);
+			cfg->json_out = NULL;
+			return -1;
+		}
 		if (stress_out_prepare(&replay, cfg->replay_out)) {
 			stress_out_release(&json);
 			cfg->json_out = NULL;

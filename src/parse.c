@@ -226,6 +226,16 @@ bad:
 }
 
 /* --hotplug off | P: the chance, per quiescent point, that a CPU goes offline or back. */
+/* DIGITS[.DIGITS] or .DIGITS, nothing else. */
+static bool plain_decimal(const char *s)
+{
+	size_t i = strspn(s, "0123456789"), j = 0;
+
+	if (s[i] == '.')
+		j = strspn(s + i + 1, "0123456789");
+	return (i || j) && s[i + (s[i] == '.') + j] == 0;
+}
+
 int stress_parse_hotplug(const char *s, double *p, char *text, size_t textlen, char *err,
 			 size_t errlen)
 {
@@ -237,7 +247,8 @@ int stress_parse_hotplug(const char *s, double *p, char *text, size_t textlen, c
 		snprintf(text, textlen, "off");
 		return 0;
 	}
-	d = s && *s && strlen(s) < textlen ? strtod(s, &end) : -1;
+	/* Plain decimal only (0.5, .25, 1): no sign, space, exponent or hex float. */
+	d = s && *s && strlen(s) < textlen && plain_decimal(s) ? strtod(s, &end) : -1;
 	if (d < 0 || d > 1 || *end || d != d) {
 		snprintf(err, errlen, "'%s' is not off or a probability in [0, 1]", s ? s : "");
 		return -1;

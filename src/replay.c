@@ -156,8 +156,10 @@ int stress_replay_main(const struct stress_config *cli)
 		return STRESS_EXIT_INTERNAL;
 	rc = serial_run(s, &out);
 	signo = s->interrupted ? stress_signalled : 0;
-	if (signo && rc == STRESS_EXIT_PASS)
-		rc = STRESS_EXIT_SIGNAL(signo);
+	/* The status is the verdict's, as the reports tell it. */
+	if (rc == STRESS_EXIT_INTERNAL)
+		s->internal_error = true;
+	rc = stress_verdict_exit(stress_verdict_of(s), signo);
 	snprintf(s->reproducer, sizeof(s->reproducer), "%s --replay %s", cfg.argv0,
 		 cli->replay_file);
 	outcome_line(human, s, &rp, &out);

@@ -26,33 +26,6 @@ static FILE *human(const struct stress_config *cfg)
 	return cfg->report == REPORT_JSON ? stderr : stdout;
 }
 
-/* "SIGINT", as the reports name the signal that stopped a run. */
-static const char *signal_name(int sig)
-{
-	static char buf[16];
-	const char *abbrev = sig ? sigabbrev_np(sig) : NULL;
-
-	snprintf(buf, sizeof(buf), "SIG%s", abbrev ? abbrev : "?");
-	return buf;
-}
-
-const char *stress_verdict(struct stress *s)
-{
-	if (s->internal_error)
-		return "ERROR";
-	if (atomic_load(&s->failed))
-		return "FAIL";
-	/* The watchdog gave up on a run the host starved of CPU: no verdict either way. */
-	if (s->starved)
-		return "INCOMPLETE";
-	/* Stopped by a signal without a failure: it neither passed nor failed. */
-	if (s->interrupted)
-		return "INTERRUPTED";
-	if (s->skipped)
-		return "SKIP";
-	return "PASS";
-}
-
 double stress_worst_margin(struct stress *s, const char **name)
 {
 	unsigned int i, n = atomic_load(&s->nr_margins);
@@ -114,7 +87,8 @@ static const char *num_text(double v, char *buf, size_t len)
 	return buf;
 }
 
-static void report_begin(const struct stress_config *cfg, unsigned int nr_runs, FILE *out)
+static void report_begin(const struct stress_config *cfg, unsigned int nr_runs, FILE *out,
+			 FILE *hum)
 {
 	char dur[32], names[1024] = "";
 	unsigned int i;
@@ -129,7 +103,7 @@ static void report_begin(const struct stress_config *cfg, unsigned int nr_runs, 
 		snprintf(names + n, sizeof(names) - n, "%s%s", i ? "," : "",
 			 cfg->scenarios[i]->name);
 	}
-	human_line(cfg, human(cfg), "stress: hpcc-stress %s hpcc=%s cpus=%u batch=%lu seed=%llu "
+	human_line(cfg, hum, "stress: hpcc-stress %s hpcc=%s cpus=%u batch=%lu seed=%llu "
 		   "selectors=%u duration=%s%s inject=%s stutter=%s hotplug=%s rcu=%s pcpu-ops=%s%s "
 		   "scenarios=%s",
 		   STRESS_VERSION, HPCC_SOURCE, cfg->nr_cpus, cfg->batch, cfg->seed,
@@ -137,7 +111,7 @@ static void report_begin(const struct stress_config *cfg, unsigned int nr_runs, 
 		   cfg->inject.text, cfg->stutter.text, cfg->hotplug_text, cfg->rcu,
 		   kc_pcpu_ops_name(cfg->pcpu_ops), cfg->no_check ? " no-check" : "",
 		   names);
-	stress_out_flush(human(cfg));
+	stress_out_flush(hum);
 }
 
 void report_progress(struct stress *s, double t, unsigned long ops, double rate)
@@ -151,11 +125,37 @@ void report_progress(struct stress *s, double t, unsigned long ops, double rate)
 	stress_out_flush(human(s->cfg));
 }
 
+/*
+ * A measured time with three significant digits at least (elapsed=0.000412s
+ * for a 1 ms run, not 0.00s), in plain decimal for the scripts that read it.
+ */
+static const char *secs_text(double v, char *buf, size_t len)
+{
+	int d = 2;
+
+	if (v > 0 && v < 1)
+		d = 2 - (int)floor(log10(v));
+	snprintf(buf, len, "%.*f", d > 9 ? 9 : d, v);
+	return buf;
+}
+
+/*
+ * ops/s, when the window can carry a rate: one of at least 1 ms that saw
+ * the operations a run needs to be judged (stress_min_ops). Else none.
+ */
+static bool run_rate(struct stress *s, double *rate)
+{
+	if (s->elapsed < 1e-3 || s->ops < stress_min_ops(s->cfg))
+		return false;
+	*rate = s->ops / s->elapsed;
+	return true;
+}
+
 static void verdict_line(struct stress *s, char *buf, size_t len)
 {
 	const char *wn;
-	double w = stress_worst_margin(s, &wn);
-	char dur[32];
+	double w = stress_worst_margin(s, &wn), rate;
+	char dur[32], el[32], rt[32] = "-";
 	int n;
 
 	if (s->skip_why) {
@@ -163,11 +163,14 @@ static void verdict_line(struct stress *s, char *buf, size_t len)
 		return;
 	}
 	stress_format_duration(s->duration, dur, sizeof(dur));
+	if (run_rate(s, &rate))
+		snprintf(rt, sizeof(rt), "%.0f", rate);
 	n = snprintf(buf, len, "stress: %s %s cpus=%u seed=%llu batch=%lu duration=%s "
-		     "elapsed=%.2fs startup=%.2fs ops=%lu ops/s=%.0f checks=%lu quiescent=%lu "
+		     "elapsed=%ss startup=%.2fs ops=%lu ops/s=%s checks=%lu quiescent=%lu "
 		     "worst_margin=%.4f(%s)%s%s%s%s%s%s", stress_verdict(s), s->sc->name,
-		     s->cfg->nr_cpus, s->seed, s->cfg->batch, dur, s->elapsed, s->startup, s->ops,
-		     s->elapsed > 0 ? s->ops / s->elapsed : 0, atomic_load(&s->checks),
+		     s->cfg->nr_cpus, s->seed, s->cfg->batch, dur,
+		     secs_text(s->elapsed, el, sizeof(el)), s->startup, s->ops, rt,
+		     atomic_load(&s->checks),
 		     atomic_load(&s->quiescent), w, wn, s->nr_failures ? " invariant=" : "",
 		     s->nr_failures ? s->failures[0].invariant : "",
 		     s->nr_failures ? " class=" : "",
@@ -238,38 +241,10 @@ static void details_block(struct stress *s, FILE *out)
 	free(buf);
 }
 
-static enum ktap_status ktap_status_of(struct stress *s, const char **why)
+static void report_run(struct stress *s, FILE *out, FILE *err)
 {
-	*why = NULL;
-	if (s->skipped) {
-		*why = s->skip_why ? s->skip_why : "checking off";
-		return KTAP_SKIP;
-	}
-	if (!strcmp(stress_verdict(s), "PASS"))
-		return KTAP_PASS;
-	if (!strcmp(stress_verdict(s), "INCOMPLETE")) {
-		*why = "incomplete: the host starved the run of CPU";
-		return KTAP_SKIP;
-	}
-	if (!strcmp(stress_verdict(s), "INTERRUPTED")) {
-		static char buf[48];
-
-		snprintf(buf, sizeof(buf), "interrupted (%s)", signal_name(stress_signal_number()));
-		*why = buf;
-		return KTAP_SKIP;
-	}
-	if (s->internal_error) {
-		*why = "internal error";
-		return KTAP_ERROR;
-	}
-	return KTAP_FAIL;
-}
-
-static void report_run(struct stress *s, FILE *out)
-{
-	char line[1024];
+	char line[1024], reason[192];
 	const char *why;
-	enum ktap_status st;
 
 	verdict_line(s, line, sizeof(line));
 	switch (s->cfg->report) {
@@ -282,45 +257,29 @@ static void report_run(struct stress *s, FILE *out)
 		if (!s->skip_why)
 			details_block(s, out);
 		ktap_diag(ktap_on(out), "%s", line);
-		st = ktap_status_of(s, &why);
-		ktap_result(ktap_on(out), st, s->sc->name, why ? "%s" : NULL, why);
+		why = stress_verdict_reason(s, stress_signal_number(), reason, sizeof(reason));
+		ktap_result(ktap_on(out), stress_verdict_info(stress_verdict_of(s))->ktap,
+			    s->sc->name, why ? "%s" : NULL, why);
 		break;
 	case REPORT_JSON:
-		fprintf(stderr, "%s\n", line);
+		fprintf(err, "%s\n", line);
 		if (s->nr_failures)
-			fprintf(stderr, "# reproduce: %s\n", s->reproducer);
+			fprintf(err, "# reproduce: %s\n", s->reproducer);
 		break;
 	}
 	stress_out_flush(out);
 }
 
 /* A scenario a signal left unstarted: its KTAP result (# SKIP) or text line. */
-static void report_not_run(const struct stress_config *cfg, const struct scenario *sc, FILE *out)
+static void report_not_run(const struct stress_config *cfg, const struct scenario *sc, FILE *out,
+			   FILE *err)
 {
 	if (cfg->report == REPORT_KTAP)
 		ktap_result(ktap_on(out), KTAP_SKIP, sc->name, "interrupted (%s) before it started",
-			    signal_name(stress_signal_number()));
+			    stress_signal_name(stress_signal_number()));
 	else
-		fprintf(human(cfg), "stress: INTERRUPTED %s not started\n", sc->name);
-}
-
-static void report_summary_add(struct stress_summary *sum, struct stress *s)
-{
-	const char *v = stress_verdict(s);
-
-	sum->runs++;
-	if (!strcmp(v, "PASS"))
-		sum->passed++;
-	else if (!strcmp(v, "SKIP") || !strcmp(v, "INTERRUPTED") || !strcmp(v, "INCOMPLETE"))
-		sum->skipped++;		/* as KTAP counts them: # SKIP */
-	else if (!strcmp(v, "FAIL")) {
-		sum->failed++;
-		sum->by_class[s->nr_failures ? s->failures[0].cls : STRESS_WRONG_ANSWER]++;
-	} else {
-		sum->errors++;
-		sum->by_class[STRESS_CRASH]++;	/* the run itself broke */
-	}
-	sum->interrupted |= s->interrupted;
+		fprintf(cfg->report == REPORT_JSON ? err : out, "stress: INTERRUPTED %s not started\n",
+			sc->name);
 }
 
 /* "stress: SUCCESS (...)" / "stress: FAILURE (...)", like rcutorture's last line. */
@@ -398,7 +357,7 @@ static void report_json_run(struct stress *s)
 {
 	unsigned int i, n;
 	const char *wn;
-	double w = stress_worst_margin(s, &wn);
+	double w = stress_worst_margin(s, &wn), rate;
 
 	json_obj_begin(&jw);
 	json_kstr(&jw, "scenario", s->sc->name);
@@ -411,7 +370,12 @@ static void report_json_run(struct stress *s)
 	json_kdouble(&jw, "startup_s", s->startup);
 	json_kbool(&jw, "interrupted", s->interrupted);
 	json_ku64(&jw, "ops", s->ops);
-	json_kdouble(&jw, "ops_per_s", s->elapsed > 0 ? s->ops / s->elapsed : 0);
+	if (run_rate(s, &rate)) {
+		json_kdouble(&jw, "ops_per_s", rate);
+	} else {
+		json_key(&jw, "ops_per_s");
+		json_null(&jw);		/* a window too short to carry a rate */
+	}
 	json_ku64(&jw, "checks", atomic_load(&s->checks));
 	json_ku64(&jw, "quiescent", atomic_load(&s->quiescent));
 	json_kdouble(&jw, "worst_margin", w);
@@ -474,7 +438,7 @@ static void report_json_end(int status, int signo, const struct scenario *const 
 	json_arr_end(&jw);
 	if (signo) {
 		json_kobj_begin(&jw, "interrupted");
-		json_kstr(&jw, "signal", signal_name(signo));
+		json_kstr(&jw, "signal", stress_signal_name(signo));
 		json_karr_begin(&jw, "not_run");
 		for (i = 0; i < nr_not_run; i++)
 			json_str(&jw, not_run[i]->name);
@@ -503,22 +467,22 @@ int report_sink_begin(struct report_sink *k, unsigned int nr_runs)
 		report_json_begin(cfg, k->body);
 	}
 	if (!k->forced)
-		report_begin(cfg, nr_runs, k->out);
+		report_begin(cfg, nr_runs, k->out, cfg->report == REPORT_JSON ? k->err : k->out);
 	return 0;
 }
 
 void report_sink_run(struct report_sink *k, struct stress *s)
 {
 	if (!k->forced || k->cfg->report != REPORT_JSON)
-		report_run(s, k->out);
-	report_summary_add(&k->sum, s);
+		report_run(s, k->out, k->err);
+	stress_verdict_tally(&k->sum, s);
 	if (k->body)
 		report_json_run(s);
 }
 
 void report_sink_not_run(struct report_sink *k, const struct scenario *sc)
 {
-	report_not_run(k->cfg, sc, k->out);
+	report_not_run(k->cfg, sc, k->out, k->err);
 	k->sum.not_run++;
 }
 
@@ -539,8 +503,8 @@ static int sink_document(struct report_sink *k, int status, int signo,
 			fwrite(k->body_buf, 1, k->body_len, k->out);
 			fflush(k->out);
 		}
-		if (cfg->json_out)
-			stress_out_save(cfg->json_out, k->body_buf, k->body_len);
+		if (cfg->json_out && stress_out_save(cfg->json_out, k->body_buf, k->body_len))
+			status = STRESS_EXIT_INTERNAL;
 	} else {
 		if (cfg->report == REPORT_JSON) {
 			stress_out_write(k->out, "stdout", k->body_buf, k->body_len);
@@ -564,7 +528,7 @@ int report_sink_end(struct report_sink *k, int status, int signo,
 	k->sum.elapsed = stress_now() - k->t0;
 	if (k->forced) {
 		/* The document first: it is the report; the closing line follows. */
-		sink_document(k, status, signo, not_run, nr_not_run);
+		status = sink_document(k, status, signo, not_run, nr_not_run);
 		report_end(cfg, &k->sum, status, human);
 		return status;
 	}

@@ -215,6 +215,7 @@ enum stress_hook {
 	STRESS_HOOK_THREAD_START,	/* before creating worker @arg */
 	STRESS_HOOK_QUIESCENT,		/* every worker parked, before quiescent() */
 	STRESS_HOOK_RESUMED,		/* worker @arg woke from a park, holds nothing yet */
+	STRESS_HOOK_WORKER_GO,		/* worker @arg let go, before its first step */
 };
 extern void (*stress_hook)(struct stress *s, enum stress_hook where, unsigned int arg);
 

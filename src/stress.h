@@ -16,6 +16,7 @@
 #include <sys/types.h>
 #include "scenario.h"
 #include "shape/hpcc_shape.h"
+#include "util/ktap.h"
 
 #define STRESS_VERSION		"0.1"
 #define STRESS_MAX_SCENARIOS	32
@@ -132,6 +133,8 @@ struct stress_out {
 	char *target;		/* regular or new: replaced by rename; NULL: in place */
 	int fd;			/* in place: opened before the run */
 	mode_t mode;		/* of the file replaced */
+	uid_t uid;		/* its owner and group, kept too */
+	gid_t gid;
 	bool keep_mode;
 	FILE *f;
 };
@@ -263,6 +266,7 @@ struct stress {
 	double elapsed;			/* from the first worker step ("go") */
 	double startup;			/* creating the threads, before "go" */
 	bool starved;			/* no verdict: a starved run, or one whose threads outlasted it */
+	char incomplete_why[128];	/* why no verdict, for the reports; "": starved */
 	double park_time;		/* waiting for every thread to park */
 	double quiescent_time;		/* in quiescent() */
 	unsigned long ops;
@@ -281,7 +285,12 @@ void stress_hotplug_end(struct stress *s);
 int stress_run_prepare(struct stress *s);
 /* The scenario's text and JSON report, captured before teardown. */
 void stress_capture_reports(struct stress *s);
-int stress_run(struct stress *s);	/* 0 pass, 1 fail, 3 internal */
+/* The fewest operations a run must do to be judged (docs/stress.md): one per vCPU. */
+static inline unsigned long stress_min_ops(const struct stress_config *cfg)
+{
+	return cfg->nr_cpus;
+}
+int stress_run(struct stress *s);	/* its verdict's exit status: 0, 1, 3, 4, 128 + signal */
 void stress_build_reproducer(const struct stress_config *cfg, const struct scenario *sc,
 			     unsigned long long seed, double duration, char *buf, size_t len);
 double stress_now(void);
@@ -408,7 +417,29 @@ void report_sink_not_run(struct report_sink *k, const struct scenario *sc);
  */
 int report_sink_end(struct report_sink *k, int status, int signo,
 		    const struct scenario *const *not_run, unsigned int nr_not_run);
-const char *stress_verdict(struct stress *s);
 double stress_worst_margin(struct stress *s, const char **name);
+
+/*
+ * verdict.c: a run's verdict and how every report and the exit status
+ * tell it (one table, so that none can disagree).
+ */
+enum stress_verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_ERROR, VERDICT_INCOMPLETE,
+		      VERDICT_INTERRUPTED, VERDICT_SKIP, NR_VERDICTS };
+enum stress_tally { TALLY_PASSED, TALLY_FAILED, TALLY_SKIPPED, TALLY_ERRORS };
+struct stress_verdict_info {
+	const char *name;		/* text and JSON: "PASS", "FAIL", ... */
+	enum ktap_status ktap;		/* ok, not ok, # SKIP, # ERROR */
+	int exit;			/* exit status (interrupted: 128 + the signal) */
+	enum stress_tally tally;	/* the closing line's and KTAP totals' column */
+};
+enum stress_verdict stress_verdict_of(struct stress *s);
+const struct stress_verdict_info *stress_verdict_info(enum stress_verdict v);
+const char *stress_verdict(struct stress *s);
+int stress_verdict_exit(enum stress_verdict v, int signo);
+/* The KTAP result's reason in @buf (or a constant); NULL for a pass. */
+const char *stress_verdict_reason(struct stress *s, int signo, char *buf, size_t len);
+void stress_verdict_tally(struct stress_summary *sum, struct stress *s);
+int stress_exit_worse(int a, int b);
+const char *stress_signal_name(int sig);
 
 #endif /* _STRESS_STRESS_H */

@@ -253,6 +253,7 @@ static void *worker(void *arg)
 	/* A stop before the start sets go too. */
 	while (!atomic_load(&s->go))
 		word_wait_passing(&s->go, 0);
+	stress_test_hook(s, STRESS_HOOK_WORKER_GO, th->selector ? s->cfg->nr_cpus + th->id : th->id);
 	/* A vCPU thread runs its vCPU, as a task pinned to a CPU would. */
 	if (!th->selector)
 		kc_cpu_hold();
@@ -381,6 +382,11 @@ int stress_threads_start(struct stress *s)
 				      s->nr_threads, strerror(err));
 		return -1;
 	}
+	/*
+	 * The clock starts before "go" is published: no step can come before
+	 * t0, however long waking the workers keeps the controller away.
+	 */
+	atomic_store(&s->t0, stress_now());
 	atomic_store(&s->go, 1);
 	word_wake_tree(&s->go);
 	return 0;

@@ -388,6 +388,10 @@ static void __attribute__((noreturn)) hard_exit(struct stress *s, int status, co
 			     status != STRESS_EXIT_INCOMPLETE);
 		if (c && status == STRESS_EXIT_INCOMPLETE)
 			c->starved = true;
+		/* The status the report gives (a failure before the signal stays 1). */
+		if (c)
+			status = stress_exit_worse(status, stress_verdict_exit(stress_verdict_of(c),
+									   signo));
 	}
 	fflush(err);
 	if (c) {
@@ -405,8 +409,9 @@ static void __attribute__((noreturn)) hard_exit(struct stress *s, int status, co
 			/* KTAP: the end fills the plan with skipped runs. */
 			if (!report_sink_begin(&k, 0)) {
 				report_sink_run(&k, c);
-				report_sink_end(&k, status, signo, cfg->scenarios + c->index,
-						not_run);
+				/* 3 if --json FILE could not be written. */
+				status = report_sink_end(&k, status, signo,
+							 cfg->scenarios + c->index, not_run);
 			}
 			fclose(out);
 		}

@@ -74,4 +74,22 @@ sed 's/^- `--oom-tasks N`.*/- `--oom-tasks N`: stale./' "$here/docs/stress.md" \
 (cd "$tmp/stale" && "$here/scripts/docs-options" "$STRESS" --check) 2>/dev/null
 result "$([ $? = 1 ]; echo $?)" docs_option_block_stale_caught
 
+# --help wins over whatever else is given (docs/stress.md, One mode): the
+# help on stdout, nothing on stderr, exit 0; only its own SCENARIO is checked.
+bad=""
+for args in "--help --bogus" "--bogus --help" "--help --cpus bogus" "--help --list" "-vh" \
+	"--cpus 0 -h"; do
+	# shellcheck disable=SC2086
+	"$STRESS" $args >"$tmp/o" 2>"$tmp/e"
+	rc=$?
+	[ $rc = 0 ] && grep -q '^usage: stress ' "$tmp/o" && [ ! -s "$tmp/e" ] || bad="$bad [$args]:$rc"
+done
+"$STRESS" --help-markdown --bogus >"$tmp/o" 2>"$tmp/e"
+[ $? = 0 ] && grep -q '^Engine options:' "$tmp/o" && [ ! -s "$tmp/e" ] || bad="$bad [--help-markdown --bogus]"
+"$STRESS" --bogus --help oom_race >"$tmp/o" 2>"$tmp/e"
+[ $? = 0 ] && grep -q -- '--oom-algo' "$tmp/o" && ! grep -q -- '--storm-pattern' "$tmp/o" ||
+	bad="$bad [--bogus --help oom_race]"
+[ -z "$bad" ]
+result $? help_wins_over_anything_else "failed:$bad; $(head -c 200 "$tmp/e" | tr '\n' ' ')"
+
 exit $((failed > 0))

@@ -119,7 +119,10 @@ usage_error number_scenario_option_blank_refused "is not an integer" \
 	"$STRESS" --scenario oom_race --oom-tasks ' 5'
 "$STRESS" --scenario counter_storm --cpus 2 --steps 10 --duration 1ms --stat-interval 0 \
 	--stutter 1ms-2.5ms --selector-duty .5 >o 2>e
-result $? number_decimal_forms_accepted "$(head -c 200 e)"
+rc=$?
+# Accepted: a run (a 1 ms window a loaded host left without an operation is INCOMPLETE, 4).
+[ $rc = 0 ] || { [ $rc = 4 ] && grep -q '^stress: INCOMPLETE counter_storm ' o; }
+result $? number_decimal_forms_accepted "exit $rc; $(head -c 200 e | tr '\n' ' ')"
 # A user's bytes are escaped in every message, and get no "did you mean".
 usage_error escape_unknown_option_no_suggestion "unknown option '--cpu\\xffs'" \
 	"$STRESS" --cpu$'\xff's 4

@@ -122,5 +122,47 @@ result $? unwritable_outputs_refused_before_the_run "failed:$bad; $(head -c 200 
 	grep -q '"tool":"hpcc-stress"' reg
 result $? new_file_and_symlink_write_through "$(head -c 200 e)"
 
+# A replacement keeps the old file's owner and group, then its mode
+# (chown may clear set-id bits: the mode is set after it).
+echo old >owned
+chown 1234:5678 owned && chmod 2640 owned
+bad=
+for opt in $opts; do
+	$(out_cmd $opt owned) >o 2>e
+	rc=$?
+	case $opt/$rc in replay-out-run/1) rc=0 ;; esac
+	[ $rc = 0 ] && [ "$(stat -c '%u:%g %a' owned)" = "1234:5678 2640" ] &&
+		[ "$(head -c 3 owned)" != old ] || bad="$bad $opt:exit-$rc:$(stat -c '%u:%g-%a' owned)"
+	echo old >owned
+done
+[ -z "$bad" ]
+result $? replacement_keeps_owner_and_mode "failed:$bad; $(head -c 200 e | tr '\n' ' ')"
+
+# A file with several hard links is refused before the run (exit 2, one
+# line): a rename would split the links, an in-place write could lose it.
+echo old >linked
+ln linked other-name
+bad=
+for opt in $opts; do
+	$(out_cmd $opt linked) >o 2>e
+	rc=$?
+	[ $rc = 2 ] && [ ! -s o ] && [ "$(wc -l <e)" = 1 ] &&
+		grep -q '^stress: cannot write linked: it has 2 hard links' e &&
+		[ "$(cat linked)" = old ] && [ "$(stat -c %h linked)" = 2 ] || bad="$bad $opt:exit-$rc"
+done
+[ -z "$bad" ]
+result $? hard_linked_target_refused "failed:$bad; $(head -c 200 e | tr '\n' ' ')"
+
+# The watchdog's own report (the controller hangs in a stutter: the
+# watchdog ends the process) into an output that cannot be written: exit 3,
+# as any run's, not the hang's 1 (or 4 on a host that starved it).
+STRESS_SELFTEST=1 "$STRESS" --scenario selftest --cpus 2 --selftest-hang quiescent --stall-timeout 300ms \
+	--duration 0 --stat-interval 0 --seed 1 --json full >o 2>e
+rc=$?
+[ $rc = 3 ] && grep -q '^stress: cannot write full: No space left on device$' e &&
+	grep -q '^stress: watchdog: .*exiting without the final checks' e &&
+	grep -qE '^stress: (FAIL|INCOMPLETE) selftest ' o
+result $? watchdog_json_write_error_is_exit_3 "exit $rc; $(grep -v '^#  ' e | head -c 300 | tr '\n' ' ')"
+
 # No plan at the end: KTAP puts it after the version line or leaves it out.
 [ $failed = 0 ]

@@ -22,7 +22,7 @@ echo "KTAP version 1"
 
 result() {	# result OK NAME [DIAG]
 	n=$((n + 1))
-	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
+	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '%s\n' "$3" | sed 's/^/# /'
 	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
 }
 
@@ -62,6 +62,13 @@ bad inject_key --inject foo=0.1
 bad inject_trailing_comma --inject hop=0.1,
 bad inject_junk --inject hop=0.1x
 bad stutter_word --stutter often
+# --hotplug P is a plain decimal (docs/stress.md): no exponent, hex float, sign or space.
+bad hotplug_exponent --hotplug 1e-9
+bad hotplug_hex_float --hotplug 0x1p-3
+bad hotplug_plus --hotplug +0.5
+bad hotplug_space --hotplug ' 0.5'
+bad hotplug_above_one --hotplug 1.5
+bad hotplug_point_alone --hotplug .
 bad stutter_reversed --stutter 2s-1s
 bad report_format --report xml
 bad unknown_scenario --scenario nosuch
@@ -89,6 +96,19 @@ bad rounds_without_until_fail --rounds 2
 bad round_without_until_fail --round 1s
 bad replay_with_run_option --replay x.txt --cpus 2
 bad shrink_with_scenario_option --shrink x.txt --oom-algo v16
+# One file for two outputs (docs/stress.md, Output files): by name, through "..", or a link.
+bad json_and_replay_out_same --json same.json --replay-out same.json
+mkdir -p "$tmp/x"
+bad json_and_replay_out_dotdot --json same.json --replay-out ./x/../same.json
+touch "$tmp/one.json" && ln -sf one.json "$tmp/two.json"
+bad json_and_replay_out_linked --json "$tmp/one.json" --replay-out "$tmp/two.json"
+# The decimal forms the rule allows are accepted (a run bounded by --steps).
+ok=0
+for p in 0 1 .25 0.5 1.0 off; do
+	"$STRESS" --scenario counter_storm --cpus 2 --steps 50 --duration 0 --stat-interval 0 \
+		--hotplug "$p" >"$tmp/o" 2>"$tmp/e" || ok=1
+done
+result $ok hotplug_decimal_forms_accepted "$(head -c 200 "$tmp/e")"
 
 # KTAP streams go through the strict validator (tests/lib/ktap_validate.py).
 ktap_valid() {	# ktap_valid FILE [validator options]: reason in $tmp/why
@@ -170,6 +190,34 @@ rc=$?
 [ $rc = 0 ] && grep -q '^ok 1 counter_storm # SKIP checking off' "$tmp/out"
 result $? no_check_is_skip "exit $rc"
 
+# A failing --no-check run is a failure in every format: KTAP 'not ok' with a
+# reason, totals that agree, JSON FAIL, exit 1 (docs/stress.md, Exit status).
+STRESS_SELFTEST=1 "$STRESS" --scenario selftest --cpus 2 --selftest-fail-after 300 --seed 3 \
+	--steps 100000 --duration 0 --no-check --report ktap --stat-interval 0 --json nc.json \
+	>"$tmp/out" 2>/dev/null
+rc=$?
+[ $rc = 1 ] && ktap_valid "$tmp/out" --totals --expect 0,1,0 &&
+	grep -qx 'not ok 1 selftest # invariant selftest failed (class wrong-answer)' "$tmp/out" &&
+	grep -q '^# stress: FAIL selftest .*checking=off' "$tmp/out" &&
+	grep -q '"verdict":"FAIL"' nc.json && grep -q '"exit_status":1}' nc.json
+result $? no_check_failure_is_not_ok "exit $rc; $(cat "$tmp/why"; grep 'ok 1' "$tmp/out" | tr '\n' ' ')"
+# The same through the watchdog (a stall under --no-check, no deadline: the
+# watchdog ends it): 'not ok', class crash, totals that agree.
+STRESS_SELFTEST=1 "$STRESS" --scenario selftest --cpus 3 --selftest-stall --stall-timeout 500ms \
+	--no-check --report ktap --stat-interval 0 --duration 0 >"$tmp/out" 2>/dev/null
+rc=$?
+[ $rc = 1 ] && ktap_valid "$tmp/out" --totals --expect 0,1,0 &&
+	grep -qx 'not ok 1 selftest # invariant watchdog failed (class crash)' "$tmp/out" &&
+	grep -q '^# Totals: pass:0 fail:1 skip:0 total:1 contract:0 wrong-answer:0 crash:1$' "$tmp/out"
+r=$?
+# A host that starved the run to the end: INCOMPLETE, exit 4, no verdict.
+if [ $rc = 4 ] && grep -q '^ok 1 selftest # SKIP incomplete: ' "$tmp/out"; then
+	n=$((n + 1))
+	echo "ok $n no_check_stall_is_not_ok # SKIP the host starved the run: incomplete"
+else
+	result $r no_check_stall_is_not_ok "exit $rc; $(cat "$tmp/why"; grep 'ok 1' "$tmp/out" | tr '\n' ' ')"
+fi
+
 # The failure path: invariant, numbers, CPU, flight recorder, reproducer, exit 1.
 STRESS_SELFTEST=1 "$STRESS" --scenario selftest --cpus 4 --selftest-fail-after 500 --seed 9 \
 	--steps 100000 --duration 0 --stat-interval 0 >"$tmp/out" 2>"$tmp/err"
@@ -193,7 +241,7 @@ result $? reproducer_reproduces "exit $rc"
 STRESS_SELFTEST=1 "$STRESS" --scenario selftest --cpus 2 --selftest-fail-after 10 --report ktap \
 	--steps 1000 --duration 0 --stat-interval 0 >"$tmp/out" 2>/dev/null
 rc=$?
-[ $rc = 1 ] && grep -qx "not ok 1 selftest" "$tmp/out" && ! grep -q "^ok " "$tmp/out" &&
+[ $rc = 1 ] && grep -qx "not ok 1 selftest # invariant selftest failed (class wrong-answer)" "$tmp/out" && ! grep -q "^ok " "$tmp/out" &&
 	grep -q '^# failure 1: invariant=selftest' "$tmp/out" &&
 	ktap_valid "$tmp/out" --totals --expect 0,1,0
 result $? ktap_failure_is_not_ok "exit $rc $(cat "$tmp/why")"

@@ -21,6 +21,7 @@ static struct selftest_cfg {
 	bool starved;			/* the watchdog finds every run starved */
 	bool late_resume;		/* vCPU 0 resumes from its first park last */
 	bool hold_resume;		/* vCPU 0 never finishes its first resume */
+	bool idle;			/* every vCPU but 0 makes no step */
 	int hang;			/* enum hang */
 } cfg;
 static atomic_uint nr_resumed;		/* the other workers through their first resume */
@@ -123,6 +124,10 @@ static void selftest_hook(struct stress *s, enum stress_hook where, unsigned int
 			nap();
 		}
 	}
+	/* --selftest-idle: a run whose window sees only vCPU 0's steps (the minimum's tests). */
+	if (where == STRESS_HOOK_WORKER_GO && cfg.idle && arg && arg < stress_nr_cpus(s))
+		while (!stress_stopping(s))
+			nap();
 	if (where == STRESS_HOOK_QUIESCENT && cfg.hang == HANG_QUIESCENT) {
 		say("controller hangs in a stutter, every worker parked");
 		for (;;)
@@ -142,6 +147,8 @@ static const struct stress_opt selftest_opts[] = {
 	  .help = "vCPU 0 wakes from its first park last, then fails deliberately." },
 	{ "selftest-hold-resume", .type = OPT_FLAG, OPT_FIELD(struct selftest_cfg, hold_resume),
 	  .help = "vCPU 0 holds in its first resume (no vCPU) until the run stops." },
+	{ "selftest-idle", .type = OPT_FLAG, OPT_FIELD(struct selftest_cfg, idle),
+	  .help = "every vCPU but 0 waits, from its start, until the run stops (no step)." },
 	{ "selftest-hang", .arg = "WHERE", .type = OPT_CHOICE, OPT_FIELD(struct selftest_cfg, hang),
 	  .choices = hang_names,
 	  .help = "hang forever: step (vCPU 0, deaf to stop), replay-step (the same in a "
@@ -166,7 +173,7 @@ static int selftest_setup(struct stress *s)
 	stress_set_priv(s, st);
 	atomic_store(&nr_resumed, 0);
 	stress_wd_fake_starved = cfg.starved;
-	stress_hook = cfg.hang >= HANG_START || cfg.late_resume || cfg.hold_resume ?
+	stress_hook = cfg.hang >= HANG_START || cfg.late_resume || cfg.hold_resume || cfg.idle ?
 		      selftest_hook : NULL;
 	return 0;
 }
