@@ -2,11 +2,13 @@
 # kcompat with a scheduling point at every shared access (-DKC_EXPLORE),
 # in $(BUILD)/explore; the stress build is untouched.
 #
-#   make explore          build $(BUILD)/explore/explore and run the
-#                         counter_storm configuration (2 vCPUs x 3 adds +
-#                         1 reader, batch 2, preemption bound 2, every
-#                         schedule: --reduction none)
-#   EXPLORE_ARGS=...      other arguments for that run
+#   make explore          build $(BUILD)/explore/explore and run two
+#                         counter_storm configurations, batch 2, preemption
+#                         bound 2, every schedule (--reduction none):
+#                         2 vCPUs x 3 adds + 1 reader (EXPLORE_ARGS), then
+#                         3 vCPUs x 3 adds + 1 reader (EXPLORE_LEVEL_ARGS:
+#                         a tree with a level between the CPUs and the root)
+#   EXPLORE_ARGS=...      other arguments: that run only
 #   XP_ADAPT=1            a tree with an older hpcc API (one mk/kernel.mk
 #                         refuses): counter_storm through lib/hpcc_adapt,
 #                         its shape probed as mk/adapt.mk does; no oom or
@@ -40,9 +42,15 @@ $(BUILD)/explore: $(XP_OBJS) $(XP_LIB_OBJS)
 else
 XP_BUILD	:= $(BUILD)/explore
 XP_BIN		:= $(XP_BUILD)/explore
-# Every schedule (a "complete" verdict); docs/explore.md's make explore line
-# says so, and tests/cli/explore_target.sh holds the two together.
+# Every schedule (a "complete" verdict); docs/explore.md's make explore lines
+# say so, and tests/cli/explore_target.sh holds them together. 2 vCPUs give
+# the tree no level between the CPUs and the root; 3 do (lib/shape).
 EXPLORE_ARGS	?= --cpus 2 --adds 3 --readers 1 --batch 2 --bound 2 --reduction none
+EXPLORE_LEVEL_ARGS ?= --cpus 3 --adds 3 --readers 1 --batch 2 --bound 2 --reduction none
+# EXPLORE_ARGS given on the command line or in the environment: that run only.
+ifneq ($(origin EXPLORE_ARGS),file)
+EXPLORE_LEVEL_ARGS :=
+endif
 # A kernel tree reads other CPUs' words with plain loads through
 # per_cpu_ptr() (lib/hpcc with READ_ONCE): each is a point there.
 XP_TREE_FLAGS	:= $(if $(KERNEL_SRC),-DKC_XP_PCPU_READ) $(if $(filter 1,$(XP_ADAPT)),-DXP_ADAPT)
@@ -60,6 +68,7 @@ $(XP_BIN): FORCE
 
 explore: $(XP_BIN)
 	$(XP_BIN) $(EXPLORE_ARGS)
+	$(if $(strip $(EXPLORE_LEVEL_ARGS)),$(XP_BIN) $(EXPLORE_LEVEL_ARGS))
 endif
 
 # ./stress --replay SCHEDULE runs this build's explorer, also from the
