@@ -128,7 +128,8 @@ echo old >owned
 chown 1234:5678 owned && chmod 2640 owned
 bad=
 for opt in $opts; do
-	$(out_cmd $opt owned) >o 2>e
+	out_cmd "$opt" owned
+	"${cmd[@]}" >o 2>e
 	rc=$?
 	case $opt/$rc in replay-out-run/1) rc=0 ;; esac
 	[ $rc = 0 ] && [ "$(stat -c '%u:%g %a' owned)" = "1234:5678 2640" ] &&
@@ -144,7 +145,8 @@ echo old >linked
 ln linked other-name
 bad=
 for opt in $opts; do
-	$(out_cmd $opt linked) >o 2>e
+	out_cmd "$opt" linked
+	"${cmd[@]}" >o 2>e
 	rc=$?
 	[ $rc = 2 ] && [ ! -s o ] && [ "$(wc -l <e)" = 1 ] &&
 		grep -q '^stress: cannot write linked: it has 2 hard links' e &&

@@ -6,6 +6,7 @@
 # both; --fiber-switch takes only its two names. KTAP on stdout.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/lib/sh/common.sh
 . "$here/lib/sh/common.sh"
 XP=$(realpath -m "${BUILD:-build/cc}/explore/explore")
 NR=5

@@ -10,6 +10,7 @@
 # the root's copy of ./stress replays a schedule. KTAP on stdout.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/lib/sh/common.sh
 . "$here/lib/sh/common.sh"
 XP=$(realpath -m "${BUILD:-build/cc}/explore/explore")
 NR=25

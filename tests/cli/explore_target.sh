@@ -9,6 +9,7 @@
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 root=$(cd "$here/.." && pwd)
+# shellcheck source=tests/lib/sh/common.sh
 . "$here/lib/sh/common.sh"
 XP=$(realpath -m "${BUILD:-build/cc}/explore/explore")
 echo "KTAP version 1"

@@ -11,10 +11,11 @@
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 if [ -n "${STRESS:-}" ]; then
-	export BUILD=$(realpath "$(dirname "$STRESS")")
+	BUILD=$(realpath "$(dirname "$STRESS")")
 else
-	export BUILD=$(realpath "${BUILD:-build/cc}")
+	BUILD=$(realpath "${BUILD:-build/cc}")
 fi
+export BUILD
 REGRESS="$root/scripts/regress"
 . "$root/tests/lib/sh/common.sh"
 test_begin

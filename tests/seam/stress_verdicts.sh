@@ -9,6 +9,7 @@
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 sv=$here/../scripts/stress-verdicts
+# shellcheck source=tests/lib/sh/common.sh
 . "$here/lib/sh/common.sh"
 test_begin
 echo "KTAP version 1"
