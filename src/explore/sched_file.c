@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "xp.h"
+#include "memmodel.h"
 
 int xp_schedule_save(const char *path, const struct xp_cfg *cfg, const struct xp_run *r)
 {
@@ -34,6 +35,8 @@ int xp_schedule_save(const char *path, const struct xp_cfg *cfg, const struct xp
 		cfg->harness, cfg->cpus, cfg->adds, cfg->readers, cfg->reads, cfg->batch);
 	if (cfg->plant)
 		fprintf(f, "plant 1\n");
+	if (xp_mm != XP_MM_SC)
+		fprintf(f, "memory-model %s\n", xp_mm_name());
 	if (!strcmp(cfg->harness, "oom"))
 		fprintf(f, "tasks %u\nforks %u\nalgo %s\n", cfg->tasks, cfg->forks, cfg->algo);
 	if (cfg->nr_sizes) {
@@ -111,6 +114,8 @@ int xp_schedule_load(const char *path, struct xp_cfg *cfg, struct xp_run *r)
 			cfg->batch = u;
 		} else if (!strcmp(key, "plant") && !parse_uint(val, 1, &u)) {
 			cfg->plant = u;
+		} else if (!strcmp(key, "memory-model") && xp_mm_parse(val) >= 0) {
+			xp_mm = (enum xp_model)xp_mm_parse(val);
 		} else if (!strcmp(key, "sizes")) {
 			if (xp_parse_sizes(val, cfg))
 				goto bad;
