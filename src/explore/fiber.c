@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include "ctx.h"
 #include "xp.h"
+#include "memmodel.h"
 
 #define XP_STACK	(256UL << 10)
 
@@ -88,6 +89,8 @@ int xp_machine_init(const struct xp_harness *h, const struct xp_cfg *cfg)
 		fprintf(stderr, "explore: %u fibers, at most %u\n", M.n, XP_MAX_FIBERS);
 		return -1;
 	}
+	if (xp_mm_init(M.n))
+		return -1;
 	for (i = 0; i < M.n; i++) {
 		M.f[i].stack = mmap(NULL, XP_STACK, PROT_READ | PROT_WRITE,
 				    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -102,9 +105,10 @@ int xp_current(void)
 	return M.cur ? (int)(M.cur - M.f) : -1;
 }
 
+/* With a weak memory model, the store buffers' agents too (memmodel.h). */
 unsigned int xp_nr_fibers(void)
 {
-	return M.n;
+	return M.n + xp_mm_agents();
 }
 
 void xp_exec_begin(void)
@@ -128,6 +132,7 @@ void xp_exec_begin(void)
 		f->gp_wait = 0;
 	}
 	kc_xp_hook = point;
+	xp_mm_begin();
 }
 
 static bool can_run(const struct xp_fiber *f)
@@ -156,9 +161,9 @@ unsigned int xp_enabled(void)
 	if (M.failed)
 		return 0;
 	for (i = 0; i < M.n; i++)
-		if (can_run(&M.f[i]))
+		if (can_run(&M.f[i]) && !xp_mm_blocks(i, M.f[i].next.kind))
 			mask |= 1U << i;
-	return mask;
+	return mask | xp_mm_enabled();
 }
 
 unsigned int xp_live(void)
@@ -168,7 +173,7 @@ unsigned int xp_live(void)
 	for (i = 0; i < M.n; i++)
 		if (M.f[i].state != F_DONE)
 			mask |= 1U << i;
-	return mask;
+	return mask | xp_mm_live();
 }
 
 bool xp_all_done(void)
@@ -183,6 +188,8 @@ bool xp_all_done(void)
 
 const struct xp_access *xp_pending(unsigned int id)
 {
+	if (id >= M.n)
+		return xp_mm_pending(id);
 	return &M.f[id].next;
 }
 
@@ -196,6 +203,10 @@ void xp_step(unsigned int id)
 	struct xp_fiber *f = &M.f[id];
 	unsigned int j;
 
+	if (id >= M.n) {
+		xp_mm_flush(id);
+		return;
+	}
 	/* The access at the point happens now: the model's part of it. */
 	switch (f->next.kind) {
 	case KC_XP_GP:
@@ -232,6 +243,7 @@ bool xp_failed(void)
 void xp_exec_end(void)
 {
 	kc_xp_hook = NULL;
+	xp_mm_end();
 	if (!M.failed && !xp_all_done())
 		xp_fail("deadlock", "no fiber can run and not all are done");
 	if (!M.failed)
@@ -243,6 +255,7 @@ void xp_exec_end(void)
 void xp_exec_abandon(void)
 {
 	kc_xp_hook = NULL;
+	xp_mm_end();
 	M.h->teardown();
 }
 

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "xp.h"
+#include "memmodel.h"
 
 #define XP_SCHED_MAGIC	"hpcc-stress-schedule"
 #define XP_SCHED_FORMAT	2
@@ -76,6 +77,9 @@ int xp_schedule_save(const char *path, const struct xp_cfg *cfg, const struct xp
 	fprintf(m, "harness %s\ncpus %u\nadds %u\nreaders %u\nreads %u\nbatch %lu\nplant %d\n",
 		cfg->harness, cfg->cpus, cfg->adds, cfg->readers, cfg->reads, cfg->batch,
 		cfg->plant);
+	/* Only a weak model is named: a file without the line is sc. */
+	if (xp_mm != XP_MM_SC)
+		fprintf(m, "memory-model %s\n", xp_mm_name());
 	fprintf(m, "sizes ");
 	for (i = 0; i < cfg->nr_sizes; i++)
 		fprintf(m, "%s%ld", i ? "," : "", cfg->sizes[i]);
@@ -126,7 +130,7 @@ static const struct {
 	const char *name, *range;
 	long min, max;
 } keys[NR_KEYS] = {
-	[K_HARNESS] = { "harness", "counter_storm, oom or compaction", 0, 0 },
+	[K_HARNESS] = { "harness", "a harness of --help", 0, 0 },
 	[K_CPUS] = { "cpus", "2..4", 2, 4 },
 	[K_ADDS] = { "adds", "1..8", 1, XP_MAX_ADDS },
 	[K_READERS] = { "readers", "0..2", 0, 2 },
@@ -218,6 +222,7 @@ int xp_schedule_load(const char *path, struct xp_cfg *cfg, struct xp_sched *s)
 		return -1;
 	}
 	memset(s, 0, sizeof(*s));
+	xp_mm = XP_MM_SC;	/* the file names its model, sc when it names none */
 	if (len > XP_SCHED_BYTES || strlen(buf) != len) {
 		fprintf(stderr, "explore: %s: not a schedule file (%s)\n", path,
 			len > XP_SCHED_BYTES ? "over 1 MiB" : "a NUL byte");
@@ -261,6 +266,15 @@ int xp_schedule_load(const char *path, struct xp_cfg *cfg, struct xp_sched *s)
 				goto fail;
 			}
 			magic = true;
+			continue;
+		}
+		if (key == K_SIZES && !strcmp(line, "memory-model")) {
+			if (!val || xp_mm_parse(val) <= 0) {
+				fprintf(stderr, "explore: %s:%u: want 'memory-model tso or pso' here\n",
+					path, lineno);
+				goto fail;
+			}
+			xp_mm = (enum xp_model)xp_mm_parse(val);
 			continue;
 		}
 		if (key < NR_KEYS) {

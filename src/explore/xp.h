@@ -13,7 +13,8 @@
 #include <stdio.h>
 #include <kcompat/kcompat.h>
 
-#define XP_MAX_FIBERS	8
+/* Agents: the fibers and, under a weak memory model, their store buffers. */
+#define XP_MAX_FIBERS	16
 #define XP_MAX_STEPS	4096
 #define XP_MAX_ADDS	8
 /*
@@ -53,6 +54,7 @@ struct xp_cfg {
 	/* oom: initial tasks, a forking fiber or not, the selection's algorithm. */
 	unsigned int tasks, forks;
 	const char *algo;
+	const char *litmus;		/* litmus: the program (litmus.c) */
 };
 
 struct xp_harness {
@@ -72,6 +74,9 @@ struct xp_harness {
 extern const struct xp_harness xp_storm_harness;
 extern const struct xp_harness xp_oom_harness;
 extern const struct xp_harness xp_compaction_harness;
+/* Barrier patterns (patterns.c): sb, mp and publish. */
+extern const struct xp_harness xp_sb_harness, xp_mp_harness, xp_publish_harness;
+extern const struct xp_harness xp_litmus_harness;
 /* The oom harness's selection: the model or a kernel tree's code. */
 const char *xp_oom_impl(void);
 /* The harness called @name (its canonical name), or NULL. */

@@ -250,8 +250,43 @@ extern int *kc_xp_rcu_nest;
 	if (__builtin_expect(kc_xp_hook != NULL, 0))			\
 		kc_xp_hook((const void *)(addr), (kind));		\
 } while (0)
+
+/*
+ * What a load, store or fence orders, for the explorer's weak memory
+ * models (docs/explore.md#memory-models). LOCAL: the owner's own load
+ * (rcu_dereference_protected()), no scheduling point.
+ */
+enum kc_xp_order {
+	KC_XP_MO_PLAIN,
+	KC_XP_MO_ACQUIRE,
+	KC_XP_MO_RELEASE,
+	KC_XP_MO_MB,
+	KC_XP_MO_WMB,
+	KC_XP_MO_RMB,
+	KC_XP_MO_LOCAL,
+};
+typedef void (*kc_xp_mem_fn)(const void *addr, unsigned int size, enum kc_xp_kind kind,
+			     enum kc_xp_order mo);
+/* Set only while a memory model other than sc is explored. */
+extern kc_xp_mem_fn kc_xp_mem_hook;
+/* After the access: a store goes to the store buffer, a forwarded load's word is restored. */
+extern void (*kc_xp_post_hook)(void);
+#define kc_xp_mem(addr, size, kind, mo) do {				\
+	if (__builtin_expect(kc_xp_hook != NULL, 0)) {			\
+		if (kc_xp_mem_hook)					\
+			kc_xp_mem_hook((const void *)(addr), (size), (kind), (mo)); \
+		else if ((mo) != KC_XP_MO_LOCAL)			\
+			kc_xp_hook((const void *)(addr), (kind));	\
+	}								\
+} while (0)
+#define kc_xp_post() do {						\
+	if (__builtin_expect(kc_xp_mem_hook != NULL, 0))		\
+		kc_xp_post_hook();					\
+} while (0)
 #else
 #define kc_xp(addr, kind) do { } while (0)
+#define kc_xp_mem(addr, size, kind, mo) do { } while (0)
+#define kc_xp_post() do { } while (0)
 #endif
 
 #endif /* _KCOMPAT_KCOMPAT_H */

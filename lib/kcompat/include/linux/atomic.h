@@ -18,13 +18,18 @@
 #define __KC_ATOMIC_OPS(pfx, atype, t)					\
 static inline t pfx##_read(const atype *v)				\
 {									\
-	kc_xp(&v->counter, KC_XP_READ);				\
-	return atomic_load_explicit((_Atomic t *)&v->counter, memory_order_relaxed); \
+	t __r;								\
+									\
+	kc_xp_mem(&v->counter, sizeof(t), KC_XP_READ, KC_XP_MO_PLAIN);	\
+	__r = atomic_load_explicit((_Atomic t *)&v->counter, memory_order_relaxed); \
+	kc_xp_post();							\
+	return __r;							\
 }									\
 static inline void pfx##_set(atype *v, t i)				\
 {									\
-	kc_xp(&v->counter, KC_XP_WRITE);				\
+	kc_xp_mem(&v->counter, sizeof(t), KC_XP_WRITE, KC_XP_MO_PLAIN);	\
 	atomic_store_explicit(&v->counter, i, memory_order_relaxed);	\
+	kc_xp_post();							\
 }									\
 static inline void pfx##_add(t i, atype *v)				\
 {									\
@@ -109,13 +114,18 @@ static inline bool pfx##_try_cmpxchg_relaxed(atype *v, t *old, t new)	\
 }									\
 static inline t pfx##_read_acquire(const atype *v)			\
 {									\
-	kc_xp(&v->counter, KC_XP_READ);				\
-	return atomic_load_explicit((_Atomic t *)&v->counter, memory_order_acquire); \
+	t __r;								\
+									\
+	kc_xp_mem(&v->counter, sizeof(t), KC_XP_READ, KC_XP_MO_ACQUIRE); \
+	__r = atomic_load_explicit((_Atomic t *)&v->counter, memory_order_acquire); \
+	kc_xp_post();							\
+	return __r;							\
 }									\
 static inline void pfx##_set_release(atype *v, t i)			\
 {									\
-	kc_xp(&v->counter, KC_XP_WRITE);				\
+	kc_xp_mem(&v->counter, sizeof(t), KC_XP_WRITE, KC_XP_MO_RELEASE); \
 	atomic_store_explicit(&v->counter, i, memory_order_release);	\
+	kc_xp_post();							\
 }									\
 static inline t pfx##_sub_return_relaxed(t i, atype *v)		\
 {									\

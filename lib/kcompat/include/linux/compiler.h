@@ -49,26 +49,37 @@
 #define smp_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define smp_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
 #else
-/* The same accesses, each after a scheduling point (kcompat.h: kc_xp). */
-#define __kc_xp_load(p, kind, mo) ({					\
+/*
+ * The same accesses, each after a scheduling point (kcompat.h: kc_xp)
+ * that says its size and order: a weak memory model buffers the store
+ * or forwards the load around the real access (kc_xp_post).
+ */
+#define __kc_xp_load(p, kind, mo, xmo) ({				\
 	typeof(p) __xp_p = (p);						\
-	kc_xp(__xp_p, kind);						\
-	__atomic_load_n(__xp_p, mo);					\
+	kc_xp_mem(__xp_p, sizeof(*__xp_p), kind, xmo);			\
+	typeof(*__xp_p) __xp_v = __atomic_load_n(__xp_p, mo);		\
+	kc_xp_post();							\
+	__xp_v;								\
 })
 /* The value first: its own loads are points before this store's. */
-#define __kc_xp_store(p, v, mo) ({					\
+#define __kc_xp_store(p, v, mo, xmo) ({					\
 	typeof(p) __xp_q = (p);						\
 	typeof(*__xp_q) __xp_v = (v);					\
-	kc_xp(__xp_q, KC_XP_WRITE);					\
+	kc_xp_mem(__xp_q, sizeof(*__xp_q), KC_XP_WRITE, xmo);		\
 	__atomic_store_n(__xp_q, __xp_v, mo);				\
+	kc_xp_post();							\
 })
-#define READ_ONCE(x)		__kc_xp_load(&(x), KC_XP_READ, __ATOMIC_RELAXED)
-#define WRITE_ONCE(x, val)	__kc_xp_store(&(x), (val), __ATOMIC_RELAXED)
-#define smp_load_acquire(p)	__kc_xp_load((p), KC_XP_READ, __ATOMIC_ACQUIRE)
-#define smp_store_release(p, v)	__kc_xp_store((p), (v), __ATOMIC_RELEASE)
-#define smp_mb()	({ kc_xp(NULL, KC_XP_FENCE); __atomic_thread_fence(__ATOMIC_SEQ_CST); })
-#define smp_rmb()	({ kc_xp(NULL, KC_XP_FENCE); __atomic_thread_fence(__ATOMIC_ACQUIRE); })
-#define smp_wmb()	({ kc_xp(NULL, KC_XP_FENCE); __atomic_thread_fence(__ATOMIC_RELEASE); })
+#define __kc_xp_fence(xmo, mo) ({					\
+	kc_xp_mem(NULL, 0, KC_XP_FENCE, xmo);				\
+	__atomic_thread_fence(mo);					\
+})
+#define READ_ONCE(x)	__kc_xp_load(&(x), KC_XP_READ, __ATOMIC_RELAXED, KC_XP_MO_PLAIN)
+#define WRITE_ONCE(x, val)	__kc_xp_store(&(x), (val), __ATOMIC_RELAXED, KC_XP_MO_PLAIN)
+#define smp_load_acquire(p)	__kc_xp_load((p), KC_XP_READ, __ATOMIC_ACQUIRE, KC_XP_MO_ACQUIRE)
+#define smp_store_release(p, v)	__kc_xp_store((p), (v), __ATOMIC_RELEASE, KC_XP_MO_RELEASE)
+#define smp_mb()	__kc_xp_fence(KC_XP_MO_MB, __ATOMIC_SEQ_CST)
+#define smp_rmb()	__kc_xp_fence(KC_XP_MO_RMB, __ATOMIC_ACQUIRE)
+#define smp_wmb()	__kc_xp_fence(KC_XP_MO_WMB, __ATOMIC_RELEASE)
 #endif
 
 #define __stringify_1(x...)	#x

@@ -58,11 +58,13 @@ static inline void rcu_read_unlock(void)
 	__atomic_exchange_n(&(p), (v), __ATOMIC_ACQ_REL)
 #else
 /* Scheduling points first (compiler.h); the protected form is owner-only. */
-#define rcu_dereference(p)	__kc_xp_load(&(p), KC_XP_READ, __ATOMIC_ACQUIRE)
-#define rcu_dereference_protected(p, c)	__atomic_load_n(&(p), __ATOMIC_RELAXED)
-#define rcu_access_pointer(p)	__kc_xp_load(&(p), KC_XP_READ, __ATOMIC_RELAXED)
-#define rcu_assign_pointer(p, v)	__kc_xp_store(&(p), (v), __ATOMIC_RELEASE)
-#define RCU_INIT_POINTER(p, v)	__kc_xp_store(&(p), (v), __ATOMIC_RELAXED)
+#define rcu_dereference(p)	__kc_xp_load(&(p), KC_XP_READ, __ATOMIC_ACQUIRE, KC_XP_MO_ACQUIRE)
+#define rcu_dereference_protected(p, c)	\
+	__kc_xp_load(&(p), KC_XP_READ, __ATOMIC_RELAXED, KC_XP_MO_LOCAL)
+#define rcu_access_pointer(p)	__kc_xp_load(&(p), KC_XP_READ, __ATOMIC_RELAXED, KC_XP_MO_PLAIN)
+#define rcu_assign_pointer(p, v)	\
+	__kc_xp_store(&(p), (v), __ATOMIC_RELEASE, KC_XP_MO_RELEASE)
+#define RCU_INIT_POINTER(p, v)	__kc_xp_store(&(p), (v), __ATOMIC_RELAXED, KC_XP_MO_PLAIN)
 #define rcu_replace_pointer(p, v, c) ({					\
 	typeof(p) __xp_n = (v);						\
 	kc_xp(&(p), KC_XP_RMW);						\

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Litmus tests (docs/explore.md#litmus-tests): our own tests/litmus/*.litmus,
+# translated by scripts/litmus and explored under sc, tso and pso, keep the
+# rule: no outcome LKMM says Never is observed, and each test's weak
+# outcome is observed under exactly the models its Shown-under: line names
+# (SB under tso and pso, MP and 2+2W under pso, LB under none). The check
+# is shown to fail on a Never that is observed and on a wrong Shown-under:
+# line; an unsupported primitive is a skipped row; bad input is exit 2.
+set -u
+XP=${BUILD:-build/cc}/explore/explore
+here=$(cd "$(dirname "$0")/../.." && pwd)
+echo "KTAP version 1"
+NR=6
+echo "1..$NR"
+if [ ! -x "$XP" ]; then
+	for i in $(seq 1 $NR); do echo "ok $i litmus_$i # SKIP no $XP"; done
+	exit 0
+fi
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+rc=0
+n=0
+lit() { python3 "$here/scripts/litmus" --explore "$XP" "$@"; }
+# result NAME CONDITION-STATUS DETAIL
+result() {
+	n=$((n + 1))
+	if [ "$2" -eq 0 ]; then
+		echo "ok $n $1"
+	else
+		printf '%s\n' "$3" | sed 's/^/# /' | tail -15
+		echo "not ok $n $1"
+		rc=1
+	fi
+}
+
+out=$(lit --check "$here"/tests/litmus/*.litmus 2>&1)
+got=$?
+[ $got -eq 0 ] && grep -q '^# 8 translated, 0 skipped, 0 failing' <<<"$out" &&
+	grep -q '^| .SB. | Sometimes | never ([0-9]*) | observed ([0-9]*) | observed' <<<"$out" &&
+	grep -q '^| .MP. | Sometimes | never ([0-9]*) | never ([0-9]*) | observed' <<<"$out"
+result own_litmus_tests $? "exit $got
+$out"
+printf '%s\n' "$out" | grep '^|' | sed 's/^/# /'
+
+# SB claimed Never: observed under tso and pso, the check must fail.
+sed 's/Result: Sometimes/Result: Never/; /Shown-under/d' "$here/tests/litmus/SB.litmus" \
+	>"$dir/SB-never.litmus"
+out=$(lit --check "$dir/SB-never.litmus" 2>&1)
+got=$?
+[ $got -eq 1 ] && grep -q '^# FAIL SB: LKMM says Never' <<<"$out"
+result never_observed_fails $? "exit $got
+$out"
+
+# MP claimed shown under tso too: pso alone shows it.
+sed 's/Shown-under: pso/Shown-under: tso pso/' "$here/tests/litmus/MP.litmus" >"$dir/MP-tso.litmus"
+out=$(lit --check "$dir/MP-tso.litmus" 2>&1)
+got=$?
+[ $got -eq 1 ] && grep -q '^# FAIL MP: Shown-under: pso tso' <<<"$out"
+result wrong_shown_under_fails $? "exit $got
+$out"
+
+# A primitive kcompat's translation lacks: a skipped row, no verdict (4).
+sed 's/WRITE_ONCE(\*a, 1);/xchg(a, 1);/' "$here/tests/litmus/SB.litmus" >"$dir/SB-xchg.litmus"
+out=$(lit --check "$dir/SB-xchg.litmus" 2>&1)
+got=$?
+[ $got -eq 4 ] && grep -q "skipped: 'xchg(a, 1)'" <<<"$out"
+result unsupported_is_skipped $? "exit $got
+$out"
+
+# Bad input: not a litmus file, and a missing one.
+printf 'hello\n' >"$dir/bad.litmus"
+out=$(lit "$dir/bad.litmus" 2>&1)
+got=$?
+[ $got -eq 2 ] && grep -q "no 'C NAME' line" <<<"$out"
+result bad_file_exit_2 $? "exit $got
+$out"
+out=$(lit "$dir/missing.litmus" 2>&1)
+got=$?
+[ $got -eq 2 ]
+result missing_file_exit_2 $? "exit $got
+$out"
+exit $rc
