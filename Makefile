@@ -164,7 +164,8 @@ TOOL_BUILD	:= $(BUILD)-tool
 # scripts/regress over a matrix.
 CHECK_LONG_SH	:= tests/seam/kernel_src_seam.sh tests/seam/koom_seam.sh \
 		   tests/seam/kcompact_seam.sh tests/regress/regress_matrix.sh \
-		   tests/seam/kernel_series.sh tests/seam/producer_seam.sh
+		   tests/seam/kernel_series.sh tests/seam/producer_seam.sh \
+		   tests/seam/known_seam.sh
 # Each tier's scripts (tests/lib/sh/ holds sourced helpers, one level down).
 CHECK_ALL_SH	:= $(filter-out $(CHECK_LONG_SH),$(sort $(wildcard tests/*/*.sh)))
 # The slowest scripts start first (most of their time is waiting for a
