@@ -32,6 +32,7 @@ enum opt_id {
 	O_RCU,
 	O_HOTPLUG,
 	O_HELP_MD,
+	O_KNOWN, O_FINDINGS_OUT,
 	O_END,
 	O_SCENARIO_OPT = 1024,	/* + index into the scenario option list */
 };
@@ -94,6 +95,12 @@ static const struct stress_opt options[] = {
 	  .choices = report_names, .deflt = "text", .help = "stdout format."),
 	E("json", 0, "FILE", O_JSON, ANY, OUTPUT, .type = OPT_STRING, F(json_file),
 	  .help = "also write the JSON report to FILE."),
+	E("known", 0, "FILE", O_KNOWN, RUN, CHECKING, .type = OPT_STRING, F(known_file),
+	  .help = "findings whose signature FILE names (--findings-out's format) are "
+		  "counted and the run goes on; only a new one fails it."),
+	E("findings-out", 0, "FILE", O_FINDINGS_OUT, RUN, OUTPUT, .type = OPT_STRING,
+	  F(findings_file),
+	  .help = "write the runs' finding signatures with their hits to FILE."),
 	E("stat-interval", 0, "D", O_STAT, RUN, OUTPUT, .type = OPT_DURATION, F(stat_interval),
 	  .deflt = "1s", .help = "progress line interval; 0 = none."),
 	E("stall-timeout", 0, "D", O_STALL, ANY, CHECKING, .type = OPT_DURATION, F(stall_timeout),

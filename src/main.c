@@ -128,6 +128,7 @@ static int run_all(struct stress_config *cfg)
 			status = stress_exit_worse(status, rc);
 			index++;
 			report_sink_run(&k, s);
+			findings_collect(s);
 			if (rc == STRESS_EXIT_FAIL && !s->stalled && !s->interrupted &&
 			    replay_after_failure(s, cfg->report == REPORT_JSON ? stderr : out))
 				status = STRESS_EXIT_INTERNAL;
@@ -169,6 +170,8 @@ static int run_all(struct stress_config *cfg)
 	}
 	if (signo && status == STRESS_EXIT_PASS)
 		status = STRESS_EXIT_SIGNAL(signo);
+	if (findings_save(cfg))
+		status = STRESS_EXIT_INTERNAL;
 	/* The scenarios a signal kept from starting (none with --until-fail). */
 	status = report_sink_end(&k, status, signo, cfg->scenarios + i,
 				 signo && !cfg->until_fail ? cfg->nr_scenarios - i : 0);
@@ -218,8 +221,10 @@ static int stress_main(int argc, char **argv)
 	/* An explorer's schedule: the explorer runs it, before any output is opened. */
 	if (act == ACT_REPLAY && replay_is_schedule(cfg.replay_file))
 		return replay_run_schedule(&cfg);
-	/* Every output file before the run: no verdict is printed for nothing. */
-	if (stress_outputs_prepare(&cfg))
+	/* Every input and output file before the run: no verdict is printed for nothing. */
+	if (cfg.known_file && known_load(&cfg, cfg.known_file))
+		return STRESS_EXIT_USAGE;
+	if (stress_outputs_prepare(&cfg) || findings_prepare(&cfg))
 		return STRESS_EXIT_USAGE;
 	stress_signals_install();
 	if (stress_watchdog_start(&cfg))

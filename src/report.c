@@ -176,7 +176,7 @@ static void verdict_line(struct stress *s, char *buf, size_t len)
 		     s->nr_failures ? " class=" : "",
 		     s->nr_failures ? stress_class_name(s->failures[0].cls) : "",
 		     s->interrupted ? " interrupted" : "", s->skipped ? " checking=off" : "");
-	(void)n;
+	known_verdict(s, buf, len, n);
 }
 
 static void details(struct stress *s, FILE *out)
@@ -197,6 +197,7 @@ static void details(struct stress *s, FILE *out)
 		fprintf(out, "# soft %s=%lu\n", s->softs[i].name, atomic_load(&s->softs[i].count));
 	if (s->sc_text)
 		fputs(s->sc_text, out);
+	known_report(s, out);
 	for (i = 0; i < s->nr_failures; i++) {
 		struct stress_failure *f = &s->failures[i];
 
@@ -416,6 +417,7 @@ static void report_json_run(struct stress *s)
 	}
 	json_arr_end(&jw);
 	json_ku64(&jw, "failure_events", s->nr_fail_events);
+	known_report_json(s, &jw);
 	json_kstr(&jw, "reproducer", s->reproducer);
 	json_kobj_begin(&jw, "scenario_data");
 	json_kstr(&jw, "name", s->sc->name);

@@ -137,7 +137,9 @@ bool stress_stopping(struct stress *s);
 /*
  * A hard invariant failed: record it (invariant name, the numbers in the
  * message, the CPU or -1), dump the flight recorder, print the exact
- * reproducer command and stop the run. Thread-safe.
+ * reproducer command and stop the run. Thread-safe. A failure whose
+ * signature --known names is only counted: the run goes on, so a check
+ * goes on past a failure when stress_failed() is still false.
  */
 void stress_fail(struct stress *s, const char *invariant, int cpu,
 		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -154,6 +156,15 @@ enum stress_class {
 const char *stress_class_name(enum stress_class cls);
 void stress_fail_class(struct stress *s, enum stress_class cls, const char *invariant,
 		       int cpu, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/*
+ * The same, naming the kernel function that answered wrong (without its
+ * percpu_counter_tree_ prefix; NULL: none in particular). The finding's
+ * signature is (scenario, invariant, class, function): one that --known
+ * names is counted and the run goes on; stress_failed() stays false.
+ */
+void stress_fail_fn(struct stress *s, enum stress_class cls, const char *invariant,
+		    const char *fn, int cpu, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
 /* A soft event (benign race, budget ran out, ...): counted and reported. */
 void stress_soft(struct stress *s, const char *what, unsigned long n);
 /* A check was made: @used out of @bound (margin = used / bound, worst kept). */

@@ -17,6 +17,7 @@
 #include "scenario.h"
 #include "shape/hpcc_shape.h"
 #include "util/ktap.h"
+#include "known.h"
 
 #define STRESS_VERSION		"0.1"
 #define STRESS_MAX_SCENARIOS	32
@@ -88,6 +89,12 @@ struct stress_config {
 	unsigned int nr_scenarios;
 	/* Scenario options as given ("--name=value" ...), for the reproducer. */
 	char scenario_args[1024];
+	/* --known FILE, --findings-out FILE (known.c) */
+	const char *known_file;
+	struct stress_sig *known;
+	unsigned int nr_known;
+	const char *findings_file;
+	struct stress_out *findings_out;
 	/* --help SCENARIO, --help-markdown */
 	const struct scenario *help_scenario;
 	bool help_markdown;
@@ -246,6 +253,8 @@ struct stress {
 	struct stress_failure failures[STRESS_MAX_FAILURES];
 	unsigned int nr_failures;	/* recorded */
 	unsigned long nr_fail_events;	/* including unrecorded */
+	struct stress_found found[STRESS_MAX_FOUND];	/* by signature (known.c) */
+	unsigned int nr_found;
 	bool internal_error;
 	bool stalled;
 	bool interrupted;

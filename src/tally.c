@@ -167,14 +167,19 @@ void stress_dump_threads(struct stress *s, FILE *out)
  * @wd: from the watchdog thread, which must never block on a lock the
  * controller may hold forever: the record is skipped if the lock is busy.
  */
-static void record_failure(struct stress *s, enum stress_class cls, const char *invariant,
-			   int cpu, const char *msg, bool wd)
+static bool record_failure(struct stress *s, enum stress_class cls, const char *invariant,
+			   const char *fn, int cpu, const char *msg, bool wd)
 {
 	struct stress_failure *f;
 	bool first;
 
 	if (wd ? pthread_mutex_trylock(&s->fail_lock) : pthread_mutex_lock(&s->fail_lock))
-		return;
+		return false;
+	/* A known signature is counted (known.c) and the run goes on. */
+	if (known_count(s, cls, invariant, fn, msg, wd)) {
+		pthread_mutex_unlock(&s->fail_lock);
+		return true;
+	}
 	first = !s->nr_fail_events++;
 	if (s->nr_failures < STRESS_MAX_FAILURES) {
 		f = &s->failures[s->nr_failures++];
@@ -210,15 +215,17 @@ static void record_failure(struct stress *s, enum stress_class cls, const char *
 		if (wd)
 			funlockfile(stderr);
 	}
+	return false;
 }
 
-static void vfail(struct stress *s, enum stress_class cls, const char *invariant, int cpu,
-		  bool wd, const char *fmt, va_list ap)
+static void vfail(struct stress *s, enum stress_class cls, const char *invariant,
+		  const char *fn, int cpu, bool wd, const char *fmt, va_list ap)
 {
 	char msg[512];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	record_failure(s, cls, invariant, cpu, msg, wd);
+	if (record_failure(s, cls, invariant, fn, cpu, msg, wd))
+		return;
 	atomic_store(&s->failed, true);
 	atomic_store(&s->stop, true);
 }
@@ -229,7 +236,7 @@ void stress_fail(struct stress *s, const char *invariant, int cpu, const char *f
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfail(s, STRESS_WRONG_ANSWER, invariant, cpu, false, fmt, ap);
+	vfail(s, STRESS_WRONG_ANSWER, invariant, NULL, cpu, false, fmt, ap);
 	va_end(ap);
 }
 
@@ -239,7 +246,17 @@ void stress_fail_class(struct stress *s, enum stress_class cls, const char *inva
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfail(s, cls, invariant, cpu, false, fmt, ap);
+	vfail(s, cls, invariant, NULL, cpu, false, fmt, ap);
+	va_end(ap);
+}
+
+void stress_fail_fn(struct stress *s, enum stress_class cls, const char *invariant,
+		    const char *fn, int cpu, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(s, cls, invariant, fn, cpu, false, fmt, ap);
 	va_end(ap);
 }
 
@@ -252,6 +269,6 @@ void stress_fail_watchdog(struct stress *s, int cpu, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfail(s, STRESS_CRASH, "watchdog", cpu, true, fmt, ap);
+	vfail(s, STRESS_CRASH, "watchdog", NULL, cpu, true, fmt, ap);
 	va_end(ap);
 }

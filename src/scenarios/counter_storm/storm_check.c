@@ -33,7 +33,7 @@ static int compare_delta(long delta, unsigned long tol_neg, unsigned long tol_po
  */
 static bool window_check(struct stress *s, struct storm *st, unsigned int key,
 			 const struct truth_window *w, long val, bool approx,
-			 const char *what)
+			 const char *what, const char *fn)
 {
 	long err = (long)((unsigned long)val - truth_exact(w));
 	__int128 lo = -(__int128)truth_dneg(w), hi = truth_dpos(w);
@@ -58,7 +58,8 @@ static bool window_check(struct stress *s, struct storm *st, unsigned int key,
 	else
 		stress_margin(s, inv, 0, 1);
 	if (!storm_in_window(err, lo, hi)) {
-		stress_fail(s, inv, -1, "%s of counter %s = %ld is %ld from the exact total %ld at "
+		stress_fail_fn(s, STRESS_WRONG_ANSWER, inv, fn, -1,
+			    "%s of counter %s = %ld is %ld from the exact total %ld at "
 			    "the read, allowed [%lld, %lld]: in flight +%lu/-%lu, pending carry "
 			    "bound %lu, T=%lu", what, key_names[key], val, err,
 			    (long)truth_exact(w), (long long)lo, (long long)hi,
@@ -77,11 +78,11 @@ static void check_approx(struct stress *s, struct storm *st, unsigned int key, u
 	truth_read_done_bounded(st->truth, key, &w, id, st->kshape[key].m_top);
 	v = percpu_counter_tree_approximate_sum(st->ctr[key]);
 	truth_read_started(st->truth, key, &w);
-	window_check(s, st, key, &w, v, true, "approximate_sum");
+	window_check(s, st, key, &w, v, true, "approximate_sum", "approximate_sum");
 	/* The clamped variant never goes negative (docs/spec/hpcc.md#hpcc-bugs bug 3). */
 	if (percpu_counter_tree_approximate_sum_positive(st->ctr[key]) < 0)
-		stress_fail(s, "positive", -1, "approximate_sum_positive(%s) < 0",
-			    key_names[key]);
+		stress_fail_fn(s, STRESS_WRONG_ANSWER, "positive", "approximate_sum_positive", -1,
+			       "approximate_sum_positive(%s) < 0", key_names[key]);
 }
 
 static void check_precise(struct stress *s, struct storm *st, unsigned int key)
@@ -92,9 +93,10 @@ static void check_precise(struct stress *s, struct storm *st, unsigned int key)
 	truth_read_done(st->truth, key, &w);
 	v = percpu_counter_tree_precise_sum(st->ctr[key]);
 	truth_read_started(st->truth, key, &w);
-	window_check(s, st, key, &w, v, false, "precise_sum");
+	window_check(s, st, key, &w, v, false, "precise_sum", "precise_sum");
 	if (percpu_counter_tree_precise_sum_positive(st->ctr[key]) < 0)
-		stress_fail(s, "positive", -1, "precise_sum_positive(%s) < 0", key_names[key]);
+		stress_fail_fn(s, STRESS_WRONG_ANSWER, "positive", "precise_sum_positive", -1,
+			       "precise_sum_positive(%s) < 0", key_names[key]);
 }
 
 static void check_min_max(struct stress *s, struct storm *st, unsigned int key, unsigned int id)
@@ -105,12 +107,14 @@ static void check_min_max(struct stress *s, struct storm *st, unsigned int key, 
 	truth_read_done_bounded(st->truth, key, &w, id, st->kshape[key].m_top);
 	percpu_counter_tree_approximate_min_max(st->ctr[key], &a, &mn, &mx);
 	truth_read_started(st->truth, key, &w);
-	if (!window_check(s, st, key, &w, a, true, "approximate_min_max's approximation"))
+	if (!window_check(s, st, key, &w, a, true, "approximate_min_max's approximation",
+			  "approximate_min_max") && stress_failed(s))
 		return;
 	stress_count_checks(s, 1);
 	if ((unsigned long)mn != (unsigned long)a - st->over[key] ||
 	    (unsigned long)mx != (unsigned long)a + st->under[key])
-		stress_fail(s, "min_max", -1, "approximate_min_max(%s): approx %ld gave [%ld, %ld], "
+		stress_fail_fn(s, STRESS_WRONG_ANSWER, "min_max", "approximate_min_max", -1,
+			       "approximate_min_max(%s): approx %ld gave [%ld, %ld], "
 			    "expected [approx - over, approx + under] = [%ld, %ld]", key_names[key],
 			    a, mn, mx, (long)((unsigned long)a - st->over[key]),
 			    (long)((unsigned long)a + st->under[key]));
@@ -149,7 +153,7 @@ static void contract_fail(struct stress *s, const char *fn, const char *args,
 	char name[64];
 
 	hpcc_window_name(name, sizeof(name), delta, tol_neg, neg_name, tol_pos, pos_name);
-	stress_fail_class(s, STRESS_CONTRACT, "compare", -1,
+	stress_fail_fn(s, STRESS_CONTRACT, "compare", fn, -1,
 			  "%s(%s): %s = %s (%+ld) returns %d; the documented range is "
 			  "[-%s, +%s] = [-%lu, +%lu], so the answer must be %d", fn, args, what,
 			  name, delta, got, neg_name, pos_name, tol_neg, tol_pos, want);
@@ -166,12 +170,18 @@ void storm_compare_value_verdict(struct stress *s, struct storm *st, unsigned in
 	stress_count_checks(s, 3);
 	stress_margin(s, "compare", rp != truth || (ra && ra != truth) || ra != expect, 0);
 	atomic_fetch_add_explicit(&st->compares, 1, memory_order_relaxed);
-	if (rp != truth)
-		stress_fail(s, "compare", -1, "precise_compare_value(%s, %ld) = %d but the counter "
-			    "is %ld (expected %d)", key_names[key], v, rp, (long)exact, truth);
-	else if (ra && ra != truth)
-		stress_fail(s, "compare", -1, "approximate_compare_value(%s, %ld) = %d but the "
-			    "counter is %ld", key_names[key], v, ra, (long)exact);
+	/* Each function judged on its own: one may be a known finding. */
+	if (rp != truth) {
+		stress_fail_fn(s, STRESS_WRONG_ANSWER, "compare", "precise_compare_value", -1,
+			       "precise_compare_value(%s, %ld) = %d but the counter is %ld "
+			       "(expected %d)", key_names[key], v, rp, (long)exact, truth);
+		if (stress_failed(s))
+			return;
+	}
+	if (ra && ra != truth)
+		stress_fail_fn(s, STRESS_WRONG_ANSWER, "compare", "approximate_compare_value", -1,
+			       "approximate_compare_value(%s, %ld) = %d but the counter is %ld",
+			       key_names[key], v, ra, (long)exact);
 	else if (ra != expect)
 		contract_fail(s, "approximate_compare_value", key_names[key], "v - approx",
 			      (long)((unsigned long)v - approx), ra, expect, st->over[key], "over",
@@ -228,12 +238,17 @@ void storm_compare_pair_verdict(struct stress *s, struct storm *st, unsigned int
 	stress_count_checks(s, 3);
 	stress_margin(s, "compare", rp != truth || (ra && ra != truth) || ra != expect, 0);
 	atomic_fetch_add_explicit(&st->compares, 1, memory_order_relaxed);
-	if (rp != truth)
-		stress_fail(s, "compare", -1, "precise_compare(%s, %s) = %d but the counters are "
-			    "%ld and %ld", key_names[ka], key_names[kb], rp, (long)ea, (long)eb);
-	else if (ra && ra != truth)
-		stress_fail(s, "compare", -1, "approximate_compare(%s, %s) = %d but the counters "
-			    "are %ld and %ld", key_names[ka], key_names[kb], ra, (long)ea, (long)eb);
+	if (rp != truth) {
+		stress_fail_fn(s, STRESS_WRONG_ANSWER, "compare", "precise_compare", -1,
+			       "precise_compare(%s, %s) = %d but the counters are %ld and %ld",
+			       key_names[ka], key_names[kb], rp, (long)ea, (long)eb);
+		if (stress_failed(s))
+			return;
+	}
+	if (ra && ra != truth)
+		stress_fail_fn(s, STRESS_WRONG_ANSWER, "compare", "approximate_compare", -1,
+			       "approximate_compare(%s, %s) = %d but the counters are %ld and %ld",
+			       key_names[ka], key_names[kb], ra, (long)ea, (long)eb);
 	else if (ra != expect) {
 		char who[64];
 
@@ -333,7 +348,8 @@ static void quiescent_counter(struct stress *s, struct storm *st, unsigned int k
 		stress_fail(s, "conservation", -1, "counter %s: precise sum %ld != exact total %ld "
 			    "(difference %ld)", key_names[key], precise, (long)exact,
 			    (long)((unsigned long)precise - exact));
-		return;
+		if (stress_failed(s))
+			return;
 	}
 	for (cpu = 0; cpu < st->nr_cpus; cpu++) {
 		word = READ_ONCE(*per_cpu_ptr(c->level0, cpu));
@@ -341,7 +357,9 @@ static void quiescent_counter(struct stress *s, struct storm *st, unsigned int k
 			stress_fail(s, "conservation", cpu, "counter %s: level-0 word of cpu %u is "
 				    "%ld, the adds made as that cpu total %ld", key_names[key], cpu,
 				    (long)word, (long)truth_cpu_word(st->truth, key, cpu));
-			return;
+			if (stress_failed(s))
+				return;
+			break;
 		}
 	}
 
@@ -366,7 +384,8 @@ static void quiescent_counter(struct stress *s, struct storm *st, unsigned int k
 		over -= pre_o;
 	}
 	if (under != st->kshape[key].under || over != st->kshape[key].over)
-		stress_fail(s, "contract", -1, "counter %s: accuracy range under %lu over %lu "
+		stress_fail_fn(s, STRESS_WRONG_ANSWER, "contract", "approximate_accuracy_range", -1,
+			       "counter %s: accuracy range under %lu over %lu "
 			    "(added to preset %lu and %lu), the model says %lu and %lu",
 			    key_names[key], under, over, pre_u, pre_o,
 			    st->kshape[key].under, st->kshape[key].over);
@@ -378,7 +397,8 @@ static void quiescent_counter(struct stress *s, struct storm *st, unsigned int k
 			    "over %lu", key_names[key], approx, precise, over);
 	if (percpu_counter_tree_approximate_sum_positive(c) != (approx > 0 ? approx : 0) ||
 	    percpu_counter_tree_precise_sum_positive(c) != (precise > 0 ? precise : 0))
-		stress_fail(s, "positive", -1, "counter %s: _positive variants disagree with the "
+		stress_fail_fn(s, STRESS_WRONG_ANSWER, "positive", "sum_positive", -1,
+			       "counter %s: _positive variants disagree with the "
 			    "clamped sums %ld, %ld", key_names[key], approx, precise);
 
 	/* (d) min/max contains the precise value */
@@ -386,7 +406,8 @@ static void quiescent_counter(struct stress *s, struct storm *st, unsigned int k
 	stress_count_checks(s, 1);
 	if (a != approx || (long)((unsigned long)precise - mn) < 0 ||
 	    (long)((unsigned long)mx - precise) < 0)
-		stress_fail(s, "min_max", -1, "counter %s: approximate_min_max gave approx %ld "
+		stress_fail_fn(s, STRESS_WRONG_ANSWER, "min_max", "approximate_min_max", -1,
+			       "counter %s: approximate_min_max gave approx %ld "
 			    "[%ld, %ld]; approximate %ld, precise %ld", key_names[key], a, mn, mx,
 			    approx, precise);
 
@@ -426,13 +447,18 @@ static void set_all(struct stress *s, struct storm *st)
 		st->truth->base[key] = (unsigned long)v - (w.done_pos - w.done_neg);
 		stress_count_checks(s, 2);
 		if (percpu_counter_tree_precise_sum(st->ctr[key]) != v)
-			stress_fail(s, "set", -1, "set(%s, %ld): precise sum %ld", key_names[key], v,
+			stress_fail_fn(s, STRESS_WRONG_ANSWER, "set", "set", -1,
+				       "set(%s, %ld): precise sum %ld", key_names[key], v,
 				    percpu_counter_tree_precise_sum(st->ctr[key]));
 		/* The approximation keeps its residual R <= T <= under below v. */
-		else if (percpu_counter_tree_approximate_compare_value(st->ctr[key], v) ||
-			 percpu_counter_tree_precise_compare_value(st->ctr[key], v))
-			stress_fail(s, "set", -1, "set(%s, %ld): a comparison with %ld is not 0",
-				    key_names[key], v, v);
+		else if (percpu_counter_tree_approximate_compare_value(st->ctr[key], v))
+			stress_fail_fn(s, STRESS_WRONG_ANSWER, "set", "approximate_compare_value", -1,
+				       "set(%s, %ld): approximate_compare_value with %ld is not 0",
+				       key_names[key], v, v);
+		else if (percpu_counter_tree_precise_compare_value(st->ctr[key], v))
+			stress_fail_fn(s, STRESS_WRONG_ANSWER, "set", "precise_compare_value", -1,
+				       "set(%s, %ld): precise_compare_value with %ld is not 0",
+				       key_names[key], v, v);
 	}
 	atomic_fetch_add_explicit(&st->sets, 1, memory_order_relaxed);
 }

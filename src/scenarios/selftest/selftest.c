@@ -17,6 +17,7 @@
 /* Options (set before setup). */
 static struct selftest_cfg {
 	unsigned long fail_after;	/* a vCPU fails after this many steps; 0: never */
+	unsigned long known_after;	/* from this step on, every step fails another way */
 	bool stall;			/* vCPU 0 stops making progress */
 	bool starved;			/* the watchdog finds every run starved */
 	bool late_resume;		/* vCPU 0 resumes from its first park last */
@@ -139,6 +140,10 @@ static const struct stress_opt selftest_opts[] = {
 	{ "selftest-fail-after", .arg = "N", .type = OPT_UINT,
 	  OPT_FIELD(struct selftest_cfg, fail_after), .min = 1, .max = ~0UL,
 	  .help = "vCPU 0 fails an invariant after N steps." },
+	{ "selftest-known-after", .arg = "N", .type = OPT_UINT,
+	  OPT_FIELD(struct selftest_cfg, known_after), .min = 1, .max = ~0UL,
+	  .help = "from step N on, every step of vCPU 0 fails a second signature "
+		  "(selftest/contract/selftest_known): the --known tests." },
 	{ "selftest-stall", .type = OPT_FLAG, OPT_FIELD(struct selftest_cfg, stall),
 	  .help = "vCPU 0 stops making progress." },
 	{ "selftest-starved", .type = OPT_FLAG, OPT_FIELD(struct selftest_cfg, starved),
@@ -187,6 +192,9 @@ static void selftest_cpu_step(struct stress *s, unsigned int cpu, struct stress_
 	if (cpu)
 		return;
 	st->steps++;
+	if (cfg.known_after && st->steps >= cfg.known_after)
+		stress_fail_fn(s, STRESS_CONTRACT, "selftest", "selftest_known", 0,
+			       "deliberate second finding at step %lu", st->steps);
 	if (cfg.fail_after && st->steps == cfg.fail_after)
 		stress_fail(s, "selftest", 0, "deliberate failure after %lu steps (value %ld)",
 			    st->steps, v);
