@@ -85,7 +85,7 @@ for args in "--help --bogus" "--bogus --help" "--help --cpus bogus" "--help --li
 	[ $rc = 0 ] && grep -q '^usage: stress ' "$tmp/o" && [ ! -s "$tmp/e" ] || bad="$bad [$args]:$rc"
 done
 "$STRESS" --help-markdown --bogus >"$tmp/o" 2>"$tmp/e"
-[ $? = 0 ] && grep -q '^Engine options:' "$tmp/o" && [ ! -s "$tmp/e" ] || bad="$bad [--help-markdown --bogus]"
+[ $? = 0 ] && grep -q '^Engine options, run:' "$tmp/o" && [ ! -s "$tmp/e" ] || bad="$bad [--help-markdown --bogus]"
 "$STRESS" --bogus --help oom_race >"$tmp/o" 2>"$tmp/e"
 [ $? = 0 ] && grep -q -- '--oom-algo' "$tmp/o" && ! grep -q -- '--storm-pattern' "$tmp/o" ||
 	bad="$bad [--bogus --help oom_race]"
