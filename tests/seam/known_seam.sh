@@ -79,7 +79,7 @@ ok $? 2 swap_fails_at_its_finding "status $st ops $ops: $(verdict "$tmp/a.out")"
 cp "$tmp/f0" "$tmp/known"
 for i in 1 2 3 4 5; do
 	(cd "$tmp" && "$root/$kfix/swap/stress" "${opts[@]}" --seed "$i" --known known \
-		--findings-out fi >b.out 2>&1)
+		--findings-out ./fi >b.out 2>&1)
 	st=$?
 	[ $st = 0 ] || [ $st = 1 ] || { echo "# learning run $i: status $st"; rc=1; }
 	grep '^finding ' "$tmp/fi" | while read -r w s inv cls fn hits; do
