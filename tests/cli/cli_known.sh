@@ -11,6 +11,7 @@
 # Bounded by --steps, never by time.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/lib/sh/common.sh
 . "$here/lib/sh/common.sh"
 test_begin
 export STRESS_SELFTEST=1

@@ -34,7 +34,8 @@ wait_bounded() {
 # result RC NAME [DIAG]: one KTAP line; DIAG is printed only on failure.
 result() {
 	n=$((n + 1))
-	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
+	# Every line of the reason is a KTAP diagnostic.
+	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '%s\n' "$3" | sed 's/^/# /'
 	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
 }
 
