@@ -13,6 +13,10 @@
  *          one symmetric percpu_counter_tree_inaccuracy(): under == over;
  *          the boot is subsystem_init() when declared, else the tree's
  *          module_init (kcompat's initcalls)
+ *   rfc1   the first posted RFC: as rfc, but init(counter, batch) without
+ *          a gfp, approx_sum(), and precise_compare()/approximate_compare()
+ *          take a value (the later compare_value()): no compare of two
+ *          counters (hpcc_a_limit_pair())
  *
  * What a shape cannot express is named by hpcc_a_limit_*(): NULL when the
  * operation exists, else the reason a check SKIPs with. Values outside
@@ -48,8 +52,18 @@ typedef int hpcc_a_val;
 #define HPCC_A_VAL_MAX	INT_MAX
 #define HPCC_A_BATCH_MAX	UINT_MAX
 #define HPCC_A_ITEMS	0
+#elif HPCC_ADAPT_RFC1
+typedef int hpcc_a_val;
+#define HPCC_A_VAL_MIN	INT_MIN
+#define HPCC_A_VAL_MAX	INT_MAX
+#define HPCC_A_BATCH_MAX	UINT_MAX
+#define HPCC_A_ITEMS	0
+#define HPCC_A_NO_PAIR	1
 #else
-#error "hpcc_adapt: the probes found no API shape this adapter knows"
+#error "hpcc_adapt: the probes found no API shape this adapter knows (why each failed: hpcc_adapt_api.h)"
+#endif
+#ifndef HPCC_A_NO_PAIR
+#define HPCC_A_NO_PAIR	0
 #endif
 
 struct hpcc_a {
@@ -74,7 +88,13 @@ static inline const char *hpcc_a_limit_items(void)
 		"API limit: init() allocates its own items (no caller-provided items, no init_many())";
 }
 
-#if HPCC_ADAPT_RFC && !HPCC_ADAPT_SUBSYS
+static inline const char *hpcc_a_limit_pair(void)
+{
+	return HPCC_A_NO_PAIR ? "API limit: no compare of two counters "
+		"(precise_compare()/approximate_compare() take a value)" : NULL;
+}
+
+#if (HPCC_ADAPT_RFC || HPCC_ADAPT_RFC1) && !HPCC_ADAPT_SUBSYS
 int kc_do_initcalls(void);
 #endif
 
@@ -111,6 +131,8 @@ static inline int hpcc_a_init(struct hpcc_a *a, unsigned long batch)
 		}
 		return ret;
 	}
+#elif HPCC_ADAPT_RFC1
+	return percpu_counter_tree_init(&a->c, (unsigned int)batch);
 #else
 	return percpu_counter_tree_init(&a->c, (unsigned int)batch, GFP_KERNEL);
 #endif
@@ -145,6 +167,12 @@ static inline long hpcc_a_precise_sum(struct hpcc_a *a)
 	return percpu_counter_tree_precise_sum(&a->c);
 }
 
+#if HPCC_ADAPT_RFC1
+static inline long hpcc_a_approximate_sum(struct hpcc_a *a)
+{
+	return percpu_counter_tree_approx_sum(&a->c);
+}
+#else
 static inline long hpcc_a_approximate_sum(struct hpcc_a *a)
 {
 	return percpu_counter_tree_approximate_sum(&a->c);
@@ -154,6 +182,7 @@ static inline long hpcc_a_approximate_sum_positive(struct hpcc_a *a)
 {
 	return percpu_counter_tree_approximate_sum_positive(&a->c);
 }
+#endif
 
 /* Assigns the documented range: precise - approx in [-over, +under]. */
 static inline void hpcc_a_accuracy_range(struct hpcc_a *a, unsigned long *under,
@@ -180,24 +209,45 @@ static inline int hpcc_a_approximate_compare_value(struct hpcc_a *a, long v)
 {
 	if (!hpcc_a_fits(v))
 		return -ERANGE;
+#if HPCC_ADAPT_RFC1
+	return percpu_counter_tree_approximate_compare(&a->c, (hpcc_a_val)v);
+#else
 	return percpu_counter_tree_approximate_compare_value(&a->c, (hpcc_a_val)v);
+#endif
 }
 
 static inline int hpcc_a_precise_compare_value(struct hpcc_a *a, long v)
 {
 	if (!hpcc_a_fits(v))
 		return -ERANGE;
+#if HPCC_ADAPT_RFC1
+	return percpu_counter_tree_precise_compare(&a->c, (hpcc_a_val)v);
+#else
 	return percpu_counter_tree_precise_compare_value(&a->c, (hpcc_a_val)v);
+#endif
 }
 
+/* Two counters; callers check hpcc_a_limit_pair() first (-EOPNOTSUPP). */
 static inline int hpcc_a_approximate_compare(struct hpcc_a *a, struct hpcc_a *b)
 {
+#if HPCC_A_NO_PAIR
+	(void)a;
+	(void)b;
+	return -EOPNOTSUPP;
+#else
 	return percpu_counter_tree_approximate_compare(&a->c, &b->c);
+#endif
 }
 
 static inline int hpcc_a_precise_compare(struct hpcc_a *a, struct hpcc_a *b)
 {
+#if HPCC_A_NO_PAIR
+	(void)a;
+	(void)b;
+	return -EOPNOTSUPP;
+#else
 	return percpu_counter_tree_precise_compare(&a->c, &b->c);
+#endif
 }
 
 /* The suite's boot (tests/lib/ktap.c) on a tree without subsystem_init(). */

@@ -299,7 +299,7 @@ static void check_compare_pair(struct stress *s, struct astorm *st, struct stres
 	struct truth_window wa, wb;
 	int ra, rp;
 
-	if (ka == kb)
+	if (ka == kb || hpcc_a_limit_pair())
 		return;
 	truth_read_done(st->truth, ka, &wa);
 	truth_read_done(st->truth, kb, &wb);
@@ -421,7 +421,7 @@ static void astorm_quiescent(struct stress *s)
 		return;
 	for (ka = 0; ka < NR_KEYS && !stress_failed(s); ka++)
 		quiescent_counter(s, st, ka);
-	for (ka = 0; ka < NR_KEYS && !stress_failed(s); ka++)
+	for (ka = 0; ka < NR_KEYS && !stress_failed(s) && !hpcc_a_limit_pair(); ka++)
 		for (kb = 0; kb < NR_KEYS; kb++) {
 			if (ka == kb)
 				continue;
