@@ -228,7 +228,7 @@ void kc_free_percpu_at(void __percpu *ptr, const char *file, int line)
 	if (!b || !b->live) {
 		bad_free(ptr, off, b, msg, sizeof(msg));
 		pcpu_unlock();
-		kc_warn(file, line, msg, false);
+		kc_warn_bad_free(file, line, msg);
 		return;
 	}
 	b->live = false;

@@ -153,7 +153,7 @@ static void bad_kfree(const void *p, const char *file, int line)
 	if (!found)
 		snprintf(msg, sizeof(msg), "kfree(%p): not an object kmalloc() gave (or freed "
 			 "long ago)", p);
-	kc_warn(file, line, msg, false);
+	kc_warn_bad_free(file, line, msg);
 }
 
 void kc_kfree_at(const void *p, const char *file, int line)

@@ -27,6 +27,26 @@ void kc_warn(const char *file, int line, const char *cond, bool once)
 		abort();
 }
 
+void kc_warn_bad_free(const char *file, int line, const char *what)
+{
+	pthread_mutex_lock(&warn_lock);
+	if (!warn_info.bad_frees++)
+		snprintf(warn_info.first_bad_free, sizeof(warn_info.first_bad_free),
+			 "%s:%d: %s", file, line, what);
+	pthread_mutex_unlock(&warn_lock);
+	kc_warn(file, line, what, false);
+}
+
+unsigned long kc_warn_bad_frees(void)
+{
+	unsigned long n;
+
+	pthread_mutex_lock(&warn_lock);
+	n = warn_info.bad_frees;
+	pthread_mutex_unlock(&warn_lock);
+	return n;
+}
+
 unsigned long kc_warn_count(void)
 {
 	unsigned long n;

@@ -250,14 +250,20 @@ static void kt_case_body(struct kt *t, void *arg)
 {
 	const struct kt_case *c = arg;
 	const char *hang = getenv("KT_HANG_CASE");
-	unsigned long warns_before = kc_warn_count();
+	unsigned long warns_before = kc_warn_count(), frees_before = kc_warn_bad_frees();
 	struct kc_warn_info wi;
 
 	/* The runner's own test: a case that never returns. */
 	while (hang && !strcmp(hang, c->name))
 		pause();
 	c->fn(t);
-	if (!t->warns_expected && kc_warn_count() != warns_before) {
+	/* An invalid free corrupts memory: class crash, expected WARNs or not. */
+	if (!t->warns_expected && kc_warn_bad_frees() != frees_before) {
+		kc_warn_get(&wi);
+		kt_fail_class(t, KT_CRASH, "free", __FILE__, __LINE__,
+			      "invalid free (%lu); first: %s", wi.bad_frees - frees_before,
+			      wi.first_bad_free);
+	} else if (!t->warns_expected && kc_warn_count() != warns_before) {
 		kc_warn_get(&wi);
 		kt_fail(t, __FILE__, __LINE__, "unexpected WARN (%lu); first: %s",
 			kc_warn_count() - warns_before, wi.first);

@@ -7,8 +7,11 @@
  * four spaces with its own plan, parameterised cases a further level,
  * "# <suite>: pass:..." and "# Totals: ..." before the suite's result.
  */
+#include <errno.h>
 #include <fnmatch.h>
 #include <pthread.h>
+#include <time.h>
+#include <kcompat/kcompat.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -302,24 +305,72 @@ static void *try_main(void *arg)
 	return NULL;
 }
 
-static void try_run(struct kc_try *t)
+/* Seconds a step may take (KUNIT_CASE_TIMEOUT, default 300): a hang is a crash. */
+static unsigned int case_timeout(void)
 {
+	const char *s = getenv("KUNIT_CASE_TIMEOUT");
+	char *end;
+	unsigned long v;
+
+	if (!s || !*s)
+		return 300;
+	v = strtoul(s, &end, 10);
+	return *end || !v || v > 86400 ? 300 : (unsigned int)v;
+}
+
+static bool try_run(struct kc_try *t)
+{
+	struct timespec until;
 	pthread_t th;
 	int err = pthread_create(&th, NULL, try_main, t);
 
 	if (err) {
 		kunit_err(t->test, "cannot start the case's thread: %s\n", strerror(err));
 		set_failed(t->test);
-		return;
+		return true;
 	}
-	pthread_join(th, NULL);
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += case_timeout();
+	err = pthread_timedjoin_np(th, NULL, &until);
+	if (err == ETIMEDOUT) {
+		/*
+		 * The thread is left where it hangs (a thread cannot be killed
+		 * safely); the suite goes on and the process ends with it.
+		 */
+		pthread_detach(th);
+		kunit_err(t->test, "class=crash (timeout): did not return within %u s\n",
+			  case_timeout());
+		set_failed(t->test);
+		return false;
+	}
+	return true;
+}
+
+/* WARNs and invalid frees during a case: diagnostics, and a free fails it. */
+static void case_warns(struct kunit *test, unsigned long warns, unsigned long frees)
+{
+	struct kc_warn_info wi;
+
+	kc_warn_get(&wi);
+	if (wi.bad_frees != frees) {
+		kunit_err(test, "class=crash: invalid free (%lu); first: %s\n",
+			  wi.bad_frees - frees, wi.first_bad_free);
+		set_failed(test);
+	}
+	/* The first WARN of the run is known by its site; later ones by stderr. */
+	if (wi.count != warns)
+		out(INDENT "# %s: WARNING %lu%s%s\n", test->name, wi.count - warns,
+		    warns ? "" : "; first: ", warns ? "" : wi.first);
 }
 
 static void run_case(struct kunit_suite *suite, struct kunit_case *tcase, struct kunit *test)
 {
 	struct kc_try t = { test, suite, tcase, TRY_INIT_AND_RUN };
+	unsigned long warns = kc_warn_count(), frees = kc_warn_bad_frees();
 
-	try_run(&t);
+	if (!try_run(&t))
+		return;	/* hung: its exit would race with it */
+	case_warns(test, warns, frees);
 	if (suite->exit) {
 		t.what = TRY_EXIT;
 		try_run(&t);
@@ -466,16 +517,21 @@ end:
 int kc_kunit_run_all(const char *filter)
 {
 	unsigned int i, n = 0, run = 0;
+	unsigned long warns;
 	bool failed = false;
 
 	for (i = 0; i < nr_suites; i++)
 		n += selected(filter, suites[i], NULL) && nr_cases(suites[i], filter);
 	out("KTAP version 1\n1..%u\n", n);
+	warns = kc_warn_count();
 	for (i = 0; i < nr_suites; i++) {
 		if (!selected(filter, suites[i], NULL) || !nr_cases(suites[i], filter))
 			continue;
 		failed |= run_suite(suites[i], ++run, filter) == KUNIT_FAILURE;
 	}
+	/* After the results: kunit_parser.py ignores it, kernel-check counts it. */
+	if (kc_warn_count() != warns)
+		out("# warnings: %lu\n", kc_warn_count() - warns);
 	return failed;
 }
 

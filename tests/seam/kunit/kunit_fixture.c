@@ -14,6 +14,9 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/sched/task.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 static int suite_inits, case_inits, case_exits;
 
@@ -352,4 +355,57 @@ static struct kunit_suite fails_suite = {
 	.test_cases = fails_cases,
 };
 
-kunit_test_suites(&shim_suite, &fails_suite);
+/*
+ * What the runner must survive and count (tests/seam/kunit_robust.sh): a
+ * WARN is counted and named, an invalid free_percpu() fails its case as
+ * a crash, a case that never returns fails by the per-case timeout
+ * (KUNIT_CASE_TIMEOUT) and the suite goes on. The hang needs
+ * KUNIT_FIXTURE_HANG=1, so that a run of every suite stays short.
+ */
+static void robust_warn(struct kunit *test)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		WARN_ON(i >= 0);
+	KUNIT_EXPECT_EQ(test, i, 3);
+}
+
+static void robust_bad_free(struct kunit *test)
+{
+	int __percpu *p = alloc_percpu(int);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	free_percpu(p);
+	free_percpu(p);		/* the double free under test */
+}
+
+static void robust_hang(struct kunit *test)
+{
+	const char *hang = getenv("KUNIT_FIXTURE_HANG");
+
+	if (!hang || strcmp(hang, "1"))
+		kunit_skip(test, "hangs only with KUNIT_FIXTURE_HANG=1");
+	for (;;)
+		pause();
+}
+
+static void robust_after(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, 1 + 1, 2);
+}
+
+static struct kunit_case robust_cases[] = {
+	KUNIT_CASE(robust_warn),
+	KUNIT_CASE(robust_bad_free),
+	KUNIT_CASE(robust_hang),
+	KUNIT_CASE(robust_after),
+	{}
+};
+
+static struct kunit_suite robust_suite = {
+	.name = "kunit_shim_robust",
+	.test_cases = robust_cases,
+};
+
+kunit_test_suites(&shim_suite, &fails_suite, &robust_suite);

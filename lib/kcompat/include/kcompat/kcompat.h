@@ -170,8 +170,17 @@ long kc_ratelimit(struct kc_ratelimit *rl, long long now_ns, long long interval_
 struct kc_warn_info {
 	unsigned long count;
 	char first[256];	/* "file:line: condition" of the first one */
+	unsigned long bad_frees;	/* of count, kc_warn_bad_free()'s */
+	char first_bad_free[256];
 };
 void kc_warn(const char *file, int line, const char *cond, bool once);
+/*
+ * A free of memory that is not a live allocation (an invalid or double
+ * free_percpu()/kfree()): a WARN, counted apart because it is memory
+ * corruption in the kernel, a crash class finding, not a wrong answer.
+ */
+void kc_warn_bad_free(const char *file, int line, const char *what);
+unsigned long kc_warn_bad_frees(void);
 unsigned long kc_warn_count(void);
 void kc_warn_get(struct kc_warn_info *info);
 void kc_warn_reset(void);
