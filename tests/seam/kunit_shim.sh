@@ -116,8 +116,8 @@ result $ok "failure_kinds_and_totals" "$tmp/why"
 : >"$tmp/why"
 "$fx" --list >"$tmp/out" 2>&1
 ok=0
-[ "$(wc -l <"$tmp/out")" = 15 ] && has "$tmp/out" "kunit_shim.shim_hooks" "kunit_shim.shim_kthread_adds" \
-	"kunit_shim_fails.fails_one_param" && ok=1
+[ "$(wc -l <"$tmp/out")" = 19 ] && has "$tmp/out" "kunit_shim.shim_hooks" "kunit_shim.shim_kthread_adds" \
+	"kunit_shim_fails.fails_one_param" "kunit_shim_robust.robust_after" && ok=1
 [ $ok = 1 ] || cat "$tmp/out" >>"$tmp/why"
 result $ok "list" "$tmp/why"
 
