@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# tier: long
+# scripts/kernel-check --findings (docs/kernel-trees.md#findings-a-maintainer-can-act-on)
+# on a fixture series of ours: lib/hpcc laid out as a kernel tree (BASE),
+# then a commit that seeds a finding (the carry bit from an unsigned int
+# get_count_order(): tests/seam/fixtures/ktrees/count-order-int.patch,
+# carry_batch_4g wrong-answer), then an unrelated one (HEAD).
+# Checked: the finding's KUnit case is written, fails on the tree and
+# passes on the fixed copy (the shim's KTAP of both runs, in the shape
+# kunit_parser.py reads: the suite a subtest four spaces in); its report
+# is at most 72 columns (but the Fixes: tag, never wrapped), names the
+# function and carries the Fixes: line of
+# the seeding commit; its .cocci and .diff exist, the diff applies to
+# HEAD's files and undoes the seeded change; bad --findings is exit 2.
+# Env: CC. KTAP on stdout.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib/sh/common.sh
+. "$root/tests/lib/sh/common.sh"
+cd "$root" || exit 1
+echo "KTAP version 1"
+if [ -n "${KERNEL_SRC:-}" ]; then
+	echo "1..1"
+	echo "ok 1 findings # SKIP already building against KERNEL_SRC"
+	exit 0
+fi
+echo "1..7"
+unset MAKEFLAGS MAKELEVEL MFLAGS
+n=0 failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+repo=$tmp/repo out=$tmp/out
+g() {
+	git -C "$repo" -c user.name=fixture -c user.email=fixture@localhost "$@"
+}
+mkdir -p "$repo/lib" "$repo/include/linux" "$repo/mm"
+git init -q "$repo"
+cp lib/hpcc/percpu_counter_tree.c "$repo/lib/"
+cp lib/hpcc/include/linux/percpu_counter_tree.h "$repo/include/linux/"
+g add -A && g commit -q -m "base"
+g apply -p1 "$root/tests/seam/fixtures/ktrees/count-order-int.patch"
+g add -A && g commit -q -m "percpu_counter_tree: carry bit from get_count_order()"
+seed=$(g rev-parse --short=12 HEAD)
+echo "int vmscan;" >"$repo/mm/vmscan.c"
+g add -A && g commit -q -m "mm: unrelated change"
+base=$(g rev-parse HEAD~2)
+
+scripts/kernel-check --findings "$tmp/no/such/dir" --git "$repo" "$base..HEAD" \
+	>"$tmp/bad.out" 2>&1
+rc=$?
+[ $rc = 2 ] && [ "$(wc -l <"$tmp/bad.out")" = 1 ]
+result $? "bad --findings: exit 2, one line" "rc=$rc: $(cat "$tmp/bad.out")"
+
+scripts/kernel-check --duration 0.2s --cpus 2 --unit test_hpcc_carry --jobs 2 \
+	--findings "$out" --git "$repo" "$base..HEAD" >"$tmp/series.out" 2>&1
+rc=$?
+f=$out/carry_batch_4g
+[ $rc = 1 ] && [ -f "$f.kunit.c" ] && [ -f "$f.txt" ]
+result $? "series: exit 1, carry_batch_4g's case and report written" \
+	"rc=$rc; $(ls "$out" 2>&1); $(tail -5 "$tmp/series.out")"
+
+# The verification runs: the tree's (the case fails) and the fixed copy's.
+kdir=$(find "${BUILD:-build}/kseries" -path '*/findings/tree.ktap' -newer "$tmp/bad.out" |
+       head -1)
+kdir=${kdir%/tree.ktap}
+# kunit_parser's shape: version, plan, the suite as a subtest (version,
+# "# Subtest:", plan) four spaces in, one case result, the suite's result.
+shape() {	# KTAP RESULT
+	awk -v r="$2" '
+	{ l[NR] = $0 }
+	/^ *(ok|not ok) [0-9]+ / { res[++n] = $0 }
+	END {
+		bad = l[1] != "KTAP version 1" || l[2] != "1..1" ||
+		      l[3] != "    KTAP version 1" ||
+		      l[4] != "    # Subtest: percpu_counter_tree_finding" || l[5] != "    1..1" ||
+		      n != 2 || res[1] != "    " r " 1 hpcc_test_carry_batch_4g" ||
+		      res[2] != r " 1 percpu_counter_tree_finding"
+		exit bad
+	}' "$1"
+}
+ok=0
+shape "$kdir/tree.ktap" "not ok" || ok=1
+shape "$kdir/build/kunit.ktap" ok || ok=1
+result $ok "the case fails on the tree, passes fixed; KTAP as kunit_parser reads it" \
+	"$(cat "$kdir/tree.ktap" "$kdir/build/kunit.ktap" 2>&1)"
+
+# The case is the tree's API only, in the shape of the kernel's file.
+ok=0
+grep -q '^static void hpcc_test_carry_batch_4g(struct kunit \*test)$' "$f.kunit.c" || ok=1
+grep -q '^	KUNIT_CASE(hpcc_test_carry_batch_4g),$' "$f.kunit.c" || ok=1
+grep -q 'kunit_test_suite(' "$f.kunit.c" || ok=1
+! grep -E 'kc_|hu_|kt_' "$f.kunit.c" || ok=1
+result $ok "the KUnit case: kernel API only, a function and its KUNIT_CASE"
+
+ok=0
+long=$(expand "$f.txt" | awk 'length > 72 && !/^Fixes: /' | head -3)
+[ -z "$long" ] || ok=1
+grep -q "^Fixes: $seed (\"percpu_counter_tree: carry bit from get_count_order()\")$" \
+	"$f.txt" || ok=1
+grep -q '^Function: percpu_counter_tree_init()$' "$f.txt" || ok=1
+grep -q '^          at lib/percpu_counter_tree.c:[0-9]' "$f.txt" || ok=1
+grep -q 'Expected ' "$f.txt" || ok=1
+grep -q 'scripts/kernel-check --unit test_hpcc_carry ' "$f.txt" || ok=1
+result $ok "the report: 72 columns, Fixes: the seeding commit, function, expected/got" \
+	"$long
+$(head -20 "$f.txt")"
+
+# The fix: the semantic patch's diff applies to HEAD and undoes the seed.
+ok=0
+[ -f "$f.cocci" ] && [ -f "$f.diff" ] || ok=1
+g apply --check -p1 "$f.diff" 2>"$tmp/apply" || ok=1
+grep -q '^+.*get_count_order_long(batch_size)' "$f.diff" || ok=1
+grep -q 'fixed by (no new finding)' "$f.txt" || ok=1
+result $ok "the fix: .cocci and .diff, applies to HEAD, re-judged clean" \
+	"$(cat "$tmp/apply" "$f.diff" 2>&1 | head -20)"
+
+# Nothing else: one finding, one set of files.
+[ "$(find "$out" -type f | wc -l)" = 4 ]
+result $? "one finding, four files" "$(ls "$out")"
+[ "$failed" = 0 ]
