@@ -9,7 +9,7 @@ code it measured ('[model]' or '[kernel]') or 'Not measured'; a
 'Reproduce:' block at the end. Every number of an answer is traceable: some
 number of DIR/report.json equals it at the precision shown (thousands
 commas dropped). Quoted lines and the Reproduce block (option values) are
-not answers. The plots' data beside it (DIR/*.dat, one block per series,
+not answers, nor are citations ([...] and <...>). The plots' data beside it (DIR/*.dat, one block per series,
 '# title' first): at least one file, and no series without a point. Prints 'DIR: ok' or DIR's first problem for each DIR and
 exits 1 when any has one."""
 import json
@@ -22,6 +22,10 @@ MAX_LINES = 25
 # A number standing alone (not part of a word such as a commit hash or
 # 'w3.9'), with thousands commas; an 'x' or '%' may follow it.
 NUM = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?=x\b|%|[^\w]|$)")
+
+
+# A citation: a tag or patch subject in [...], a Message-Id in <...>.
+CITE = re.compile(r"\[[^]]*\]|<[^>]*>")
 
 
 def leaves(x, out):
@@ -90,6 +94,7 @@ def check(d):
         if not re.search(r"\[(model|kernel)\]|Not measured", body):
             return "answer %d says neither [model], [kernel] nor Not measured" % (k + 1)
         for ln in ans:
+            ln = CITE.sub("", ln)
             for m in NUM.finditer(ln):
                 if not traceable(m.group(1), m.group(2), vals):
                     return ("answer %d: '%s%s' is in no number of report.json: %s"
