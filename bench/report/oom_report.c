@@ -418,6 +418,7 @@ static int ord_run(struct json *j, const struct ord_cfg *c, unsigned long seed)
 	json_obj_begin(j);
 	json_ku64(j, "seed", seed);
 	json_ku64(j, "window_pages", u + o);
+	json_ku64(j, "over_pages", o);
 	if (c->detail)
 		json_karr_begin(j, "kills");
 	for (ms = 0; kills < ORD_TASKS - 1 && ms < 600000; ms += ORD_DT_MS) {
@@ -465,6 +466,9 @@ static int ord_run(struct json *j, const struct ord_cfg *c, unsigned long seed)
 			/* How crowded the top was: what exhausts v16's 16 sums. */
 			json_ku64(j, "within_window",
 				  ord_within(t, true_badness(v[OOM_ALGO_PRECISE]), u + o));
+			/* Those v16's filter lets through once it holds an exact max. */
+			json_ku64(j, "within_over",
+				  ord_within(t, true_badness(v[OOM_ALGO_PRECISE]), o));
 		}
 		for (a = 0; a < OOM_NR_ALGOS; a++) {
 			int idx = v[a] - t;
