@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$here" || exit 1
 CHECK="python3 $here/tests/lib/reply_check.py"
 echo "KTAP version 1"
-echo "1..8"
+echo "1..10"
 
 mkdir -p "$tmp/r"
 cp tests/seam/fixtures/report/report.json "$tmp/r/"
@@ -44,4 +44,13 @@ for p in "${plants[@]}"; do
 		"reply_check_fires_$p" "checker: ${line:-no line}"
 done
 
+# hpcc-report --rss-file: bad input is one line and exit 2, before any run.
+BIN=${BUILD:-build/cc}/bench/hpcc-report
+printf '12\nabc\n' >"$tmp/rss-bad"
+for f in /nonexistent "$tmp/rss-bad"; do
+	"$BIN" --section imprecision --tiny --rss-file "$f" >"$tmp/o" 2>"$tmp/e"
+	rc=$?
+	result "$([ $rc = 2 ] && [ "$(wc -l <"$tmp/e")" = 1 ] && [ ! -s "$tmp/o" ]; echo $?)" \
+		"bad_input_rss_file_${f##*/}" "rc $rc: $(cat "$tmp/e")"
+done
 [ "$failed" = 0 ]
