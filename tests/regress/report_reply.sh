@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# make report's REPLY.txt (docs/report.md): rendered from a small fixture
+# report.json (tests/seam/fixtures/report, a tiny run's data; the 3.5-minute
+# report is not run here), it passes tests/lib/reply_check.py: 72 columns,
+# six quoted questions, short answers saying model or kernel, every number
+# traceable to report.json, and the plot data written beside it has no
+# empty series. The checker is shown to fire on each defect.
+set -u
+here=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib/sh/common.sh
+. "$here/tests/lib/sh/common.sh"
+n=0 failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$here" || exit 1
+CHECK="python3 $here/tests/lib/reply_check.py"
+echo "KTAP version 1"
+echo "1..10"
+
+mkdir -p "$tmp/r"
+cp tests/seam/fixtures/report/report.json "$tmp/r/"
+scripts/report --render "$tmp/r" >"$tmp/out" 2>&1
+result $? reply_rendered "$(cat "$tmp/out")"
+
+# Each defect planted in a copy of its own; one checker run judges them all.
+plants=(wide untraced untagged long order emptyplot)
+plant() {	# NAME SED-SCRIPT
+	cp -r "$tmp/r" "$tmp/$1"
+	sed -i "$2" "$tmp/$1/REPLY.txt"
+}
+plant wide '0,/^\[model\]/s/^\[model\] /[model] ........................................................................ /'
+plant untraced '0,/^\[model\]/s/^\[model\] /[model] 12345.6 /'
+plant untagged 's/\[model\] //; s/\[kernel\] //; s/Not measured/Not run/'
+plant long '/^> 2\./{n;s/^$/\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na/}'
+plant order 's/^> 1\./> 7./'
+plant emptyplot ''
+sed -i '/^# v16 max batch/,/^$/{/^[0-9]/d}' "$tmp/emptyplot/imprecision.dat"
+$CHECK "$tmp/r" "${plants[@]/#/$tmp/}" >"$tmp/chk" 2>&1
+grep -qx "$tmp/r: ok" "$tmp/chk"
+result $? reply_and_plots_pass_check "$(cat "$tmp/chk")"
+for p in "${plants[@]}"; do
+	line=$(grep "^$tmp/$p: " "$tmp/chk")
+	result "$([ -n "$line" ] && [ "$line" != "$tmp/$p: ok" ]; echo $?)" \
+		"reply_check_fires_$p" "checker: ${line:-no line}"
+done
+
+# hpcc-report --rss-file: bad input is one line and exit 2, before any run.
+BIN=${BUILD:-build/cc}/bench/hpcc-report
+printf '12\nabc\n' >"$tmp/rss-bad"
+for f in /nonexistent "$tmp/rss-bad"; do
+	"$BIN" --section imprecision --tiny --rss-file "$f" >"$tmp/o" 2>"$tmp/e"
+	rc=$?
+	result "$([ $rc = 2 ] && [ "$(wc -l <"$tmp/e")" = 1 ] && [ ! -s "$tmp/o" ]; echo $?)" \
+		"bad_input_rss_file_${f##*/}" "rc $rc: $(cat "$tmp/e")"
+done
+[ "$failed" = 0 ]
