@@ -33,6 +33,7 @@ enum opt_id {
 	O_HOTPLUG,
 	O_HELP_MD,
 	O_KNOWN, O_FINDINGS_OUT,
+	O_LIST_INV,
 	O_END,
 	O_SCENARIO_OPT = 1024,	/* + index into the scenario option list */
 };
@@ -55,6 +56,9 @@ static const struct stress_opt options[] = {
 	E("scenario", 's', "NAME", O_SCENARIO, RUN, RUN,
 	  .help = "run scenario NAME (repeatable; 'all': every one)."),
 	E("list", 0, NULL, O_LIST, ANY, MODES, .help = "list the scenarios and exit."),
+	E("list-invariants", 0, NULL, O_LIST_INV, ANY, MODES,
+	  .help = "list the invariants a run can fail with (the engine's, each scenario's: "
+		  "meaning, spec anchor) and exit."),
 	E("cpus", 'c', "N", O_CPUS, RUN, RUN, .type = OPT_UINT, F(nr_cpus), .min = 1,
 	  .max = NR_CPUS, .deflt = "256", .help = "virtual CPUs (threads), 1..NR_CPUS."),
 	E("duration", 't', "D", O_DURATION, RUN, RUN, .type = OPT_DURATION, F(duration),
@@ -458,6 +462,9 @@ static int apply(struct stress_config *cfg, const struct stress_opt *o, const ch
 	case O_LIST:
 		*act = ACT_LIST;
 		return 0;
+	case O_LIST_INV:
+		*act = ACT_LIST_INVARIANTS;
+		return 0;
 	case O_HELP:
 		*act = ACT_HELP;
 		return 0;
@@ -515,7 +522,7 @@ static bool selected(const struct stress_config *cfg, const struct scenario *sc)
 /* The options that choose what ./stress does: one at most. */
 static bool mode_opt(enum opt_id id)
 {
-	return id == O_LIST || id == O_HELP || id == O_HELP_MD || id == O_VERSION || id == O_DESCRIBE ||
+	return id == O_LIST || id == O_LIST_INV || id == O_HELP || id == O_HELP_MD || id == O_VERSION || id == O_DESCRIBE ||
 	       id == O_REPLAY || id == O_SHRINK;
 }
 
@@ -524,6 +531,13 @@ static bool describe_opt(enum opt_id id)
 {
 	return id == O_DESCRIBE || id == O_CPUS || id == O_BATCH || id == O_VERBOSE ||
 	       id == O_RCU;
+}
+
+/* The option that chose @act, for a usage error's line. */
+static const char *act_name(enum stress_action act)
+{
+	return act == ACT_LIST ? "--list" : act == ACT_LIST_INVARIANTS ? "--list-invariants" :
+	       act == ACT_VERSION ? "--version" : "--describe";
 }
 
 /* Every option given must apply to what runs: otherwise it would be ignored. */
@@ -540,9 +554,9 @@ static int check_applicable(struct parse_state *ps, const struct stress_config *
 
 		if (!*as)
 			continue;
-		if ((act == ACT_LIST || act == ACT_VERSION) && !mode_opt(options[i].id))
-			return usage_error("%s does not apply to %s", as,
-					   act == ACT_LIST ? "--list" : "--version");
+		if ((act == ACT_LIST || act == ACT_LIST_INVARIANTS || act == ACT_VERSION) &&
+		    !mode_opt(options[i].id))
+			return usage_error("%s does not apply to %s", as, act_name(act));
 		if (act == ACT_DESCRIBE && !describe_opt(options[i].id))
 			return usage_error("%s does not apply to --describe (it reads --cpus and "
 					   "--batch)", as);
@@ -557,10 +571,9 @@ static int check_applicable(struct parse_state *ps, const struct stress_config *
 
 		if (!ps->sc_given[i])
 			continue;
-		if (act == ACT_LIST || act == ACT_VERSION || act == ACT_DESCRIBE)
-			return usage_error("--%s does not apply to %s", r->opt->name,
-					   act == ACT_LIST ? "--list" : act == ACT_VERSION ?
-					   "--version" : "--describe");
+		if (act == ACT_LIST || act == ACT_LIST_INVARIANTS || act == ACT_VERSION ||
+		    act == ACT_DESCRIBE)
+			return usage_error("--%s does not apply to %s", r->opt->name, act_name(act));
 		if (act == ACT_REPLAY || act == ACT_SHRINK)
 			return usage_error("--%s does not apply to %s: the replay file sets the run",
 					   r->opt->name, mode);

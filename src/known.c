@@ -105,7 +105,7 @@ static const char *parse_finding(char *line, struct stress_sig *g)
 	errno = 0;
 	if (!isdigit((unsigned char)*f[5]) || (strtoull(f[5], &end, 10), *end) || errno)
 		return "hits must be a decimal count";
-	sig_set(g, f[1], f[2], cls, f[4]);
+	sig_set(g, f[1], stress_invariant_canonical(f[2]), cls, f[4]);
 	return NULL;
 }
 

@@ -207,6 +207,9 @@ static int stress_main(int argc, char **argv)
 	case ACT_LIST:
 		list_scenarios();
 		return 0;
+	case ACT_LIST_INVARIANTS:
+		stress_list_invariants(stdout);
+		return 0;
 	case ACT_DESCRIBE:
 		return stress_describe(&cfg);
 	case ACT_RUN:

@@ -15,6 +15,9 @@
 
 static const struct scenario *registry[STRESS_MAX_SCENARIOS];
 static unsigned int nr_registered;
+/* Every scenario this build has, hidden ones too: whose invariants are known. */
+static const struct scenario *declared[STRESS_MAX_SCENARIOS];
+static unsigned int nr_declared;
 
 static struct scenario slowed[STRESS_MAX_SCENARIOS];
 static const struct scenario *slowed_orig[STRESS_MAX_SCENARIOS];
@@ -55,6 +58,7 @@ void scenario_register(const struct scenario *sc)
 		fprintf(stderr, "stress: too many scenarios (max %d)\n", STRESS_MAX_SCENARIOS);
 		exit(STRESS_EXIT_INTERNAL);
 	}
+	scenario_declare(sc);
 	sc = maybe_slowed(sc);
 	for (i = nr_registered; i > 0 && strcmp(registry[i - 1]->name, sc->name) > 0; i--)
 		registry[i] = registry[i - 1];
@@ -80,4 +84,20 @@ const struct scenario *scenario_find(const char *name)
 		if (!strcmp(registry[i]->name, name))
 			return registry[i];
 	return NULL;
+}
+
+void scenario_declare(const struct scenario *sc)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_declared; i++)
+		if (declared[i] == sc)
+			return;
+	if (nr_declared < STRESS_MAX_SCENARIOS)
+		declared[nr_declared++] = sc;
+}
+
+const struct scenario *scenario_declared_at(unsigned int i)
+{
+	return i < nr_declared ? declared[i] : NULL;
 }

@@ -51,8 +51,10 @@ struct replay {
 void replay_init(struct replay *rp);
 void replay_free(struct replay *rp);
 int replay_copy(struct replay *dst, const struct replay *src);
-/* @name is an invariant some run can report (src/invariants.c). */
+/* @name is an invariant some run can report, or an older name of one (src/invariants.c). */
 bool stress_invariant_known(const char *name);
+/* What @name stands for now (an older name's new one), or NULL when unknown. */
+const char *stress_invariant_canonical(const char *name);
 /*
  * 0, or -1 with a one-line reason in @err (control bytes escaped). On
  * success every field is in range and consistent with the others: 'ops'

@@ -42,7 +42,7 @@ static const struct {
 	[K_STUTTER] = { "stutter", "off or MIN-MAX steps, 1 <= MIN <= MAX" },
 	[K_STEPS] = { "steps", "1..10^12" },
 	[K_OPS] = { "ops", "none, or one count per CPU, each at most 'steps'" },
-	[K_EXPECT] = { "expect", "an invariant some run reports (src/invariants.c)" },
+	[K_EXPECT] = { "expect", "an invariant some run reports (--list-invariants)" },
 	[K_ORIGIN] = { "origin", "text" },
 	[K_OUTCOME] = { "outcome", "pass|fail INVARIANT|- FAIL-STEP HOPS PREEMPTS QUIESCENT" },
 	[K_HOTPLUG] = { "hotplug", "a probability per quiescent point, 0..1 (absent: 0)" },
@@ -303,7 +303,7 @@ static int parse_outcome(const char *v, struct replay *rp)
 		rp->invariant[0] = 0;
 	} else if (!strcmp(tok[0], "fail") && stress_invariant_known(tok[1])) {
 		rp->failed = true;
-		strcpy(rp->invariant, tok[1]);
+		strcpy(rp->invariant, stress_invariant_canonical(tok[1]));
 	} else {
 		return -1;
 	}
@@ -384,7 +384,7 @@ static int set_key(struct replay *rp, enum replay_key k, const char *v, unsigned
 	case K_EXPECT:
 		if (!stress_invariant_known(v))
 			return -1;
-		strcpy(rp->expect, v);
+		strcpy(rp->expect, stress_invariant_canonical(v));
 		return 0;
 	case K_ORIGIN:
 		return snprintf(rp->origin, sizeof(rp->origin), "%s", v) >=

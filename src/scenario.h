@@ -62,9 +62,48 @@ static inline void stress_step_home(unsigned int cpu)
 	}
 }
 
+/*
+ * A bound an invariant compares against: ok(v, arg) is the predicate the
+ * check itself calls, true when @v passes; it passes at @at and on one
+ * side of it (at most / at least). Tests drive every declared bound at
+ * @at and one step either side, both ways (tests/unit/test_stress_bounds.c),
+ * so a comparison one off in either direction fails a case.
+ */
+enum stress_bound_kind {
+	STRESS_AT_MOST,
+	STRESS_AT_LEAST,
+};
+
+struct stress_bound {
+	const char *what;		/* which comparison, for the test's line */
+	long at;
+	enum stress_bound_kind kind;
+	bool (*ok)(long v, long arg);
+	long arg;			/* the predicate's other input */
+};
+
+/*
+ * An invariant a scenario (or the engine) may fail with: its name in
+ * lower_snake_case, what it means in one line, and the specification
+ * anchor it checks (docs/spec/FILE.md#id). Replay files, --known files,
+ * --list-invariants and the docs' tables read these; a run that fails
+ * with a name its scenario did not declare is an internal error.
+ */
+struct stress_invariant {
+	const char *name;
+	const char *meaning;
+	const char *anchor;
+	const struct stress_bound *bounds;	/* NULL, or ended by a row without ok */
+};
+
+/* A row of a table of them: STRESS_INVARIANT(name, meaning, anchor[, .bounds = rows]). */
+#define STRESS_INVARIANT(n, m, a, ...)	{ .name = (n), .meaning = (m), .anchor = (a), __VA_ARGS__ }
+
 struct scenario {
 	const char *name;
 	const char *summary;
+	/* What it may fail with, ended by { .name = NULL } (engine ones: src/invariants.c). */
+	const struct stress_invariant *invariants;
 	/* Its options (opts.h; may be NULL): fields of *opt_cfg, set before setup(). */
 	const struct stress_opt *opts;
 	void *opt_cfg;
@@ -110,6 +149,8 @@ struct scenario {
 };
 
 void scenario_register(const struct scenario *sc);
+/* Known to replay and --known files, but not listed nor run (a hidden scenario). */
+void scenario_declare(const struct scenario *sc);
 
 /* selftest: the watchdog finds every run starved of CPU (the INCOMPLETE verdict's test). */
 extern bool stress_wd_fake_starved;

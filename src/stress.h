@@ -115,7 +115,7 @@ bool stress_printable(const char *s);
 
 /* cli.c: parse argv. Returns -1 after printing usage errors (exit 2). */
 enum stress_action { ACT_RUN, ACT_LIST, ACT_HELP, ACT_VERSION, ACT_DESCRIBE, ACT_REPLAY,
-		     ACT_SHRINK };
+		     ACT_SHRINK, ACT_LIST_INVARIANTS };
 int stress_cli_parse(int argc, char **argv, struct stress_config *cfg,
 		     enum stress_action *act);
 /* The engine's option rows, ended by a row without a name. */
@@ -161,6 +161,13 @@ int stress_out_finish(int status);	/* close stdout: @status, or 3 after any fail
 unsigned int scenario_count(void);
 const struct scenario *scenario_at(unsigned int i);
 const struct scenario *scenario_find(const char *name);
+/* invariants.c: the engine's invariants, and @name's declaration by @sc or the engine. */
+const struct stress_invariant *stress_engine_invariants(void);
+const struct stress_invariant *stress_invariant_find(const struct scenario *sc,
+						     const char *name);
+void stress_list_invariants(FILE *out);
+/* Every scenario of the build, hidden ones too (scenario_declare()); NULL past the end. */
+const struct scenario *scenario_declared_at(unsigned int i);
 
 /* describe.c */
 int stress_describe(const struct stress_config *cfg);

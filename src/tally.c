@@ -175,6 +175,10 @@ static bool record_failure(struct stress *s, enum stress_class cls, const char *
 
 	if (wd ? pthread_mutex_trylock(&s->fail_lock) : pthread_mutex_lock(&s->fail_lock))
 		return false;
+	/* Every name a run fails with is declared: replay and --known files can name it. */
+	if (!stress_invariant_find(s->sc, invariant))
+		stress_internal_error(s, "scenario %s failed with invariant '%s', which it does "
+				      "not declare", s->sc->name, invariant);
 	/* A known signature is counted (known.c) and the run goes on. */
 	if (known_count(s, cls, invariant, fn, msg, wd)) {
 		pthread_mutex_unlock(&s->fail_lock);

@@ -137,7 +137,7 @@ result 5 kcompact_seam_live_unit_tests
 bad=
 if [ -x "$work/build-flat/stress" ] && churn "$work/build-flat"; then
 	bad+="the broken copy passed compaction_churn"$'\n'
-elif ! grep -Eq 'invariant=(kernel-deferral|deferral-range)' "$log"; then
+elif ! grep -Eq 'invariant=(kernel_deferral|deferral_range)' "$log"; then
 	bad+="compaction_churn failed otherwise: $(grep -m2 -E 'failure|FAIL' "$log")"$'\n'
 fi
 result 6 kcompact_seam_live_churn

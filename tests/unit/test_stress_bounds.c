@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Every bound an oracle or invariant of ./stress compares against, at the
- * bound and one step either side, both ways (tests/lib/kt_bound.h): the
+ * Every bound an invariant of ./stress declares (struct stress_bound: the
  * 16 precise sums of a two-pass selection and their counter sums, the
  * window up to which a selection must be exact, bounded's window,
  * --max-shortfall, counter_storm's read windows, the documented window of
- * an approximate comparison. Each row calls the predicate the invariant
- * itself uses. And every scenario option row with a range, parsed at its
+ * an approximate comparison, ...), at the bound and one step either side,
+ * both ways (tests/lib/kt_bound.h). Each row calls the predicate the
+ * invariant itself uses. And every option row with a range, parsed at its
  * ends and one step outside.
  */
 #include <limits.h>
@@ -17,87 +17,46 @@
 #include "opts.h"
 #include "scenario.h"
 #include "stress.h"
-#include "shape/hpcc_window.h"
-#include "scenarios/counter_storm/storm.h"
 #include "scenarios/oom_race/oom_bounds.h"
 
-static bool budget_evals(long v, long arg)
+/*
+ * Every bound an invariant declares (struct stress_bound, in its scenario's
+ * files or the engine's), driven at the bound and one step either side:
+ * a new invariant with a bound gets these cases without writing them.
+ */
+static unsigned int drive_declared(struct kt *t, const char *owner,
+				   const struct stress_invariant *inv)
 {
-	return oom_budget_ok(v, arg);
+	const struct stress_bound *b;
+	unsigned int nr = 0;
+	char name[160];
+
+	for (; inv && inv->name; inv++) {
+		for (b = inv->bounds; b && b->ok; b++) {
+			struct kt_bound row = {
+				.name = name, .bound = b->at, .ok = b->ok, .arg = b->arg,
+				.kind = b->kind == STRESS_AT_MOST ? KT_AT_MOST : KT_AT_LEAST,
+			};
+
+			snprintf(name, sizeof(name), "%s %s, %s", owner, inv->name, b->what);
+			kt_check_bounds(t, &row, 1);
+			nr++;
+		}
+	}
+	return nr;
 }
 
-static bool budget_sums(long v, long arg)
+static void declared_bounds(struct kt *t)
 {
-	return oom_budget_ok(arg, v);
-}
+	const struct scenario *sc;
+	unsigned int i, nr = drive_declared(t, "engine", stress_engine_invariants());
 
-static bool exact_due(long v, long arg)
-{
-	return oom_exact_due(v);
-}
-
-static bool bounded(long v, long window)
-{
-	return oom_bounded_ok(v, window);
-}
-
-static bool v16_shortfall(long v, long max)
-{
-	return oom_v16_shortfall_ok(v, max);
-}
-
-static void oom_race_bounds(struct kt *t)
-{
-	const struct kt_bound rows[] = {
-		{ "precise_budget evaluations", OOM_MAX_PRECISE_BADNESS_SUMS, KT_AT_MOST,
-		  budget_evals, 0 },
-		{ "precise_budget evaluations, sums at theirs", OOM_MAX_PRECISE_BADNESS_SUMS,
-		  KT_AT_MOST, budget_evals, NR_MM_COUNTERS * OOM_MAX_PRECISE_BADNESS_SUMS },
-		{ "precise_budget counter sums", NR_MM_COUNTERS * OOM_MAX_PRECISE_BADNESS_SUMS,
-		  KT_AT_MOST, budget_sums, 0 },
-		{ "exact_in_window tasks", OOM_MAX_PRECISE_BADNESS_SUMS, KT_AT_MOST, exact_due, 0 },
-		{ "bounded_window", 4096, KT_AT_MOST, bounded, 4096 },
-		{ "bounded_window of 1", 1, KT_AT_MOST, bounded, 1 },
-		{ "v16_max_shortfall 0", 0, KT_AT_MOST, v16_shortfall, 0 },
-		{ "v16_max_shortfall", 8192, KT_AT_MOST, v16_shortfall, 8192 },
-	};
-
-	kt_check_bounds(t, rows, ARRAY_SIZE(rows));
+	for (i = 0; (sc = scenario_declared_at(i)); i++)
+		nr += drive_declared(t, sc->name, sc->invariants);
+	KT_EXPECT(t, nr >= 12, "%u declared bounds", nr);
+	kt_diag(t, "%u declared bounds driven at their bounds", nr);
 	/* Without --max-shortfall there is no bound to meet. */
 	KT_EXPECT(t, oom_v16_shortfall_ok(LONG_MAX, -1), "no --max-shortfall");
-}
-
-static bool window_hi(long v, long lo)
-{
-	return storm_in_window(v, lo, 7);
-}
-
-static bool window_lo(long v, long hi)
-{
-	return storm_in_window(v, -5, hi);
-}
-
-/* approximate_compare's window: under_a 3, over_a 5, under_b 11, over_b 2. */
-static bool pair_pos(long d, long arg)
-{
-	return hpcc_window_pair_answer(d, 3, 5, 11, 2) == 0;
-}
-
-static bool pair_neg(long d, long arg)
-{
-	return hpcc_window_pair_answer(d, 3, 5, 11, 2) == 0;
-}
-
-static void storm_bounds(struct kt *t)
-{
-	const struct kt_bound rows[] = {
-		{ "read window, upper end", 7, KT_AT_MOST, window_hi, -5 },
-		{ "read window, lower end", -5, KT_AT_LEAST, window_lo, 7 },
-		{ "compare window, +(over_a + under_b)", 5 + 11, KT_AT_MOST, pair_pos, 0 },
-		{ "compare window, -(under_a + over_b)", -(3 + 2), KT_AT_LEAST, pair_neg, 0 },
-	};
-
-	kt_check_bounds(t, rows, ARRAY_SIZE(rows));
 }
 
 /* One row's value @v, printed as the command line would give it: the parse's answer. */
@@ -167,8 +126,7 @@ static void option_rows_at_bounds(struct kt *t)
 }
 
 static const struct kt_case cases[] = {
-	KT_CASE(oom_race_bounds),
-	KT_CASE(storm_bounds),
+	KT_CASE(declared_bounds),
 	KT_CASE(option_rows_at_bounds),
 };
 

@@ -463,7 +463,7 @@ static struct stress *shadow_setup(struct kt *t, struct zone *z, struct cc_shado
 /*
  * compaction_churn's shadow: a zone whose code answers below or above
  * the reference (the new success count off by one, the zone's state
- * right) fails the run with invariant shadow-success.
+ * right) fails the run with invariant shadow_success.
  */
 static void cc_shadow_wrong_answer(struct kt *t)
 {
@@ -491,7 +491,7 @@ static void cc_shadow_wrong_answer(struct kt *t)
 			KT_EXPECT(t, !stress_failed(s), "a right answer failed: %s",
 				  s->nr_failures ? s->failures[0].msg : "?");
 		else
-			KT_EXPECT(t, failed_with(s, "shadow-success", "answers"),
+			KT_EXPECT(t, failed_with(s, "shadow_success", "answers"),
 				  "answer %+ld: %s", skew[i],
 				  s->nr_failures ? s->failures[0].msg : "not failed");
 		zone_destroy(&z);
@@ -504,7 +504,7 @@ static void cc_shadow_wrong_answer(struct kt *t)
  * from a fresh zone (compact_order_failed 0) a reset at order 3 moves the
  * failed order to 4, after an allocation or a watermark success alike. A
  * zone whose reset is lost fails the run with invariant
- * shadow-failed-reset; the library's passes, judged once.
+ * shadow_failed_reset; the library's passes, judged once.
  */
 static void cc_shadow_failed_reset_lost(struct kt *t)
 {
@@ -532,7 +532,7 @@ static void cc_shadow_failed_reset_lost(struct kt *t)
 			KT_EXPECT(t, !stress_failed(s), "a right reset failed: %s",
 				  s->nr_failures ? s->failures[0].msg : "?");
 		else
-			KT_EXPECT(t, failed_with(s, "shadow-failed-reset", "compaction_failed_reset"),
+			KT_EXPECT(t, failed_with(s, "shadow_failed_reset", "compaction_failed_reset"),
 				  "lost reset (%s): %s", alloc ? "allocated" : "watermark",
 				  s->nr_failures ? s->failures[0].msg : "not failed");
 		zone_destroy(&z);

@@ -571,10 +571,37 @@ static void astorm_report_json(struct stress *s, struct json *j)
 	json_ku64(j, "sets", atomic_load(&st->sets));
 }
 
+static const struct stress_invariant astorm_invariants[] = {
+	STRESS_INVARIANT("precise_window",
+			 "a precise_sum() read lies in the bracketed truth's window",
+			 "docs/spec/stress.md#stress-truth"),
+	STRESS_INVARIANT("approx_window",
+			 "an approximate read lies in that window widened by the tree's range",
+			 "docs/spec/hpcc.md#hpcc-residual"),
+	STRESS_INVARIANT("compare",
+			 "comparisons agree with the truth, approximate ones with their window",
+			 "docs/spec/hpcc.md#hpcc-compare"),
+	STRESS_INVARIANT("conservation",
+			 "quiescent: the precise sum equals the adds made",
+			 "docs/spec/stress.md#stress-invariants"),
+	STRESS_INVARIANT("settled_bound",
+			 "quiescent: precise - approximate within the tree's range",
+			 "docs/spec/hpcc.md#hpcc-settled"),
+	STRESS_INVARIANT("set",
+			 "add() and set() within int are taken, beyond it refused; set(v) reads "
+			 "v",
+			 "docs/spec/hpcc.md#hpcc-set"),
+	STRESS_INVARIANT("quiescence",
+			 "no update in flight while every thread is parked",
+			 "docs/spec/stress.md#stress-invariants"),
+	{ .name = NULL }
+};
+
 static const struct scenario counter_storm = {
 	.name = "counter_storm",
 	.summary = "hpcc counters of an older API through the adapter, checked against "
 		   "ground truth and the tree's own accuracy range",
+	.invariants = astorm_invariants,
 	.setup = astorm_setup,
 	.cpu_step = astorm_cpu_step,
 	.select_step = astorm_select_step,

@@ -15,7 +15,7 @@
  * thread its own. A transition that starts with no store in progress and
  * ends having seen only its own stores is judged; the others are counted.
  * The cached pfns and blockskip_flush are hints every scanner round
- * rewrites: neither counted nor compared (the quiescent after-reset check
+ * rewrites: neither counted nor compared (the quiescent after_reset check
  * covers what a reset does to them). A lost update of plain mode needs a second writer, so a
  * judged transition is exact in every atomic mode.
  */
@@ -24,13 +24,13 @@
 #include "cc_shadow.h"
 
 static const char *const tx_names[CC_NR_TX] = {
-	[CC_TX_RESET]		= "shadow-reset",
-	[CC_TX_FINISH]		= "shadow-finish",
-	[CC_TX_SUCCESS]		= "shadow-success",
-	[CC_TX_FAIL]		= "shadow-fail",
-	[CC_TX_FAILED_RESET]	= "shadow-failed-reset",
-	[CC_TX_RESTARTING]	= "shadow-restarting",
-	[CC_TX_DEPLETED]	= "shadow-depleted",
+	[CC_TX_RESET]		= "shadow_reset",
+	[CC_TX_FINISH]		= "shadow_finish",
+	[CC_TX_SUCCESS]		= "shadow_success",
+	[CC_TX_FAIL]		= "shadow_fail",
+	[CC_TX_FAILED_RESET]	= "shadow_failed_reset",
+	[CC_TX_RESTARTING]	= "shadow_restarting",
+	[CC_TX_DEPLETED]	= "shadow_depleted",
 };
 
 struct cc_tx {

@@ -20,6 +20,9 @@ enum cc_tx_kind {
 	CC_TX_RESTARTING, CC_TX_DEPLETED, CC_NR_TX,
 };
 
+/* cc_invariants.c: what compaction_churn may fail with, the shadow's among them. */
+extern const struct stress_invariant cc_invariants[];
+
 struct cc_shadow {
 	struct zone_wseq wseq;		/* the zone's store counts (z->wseq points here) */
 	atomic_ulong made[CC_NR_TX], judged[CC_NR_TX];

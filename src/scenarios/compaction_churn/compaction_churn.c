@@ -164,7 +164,7 @@ static void shift_guard(struct stress *s, int cpu, unsigned long depth, const ch
 		stress_soft(s, "shift_range_clamped", 1);
 		return;
 	}
-	stress_fail(s, "shift-range", cpu,
+	stress_fail(s, "shift_range", cpu,
 		    "%s: compact_depletion_depth %lu >= BITS_PER_LONG: the scan limit shift "
 		    "max(M >> 8, PB) >> depth is undefined in C (x86 masks it and the limit "
 		    "snaps back to full size)", where, depth);
@@ -182,7 +182,7 @@ static void check_deferral_range(struct stress *s, int cpu)
 	long sh = zone_read(z, &z->compact_defer_shift), c = zone_read(z, &z->compact_considered);
 
 	if (sh < 0 || sh > COMPACT_MAX_DEFER_SHIFT || c < 0 || c > 1L << COMPACT_MAX_DEFER_SHIFT)
-		stress_fail(s, "deferral-range", cpu,
+		stress_fail(s, "deferral_range", cpu,
 			    "compact_defer_shift %ld, compact_considered %ld: outside [0, %d], "
 			    "[0, %d]", sh, c, COMPACT_MAX_DEFER_SHIFT, 1 << COMPACT_MAX_DEFER_SHIFT);
 	stress_count_checks(s, 1);
@@ -199,7 +199,7 @@ static void check_deferral_agreement(struct stress *s, const char *when)
 	if (C->par.policy != COMPACT_POLICY_BASE)
 		return;
 	if (defer_agreement_line(line, sizeof(line)))
-		stress_fail(s, "kernel-deferral", -1, "%s: %s", when, line);
+		stress_fail(s, "kernel_deferral", -1, "%s: %s", when, line);
 	stress_count_checks(s, 1);
 }
 
@@ -208,7 +208,7 @@ static void check_reset(struct stress *s, int cpu, const struct compact_reset_re
 {
 	atomic_fetch_add_explicit(&C->resets, 1, memory_order_relaxed);
 	if (rep->set_scanallfree && !rep->was_depleted_flag && !rep->set_depleted)
-		stress_fail(s, "scanallfree-implies-depleted", cpu,
+		stress_fail(s, "scanallfree_implies_depleted", cpu,
 			    "a reset turned SCANALLFREE on for a zone it saw with DEPLETED off "
 			    "and did not turn DEPLETED on (s=%ld, depth %ld): SCANALLFREE => "
 			    "DEPLETED broken (P5 %s)", rep->success_seen, rep->depth_before,
@@ -223,7 +223,7 @@ static void check_reset(struct stress *s, int cpu, const struct compact_reset_re
 		 * 1 with atomic RMWs.
 		 */
 		if (rep->depth_incremented < 1 && cfg.atomic != COMPACT_ATOMIC_PLAIN)
-			stress_fail(s, "depth-writes", cpu, "deepening reset: depth %ld -> %ld",
+			stress_fail(s, "depth_writes", cpu, "deepening reset: depth %ld -> %ld",
 				    rep->depth_before, rep->depth_incremented);
 		else if (rep->depth_incremented != rep->depth_before + 1)
 			stress_soft(s, "depth_step_not_1 (overlapping resets)", 1);
@@ -236,7 +236,7 @@ static void check_reset(struct stress *s, int cpu, const struct compact_reset_re
 			stress_soft(s, "p5_posted_reentry_zeroed_depth", 1);
 	}
 	if (rep->entered && rep->depth_after)
-		stress_fail(s, "depth-writes", cpu, "entering reset left depth %ld",
+		stress_fail(s, "depth_writes", cpu, "entering reset left depth %ld",
 			    rep->depth_after);
 	stress_count_checks(s, 1);
 }
@@ -265,7 +265,7 @@ static void check_stable_limit(struct stress *s, int cpu, const struct zone_desc
 		want = (long)max(want_u, cfg.cluster_max);
 	}
 	if (limit != want)
-		stress_fail(s, "stable-limit", cpu,
+		stress_fail(s, "stable_limit", cpu,
 			    "limit %ld from an average of %ld/%d pages per success, M %lu: "
 			    "the policy gives %ld", limit, avg, 1 << COMPACT_STABLE_FP_SHIFT, m,
 			    want);
@@ -285,7 +285,7 @@ static void check_stable_average(struct stress *s, int cpu, const struct compact
 
 	if (u->new_avg != want || u->new_avg < min(u->old_avg, x) ||
 	    u->new_avg > max(u->old_avg, x) || u->sample < 0)
-		stress_fail(s, "stable-average", cpu,
+		stress_fail(s, "stable_average", cpu,
 			    "average %ld -> %ld after a sample of %ld pages (fixed point /%d): "
 			    "the running average gives %ld", u->old_avg, u->new_avg, u->sample,
 			    1 << COMPACT_STABLE_FP_SHIFT, want);
@@ -308,7 +308,7 @@ static void check_limit(struct stress *s, int cpu, const struct zone_desc *d, lo
 		want = depth >= BITS_PER_LONG ? (long)cfg.cluster_max :
 			(long)max(x >> depth, cfg.cluster_max);
 	if (limit != want || ovf != (depleted && depth >= BITS_PER_LONG))
-		stress_fail(s, "limit-at-start", cpu,
+		stress_fail(s, "limit_at_start", cpu,
 			    "limit %ld (shift overflow %d) with DEPLETED %d depth %lu, M %lu: "
 			    "the spec gives %ld (overflow %d)", limit, ovf, depleted, depth,
 			    d->managed_pages, want, depleted && depth >= BITS_PER_LONG);
@@ -431,11 +431,11 @@ static enum run_status compact_run(struct stress *s, unsigned int cpu, struct st
 	/* Invariant 4: overshoot by at most one pageblock, no success after the budget. */
 	if (start_limit != COMPACT_SCAN_UNLIMITED) {
 		if (scanned > (unsigned long)start_limit + CC_PB || limit < -(long)CC_PB)
-			stress_fail(s, "limit-overshoot", cpu,
+			stress_fail(s, "limit_overshoot", cpu,
 				    "limited run scanned %lu with a limit of %ld (final %ld, PB %d)",
 				    scanned, start_limit, limit, CC_PB);
 		if (budget_out && *found)
-			stress_fail(s, "limit-overshoot", cpu, "a run past its budget counted a success");
+			stress_fail(s, "limit_overshoot", cpu, "a run past its budget counted a success");
 		stress_count_checks(s, 1);
 	}
 	cc_shadow_finish(s, &C->shadow, cpu, z, d->managed_pages);
@@ -533,7 +533,7 @@ static void check_desc(struct stress *s, unsigned int cpu, const struct zone_des
 {
 	if (d->generation != seen->generation || d->managed_pages != seen->managed_pages ||
 	    d->zone_start_pfn != seen->zone_start_pfn || d->spanned_pages != seen->spanned_pages)
-		stress_fail(s, "desc-rcu", cpu, "zone descriptor generation %lu changed under "
+		stress_fail(s, "desc_rcu", cpu, "zone descriptor generation %lu changed under "
 			    "rcu_read_lock() to generation %#lx managed %#lx: freed before a "
 			    "grace period", seen->generation, d->generation, d->managed_pages);
 	stress_count_checks(s, 1);
@@ -607,7 +607,7 @@ static void select_step(struct stress *s, unsigned int id, struct stress_rng *rn
 	/* Invariants 1 and 2. */
 	th = compaction_threshold(C->par.policy, managed, cof);
 	if (cof < 0 || cof > MAX_ORDER)
-		stress_fail(s, "failed-order", cpu, "compact_order_failed %ld outside [0, %d]",
+		stress_fail(s, "failed_order", cpu, "compact_order_failed %ld outside [0, %d]",
 			    cof, MAX_ORDER);
 	if (C->par.policy == COMPACT_POLICY_P9 ?
 	    th < 4 || th != max(4UL, managed >> (cof + 9)) : th != 1)
@@ -667,17 +667,17 @@ static void check_counts(struct stress *s, const char *when)
 	tree = percpu_counter_tree_precise_sum(&z->success_tree);
 	/* The hpcc counter is atomic in every mode: always exact. */
 	if (tree != (long)succ)
-		stress_fail(s, "hpcc-success-exact", -1, "%s: hpcc success sum %ld != %lu increments",
+		stress_fail(s, "hpcc_success_exact", -1, "%s: hpcc success sum %ld != %lu increments",
 			    when, tree, succ);
 	if (cfg.atomic != COMPACT_ATOMIC_PLAIN) {
 		if (zs != (long)succ || zf != (long)failed)
-			stress_fail(s, "exact-counts", -1,
+			stress_fail(s, "exact_counts", -1,
 				    "%s (%s): compact_success increments %ld != %lu, "
 				    "compact_failed increments %ld != %lu", when,
 				    atomic_names[cfg.atomic], zs, succ, zf, failed);
 	} else {
 		if (zs > (long)succ || zf > (long)failed)
-			stress_fail(s, "exact-counts", -1, "%s: more increments than made: %ld > %lu "
+			stress_fail(s, "exact_counts", -1, "%s: more increments than made: %ld > %lu "
 				    "or %ld > %lu", when, zs, succ, zf, failed);
 		C->q_lost_success = succ - zs;
 		C->q_lost_failed = failed - zf;
@@ -711,7 +711,7 @@ static void check_hpcc_decisions(struct stress *s, const struct zone_desc *d, co
 		dp = compaction_depleted_hpcc_precise(z, d->managed_pages);
 		C->q_hpcc_precise += precise;
 		if (dh != dp)
-			stress_fail(s, "hpcc-decision", -1,
+			stress_fail(s, "hpcc_decision", -1,
 				    "%s, cof %ld (T %lu): hpcc depletion decision %d (precise "
 				    "fallback %d) != precise %d", when, o,
 				    compaction_threshold(C->par.policy, d->managed_pages, o),
@@ -747,13 +747,13 @@ static void quiescent(struct stress *s)
 	if (zone_read(z, &z->compact_success) || zone_read(z, &z->compact_failed) ||
 	    zone_read(z, &z->compact_cached_migrate_pfn[0]) != (long)d->zone_start_pfn ||
 	    zone_read(z, &z->compact_cached_migrate_pfn[1]) != (long)d->zone_start_pfn)
-		stress_fail(s, "after-reset", -1, "s %ld f %ld migrate pfns %ld %ld start %lu",
+		stress_fail(s, "after_reset", -1, "s %ld f %ld migrate pfns %ld %ld start %lu",
 			    zone_read(z, &z->compact_success), zone_read(z, &z->compact_failed),
 			    zone_read(z, &z->compact_cached_migrate_pfn[0]),
 			    zone_read(z, &z->compact_cached_migrate_pfn[1]), d->zone_start_pfn);
 	for (b = 0; b < CC_MAX_BLOCKS / BITS_PER_LONG; b++)
 		if (z->skip_migrate[b] || z->skip_free[b])
-			stress_fail(s, "after-reset", -1, "skip bits left in word %lu", b);
+			stress_fail(s, "after_reset", -1, "skip bits left in word %lu", b);
 	/* Zero successes since the reset: depleted at every threshold. */
 	check_hpcc_decisions(s, d, "after a quiescent reset");
 	rcu_read_unlock();
@@ -878,6 +878,7 @@ static const struct scenario compaction_churn = {
 	.name = "compaction_churn",
 	.summary = "the 2015 compaction depletion state machine: resets, scan limits, "
 		   "P5, lost updates, hpcc success counter, RCU zone resize",
+	.invariants = cc_invariants,
 	.opts = cc_opts,
 	.opt_cfg = &cfg,
 	.setup = setup,

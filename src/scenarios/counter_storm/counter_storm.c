@@ -430,6 +430,7 @@ static const struct scenario counter_storm = {
 	.name = "counter_storm",
 	.summary = "hpcc counters under seeded update patterns, checked exactly against "
 		   "ground truth (docs/spec/hpcc.md#hpcc-residual)",
+	.invariants = storm_invariants,
 	.opts = storm_opts,
 	.opt_cfg = &cfg,
 	.setup = storm_setup,

@@ -68,6 +68,8 @@ struct storm {
 };
 
 extern const char *const key_names[NR_KEYS];
+/* storm_invariants.c: what counter_storm may fail with. */
+extern const struct stress_invariant storm_invariants[];
 
 void storm_select_step(struct stress *s, unsigned int id, struct stress_rng *r);
 void storm_quiescent(struct stress *s);

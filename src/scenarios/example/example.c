@@ -22,6 +22,17 @@ static const struct stress_opt example_opts[] = {
 	{ .name = NULL }
 };
 
+/* What it may fail with: name, meaning, the specification it checks. */
+static const struct stress_invariant example_invariants[] = {
+	STRESS_INVARIANT("example_precise",
+			 "quiescent: the precise sum equals what was added",
+			 "docs/spec/hpcc.md#hpcc-precise"),
+	STRESS_INVARIANT("example_accuracy",
+			 "quiescent: what was added lies in approximate_min_max()'s range",
+			 "docs/spec/hpcc.md#hpcc-accuracy"),
+	{ .name = NULL }
+};
+
 struct example {
 	struct percpu_counter_tree counter;
 	void *items;
@@ -71,11 +82,11 @@ static void example_quiescent(struct stress *s)
 	percpu_counter_tree_approximate_min_max(&ex->counter, &approx, &min, &max);
 	stress_count_checks(s, 2);
 	if (precise != truth)
-		stress_fail(s, "example/precise", -1, "precise sum %ld, added %ld", precise, truth);
+		stress_fail(s, "example_precise", -1, "precise sum %ld, added %ld", precise, truth);
 	else if (truth < min || truth > max)
-		stress_fail(s, "example/accuracy", -1, "approximate %ld: added %ld outside [%ld, %ld]",
+		stress_fail(s, "example_accuracy", -1, "approximate %ld: added %ld outside [%ld, %ld]",
 			    approx, truth, min, max);
-	stress_margin(s, "example/accuracy", labs(approx - truth), max - min + 1);
+	stress_margin(s, "example_accuracy", labs(approx - truth), max - min + 1);
 }
 
 static void example_teardown(struct stress *s)
@@ -94,6 +105,7 @@ static void example_teardown(struct stress *s)
 static const struct scenario example = {
 	.name = "example",
 	.summary = "the documented minimal scenario (only with STRESS_EXAMPLE=1)",
+	.invariants = example_invariants,
 	.opts = example_opts,
 	.opt_cfg = &cfg,
 	.setup = example_setup,
@@ -106,4 +118,6 @@ static void __attribute__((constructor)) example_register(void)
 {
 	if (getenv("STRESS_EXAMPLE"))
 		scenario_register(&example);
+	else
+		scenario_declare(&example);
 }

@@ -9,6 +9,10 @@
 
 #include <stdbool.h>
 #include "mm/oom_select.h"
+#include "scenario.h"
+
+/* oom_invariants.c: what oom_race may fail with, these bounds among them. */
+extern const struct stress_invariant oom_invariants[];
 
 /* precise_budget: at most 16 precise evaluations, 16 sums per mm counter. */
 static inline bool oom_budget_ok(unsigned long evals, unsigned long counter_sums)

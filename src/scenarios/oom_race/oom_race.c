@@ -1055,6 +1055,7 @@ static void report_json(struct stress *s, struct json *j)
 static const struct scenario oom_race = {
 	.name = "oom_race",
 	.summary = "two-pass OOM victim selection (v16, bounded) under RCU against a precise oracle",
+	.invariants = oom_invariants,
 	.opts = oom_opts,
 	.opt_cfg = &cfg,
 	.setup = setup,

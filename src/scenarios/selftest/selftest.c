@@ -17,6 +17,7 @@
 /* Options (set before setup). */
 static struct selftest_cfg {
 	unsigned long fail_after;	/* a vCPU fails after this many steps; 0: never */
+	const char *fail_as;		/* ... with this invariant (default "selftest") */
 	unsigned long known_after;	/* from this step on, every step fails another way */
 	bool stall;			/* vCPU 0 stops making progress */
 	bool starved;			/* the watchdog finds every run starved */
@@ -140,6 +141,10 @@ static const struct stress_opt selftest_opts[] = {
 	{ "selftest-fail-after", .arg = "N", .type = OPT_UINT,
 	  OPT_FIELD(struct selftest_cfg, fail_after), .min = 1, .max = ~0UL,
 	  .help = "vCPU 0 fails an invariant after N steps." },
+	{ "selftest-fail-as", .arg = "NAME", .type = OPT_STRING,
+	  OPT_FIELD(struct selftest_cfg, fail_as),
+	  .help = "--selftest-fail-after's invariant (default selftest): an undeclared "
+		  "one is an internal error." },
 	{ "selftest-known-after", .arg = "N", .type = OPT_UINT,
 	  OPT_FIELD(struct selftest_cfg, known_after), .min = 1, .max = ~0UL,
 	  .help = "from step N on, every step of vCPU 0 fails a second signature "
@@ -162,6 +167,13 @@ static const struct stress_opt selftest_opts[] = {
 		  "controller, before thread 1, with a heartbeat), start-deaf (the same, "
 		  "SIGINT/SIGTERM blocked), quiescent (the controller, "
 		  "in a stutter)." },
+	{ .name = NULL }
+};
+
+static const struct stress_invariant selftest_invariants[] = {
+	STRESS_INVARIANT("selftest",
+			 "the engine's own checks of itself: a deliberate failure, a late resume",
+			 "docs/spec/stress.md#stress-exit"),
 	{ .name = NULL }
 };
 
@@ -196,7 +208,8 @@ static void selftest_cpu_step(struct stress *s, unsigned int cpu, struct stress_
 		stress_fail_fn(s, STRESS_CONTRACT, "selftest", "selftest_known", 0,
 			       "deliberate second finding at step %lu", st->steps);
 	if (cfg.fail_after && st->steps == cfg.fail_after)
-		stress_fail(s, "selftest", 0, "deliberate failure after %lu steps (value %ld)",
+		stress_fail(s, cfg.fail_as ? cfg.fail_as : "selftest", 0,
+			    "deliberate failure after %lu steps (value %ld)",
 			    st->steps, v);
 	while (cfg.stall && !stress_stopping(s))
 		nap();
@@ -223,6 +236,7 @@ static void selftest_teardown(struct stress *s)
 static const struct scenario selftest = {
 	.name = "selftest",
 	.summary = "engine self-test (only with STRESS_SELFTEST=1)",
+	.invariants = selftest_invariants,
 	.opts = selftest_opts,
 	.opt_cfg = &cfg,
 	.setup = selftest_setup,
@@ -235,4 +249,6 @@ static void __attribute__((constructor)) selftest_register(void)
 {
 	if (getenv("STRESS_SELFTEST"))
 		scenario_register(&selftest);
+	else
+		scenario_declare(&selftest);
 }
