@@ -14,11 +14,26 @@
 #define __must_check	__attribute__((__warn_unused_result__))
 #define __aligned(x)	__attribute__((__aligned__(x)))
 #define __packed	__attribute__((__packed__))
+/*
+ * Address spaces exist only for sparse (scripts/kernel-sparse): as in the
+ * kernel, a __percpu or __rcu pointer may not be dereferenced, nor mixed
+ * with a plain one without __force.
+ */
+#ifdef __CHECKER__
+#define __percpu	__attribute__((noderef, address_space(__percpu)))
+#define __rcu		__attribute__((noderef, address_space(__rcu)))
+#define __user		__attribute__((noderef, address_space(__user)))
+#define __iomem		__attribute__((noderef, address_space(__iomem)))
+#define __force		__attribute__((force))
+#define __kernel	__attribute__((address_space(0)))
+#else
 #define __percpu
 #define __rcu
 #define __user
 #define __iomem
 #define __force
+#define __kernel
+#endif
 #define __read_mostly
 #define __ro_after_init
 #define __init

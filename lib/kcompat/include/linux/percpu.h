@@ -49,8 +49,15 @@ void kc_free_percpu_at(void __percpu *ptr, const char *file, int line);
 	((type __percpu *)__alloc_percpu_gfp(sizeof(type), __alignof__(type), gfp))
 #define alloc_percpu(type)	alloc_percpu_gfp(type, GFP_KERNEL)
 
+#ifdef __CHECKER__
+/* For sparse, as the kernel's: a __percpu pointer in, a plain one out. */
+#define __kc_per_cpu_ptr(ptr, cpu)					\
+	((typeof(*(ptr)) __kernel __force *)((char __force *)(ptr) +	\
+					     (size_t)(cpu) * KC_PERCPU_UNIT))
+#else
 #define __kc_per_cpu_ptr(ptr, cpu)					\
 	((typeof(ptr))((char *)(ptr) + (size_t)(cpu) * KC_PERCPU_UNIT))
+#endif
 #if defined(KC_EXPLORE) && defined(KC_XP_PCPU_READ)
 /*
  * A kernel tree sums the per-CPU words with plain loads through

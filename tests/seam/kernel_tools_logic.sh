@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# kernel-check's sparse and checkpatch columns, without a build:
+#   1-3 scripts/kernel-sparse on lib/hpcc laid out as a tree: PASS; with
+#       tests/seam/fixtures/ktrees/percpu-deref.patch (a __percpu pointer
+#       dereferenced): FAIL naming the dereference; sparse absent: SKIP
+#   4-7 scripts/kernel-checkpatch on a fixture repository carrying a fake
+#       scripts/checkpatch.pl of ours (it fails a patch adding a line that
+#       ends in a blank): a clean commit PASS, a trailing blank FAIL, a
+#       commit without the script SKIP, a script that dies no verdict (4)
+#   8   the repository is left as it was (refs, index, worktree)
+#   9   scripts/kernel-series' checkpatch column on those commits: the
+#       table's column, the KTAP line "not ok" for the FAIL, exit 1; only
+#       SKIP and PASS: exit 0; a no verdict: exit 4
+# KTAP on stdout.
+# shellcheck source=tests/lib/sh/common.sh
+. "$(dirname "$0")/../lib/sh/common.sh"
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+n=0 failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+echo "KTAP version 1"
+echo "1..9"
+
+# The tree: lib/hpcc laid out as a kernel tree (and a variant).
+lay() {
+	mkdir -p "$1/lib" "$1/include/linux"
+	cp "$root/lib/hpcc/percpu_counter_tree.c" "$1/lib/"
+	cp "$root/lib/hpcc/include/linux/percpu_counter_tree.h" "$1/include/linux/"
+}
+lay base
+lay deref
+patch -s -d deref -p1 <"$root/tests/seam/fixtures/ktrees/percpu-deref.patch"
+if ! command -v sparse >/dev/null; then
+	for t in sparse_pass sparse_finds_percpu_deref sparse_absent_skip; do
+		n=$((n + 1)); echo "ok $n $t # SKIP no sparse (scripts/install-deps)"
+	done
+else
+	out=$("$root/scripts/kernel-sparse" base "$tmp/b-base"); rc=$?
+	[ $rc = 0 ] && [ "$out" = $'sparse\tPASS\t-' ]
+	result $? sparse_pass "exit $rc: $out"$'\n'"$(cat "$tmp/b-base.sparse.log")"
+	out=$("$root/scripts/kernel-sparse" deref "$tmp/b-deref"); rc=$?
+	[ $rc = 1 ] && [[ $out == $'sparse\tFAIL\t1 warning: lib/percpu_counter_tree.c:'*': warning: dereference of noderef expression' ]]
+	result $? sparse_finds_percpu_deref "exit $rc: $out"
+fi
+if command -v sparse >/dev/null; then
+	out=$(SPARSE=no-such-sparse "$root/scripts/kernel-sparse" deref "$tmp/b-deref"); rc=$?
+	[ $rc = 0 ] && [[ $out == $'sparse\tSKIP\t'* ]]
+	result $? sparse_absent_skip "exit $rc: $out"
+fi
+
+# The fixture repository: BASE, a clean commit, one adding a trailing blank,
+# one removing the script, one with a script that dies.
+g() { git -C repo -c user.name=t -c user.email=t@localhost "$@"; }
+git init -q repo
+cp -r base/lib base/include repo/
+mkdir repo/scripts
+cat >repo/scripts/checkpatch.pl <<'EOF'
+#!/usr/bin/perl
+# A stand-in for the kernel's checker (tests only): one ERROR per added
+# line ending in a blank, its "total:" line, exit 1 when any.
+my ($e, $n) = (0, 0);
+while (<STDIN>) {
+	$n++;
+	if (/^\+.*[ \t]$/ && !/^\+\+\+ /) { print "ERROR: trailing whitespace\n"; $e++; }
+}
+print "total: $e errors, 0 warnings, $n lines checked\n";
+exit($e ? 1 : 0);
+EOF
+g add -A && g commit -qm base
+echo '/* clean */' >>repo/lib/percpu_counter_tree.c
+g commit -qam 'hpcc: a clean comment'
+echo '/* blank */ ' >>repo/lib/percpu_counter_tree.c
+g commit -qam 'hpcc: a trailing blank'
+g rm -q scripts/checkpatch.pl && g commit -qm 'scripts: no checkpatch'
+mkdir -p repo/scripts && printf 'die "broken\\n";\n' >repo/scripts/checkpatch.pl
+g add -A && g commit -qm 'scripts: a checkpatch that dies'
+mapfile -t h < <(g rev-list --reverse HEAD)
+before=$(g for-each-ref; g status --porcelain; g rev-parse HEAD)
+
+cp_of() {
+	out=$("$root/scripts/kernel-checkpatch" repo "$1"); rc=$?
+}
+cp_of "${h[1]}"
+[ $rc = 0 ] && [ "$out" = $'checkpatch\tPASS\t0 errors, 0 warnings' ]
+result $? checkpatch_clean_pass "exit $rc: $out"
+cp_of "${h[2]}"
+[ $rc = 1 ] && [ "$out" = $'checkpatch\tFAIL\t1 errors, 0 warnings: ERROR: trailing whitespace' ]
+result $? checkpatch_finding_fails "exit $rc: $out"
+cp_of "${h[3]}"
+[ $rc = 0 ] && [ "$out" = $'checkpatch\tSKIP\tno scripts/checkpatch.pl' ]
+result $? checkpatch_absent_skip "exit $rc: $out"
+cp_of "${h[4]}"
+[ $rc = 4 ] && [[ $out == $'checkpatch\tnone\tcheckpatch.pl exit '* ]]
+result $? checkpatch_broken_no_verdict "exit $rc: $out"
+after=$(g for-each-ref; g status --porcelain; g rev-parse HEAD)
+[ "$before" = "$after" ]
+result $? repository_unchanged "before: $before"$'\n'"after: $after"
+
+# kernel-series' column and exit status (its checkpatch step only).
+out=$(python3 -B - "$root/scripts/kernel-series" "$tmp/repo" "${h[@]}" <<'EOF' 2>&1
+import contextlib
+import importlib.machinery
+import importlib.util
+import io
+import sys
+
+loader = importlib.machinery.SourceFileLoader("kseries", sys.argv[1])
+spec = importlib.util.spec_from_loader("kseries", loader)
+ks = importlib.util.module_from_spec(spec)
+loader.exec_module(ks)
+repo, revs = sys.argv[2], sys.argv[3:]
+bad = []
+
+
+def rows_of(hs):
+	return [{"hash": x, "short": x[:12], "subject": "s " + x[:4], "touches": [], "key": x,
+		 "cached_from": None, "regressed": [],
+		 "v": {"builds": "yes", "unit": {"pass": 1, "fail": 0, "skip": 0}, "ufail": [],
+		       "stress": {}}} for x in hs]
+
+
+rows = rows_of(revs[:4])
+ks.checkpatch(repo, rows)
+got = [r.get("checkpatch", {}).get("verdict") for r in rows]
+if got != [None, "PASS", "FAIL", "SKIP"]:
+	bad.append(f"verdicts {got}")
+if ks.exit_status([], rows) != 1:
+	bad.append(f"exit with a FAIL: {ks.exit_status([], rows)}")
+t = io.StringIO()
+with contextlib.redirect_stdout(t):
+	ks.table(rows, [], None)
+lines = t.getvalue().splitlines()
+if not lines[0].endswith(" checkpatch |") or lines[1].count("|") != lines[0].count("|"):
+	bad.append(f"header {lines[:2]}")
+if not lines[3].endswith("| PASS |") or \
+   not lines[4].endswith("| **FAIL** (1 errors, 0 warnings: ERROR: trailing whitespace) |") or \
+   not lines[5].endswith("| SKIP (no scripts/checkpatch.pl) |") or not lines[2].endswith("| - |"):
+	bad.append("rows " + " / ".join(lines[2:6]))
+k = io.StringIO()
+with contextlib.redirect_stdout(k):
+	ks.ktap(rows, [])
+if f"not ok 3 {revs[2][:12]}" not in k.getvalue() or "not ok 2" in k.getvalue():
+	bad.append("ktap " + k.getvalue())
+ok = [rows[0], rows[1], rows[3]]
+if ks.exit_status([], ok) != 0:
+	bad.append(f"exit with PASS and SKIP: {ks.exit_status([], ok)}")
+rows = rows_of([revs[0], revs[4]])
+ks.checkpatch(repo, rows)
+if ks.exit_status([], rows) != 4:
+	bad.append(f"exit with a no verdict: {ks.exit_status([], rows)}")
+print("\n".join(bad))
+EOF
+)
+[ -z "$out" ]
+result $? series_checkpatch_column "$out"
+[ $failed = 0 ]
