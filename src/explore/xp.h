@@ -17,6 +17,8 @@
 #define XP_MAX_FIBERS	16
 #define XP_MAX_STEPS	4096
 #define XP_MAX_ADDS	8
+/* oom: initial tasks; past 16 the two-pass selections' budget runs out. */
+#define XP_OOM_MAX_TASKS	20
 /*
  * Largest |add size|: every sum the harness's checks form (at most
  * 4 vCPUs x XP_MAX_ADDS adds, plus pending bounds) stays far inside a

@@ -12,7 +12,7 @@ set -u
 XP=${BUILD:-build/cc}/explore/explore
 STRESS=${BUILD:-build/cc}/stress
 echo "KTAP version 1"
-NR=26
+NR=28
 echo "1..$NR"
 if [ ! -x "$XP" ]; then
 	# Not built for KERNEL_SRC or sanitizer builds (mk/explore.mk).
@@ -72,6 +72,12 @@ expect explore_oom_v16_f0_b2 0 '^# complete within bound 2$' \
 	--harness oom --algo v16 --forks 0 --bound 2 --reduction none
 expect explore_oom_f1_b1 0 '^# complete within bound 1$' \
 	--harness oom --forks 1 --bound 1 --reduction none
+# More than 16 tasks in the window: v16's budget runs out, its fallback
+# selects (bound 0: the exiter before and after the selection).
+expect explore_oom_v16_t19_b0 0 '^# complete within bound 0$' \
+	--harness oom --algo v16 --tasks 19 --forks 0 --bound 0 --reduction none
+expect explore_oom_bounded_t19_b0 0 '^# complete within bound 0$' \
+	--harness oom --algo bounded --tasks 19 --forks 0 --bound 0 --reduction none
 expect explore_compaction_b2 0 '^# complete within bound 2$' \
 	--harness compaction --bound 2 --reduction none
 
