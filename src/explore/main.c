@@ -95,7 +95,7 @@ static void usage(FILE *f)
 }
 
 static const struct xp_harness *const harnesses[] = {
-	&xp_storm_harness, &xp_oom_harness, &xp_compaction_harness,
+	&xp_storm_harness, &xp_oom_harness, &xp_compaction_harness, &xp_zone_desc_harness,
 	&xp_sb_harness, &xp_mp_harness, &xp_publish_harness, &xp_litmus_harness,
 };
 

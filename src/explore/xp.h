@@ -76,6 +76,8 @@ struct xp_harness {
 extern const struct xp_harness xp_storm_harness;
 extern const struct xp_harness xp_oom_harness;
 extern const struct xp_harness xp_compaction_harness;
+/* lib/mm's zone descriptor replaced under RCU while a reader walks it. */
+extern const struct xp_harness xp_zone_desc_harness;
 /* Barrier patterns (patterns.c): sb, mp and publish. */
 extern const struct xp_harness xp_sb_harness, xp_mp_harness, xp_publish_harness;
 extern const struct xp_harness xp_litmus_harness;
