@@ -20,7 +20,7 @@ ifeq ($(XP_ADAPT),1)
 # Nothing here reads the "require" probes: the tree's file is built as
 # mk/adapt.mk builds it, kcompat and lib/shape free of the probed API.
 XP_OBJS		:= $(patsubst %.c,$(BUILD)/%.o,$(filter-out src/explore/oom.c \
-		   src/explore/compaction.c,$(wildcard src/explore/*.c)) src/explore/adapt/no_mm.c)
+		   src/explore/compaction.c src/explore/zone_desc.c,$(wildcard src/explore/*.c)) src/explore/adapt/no_mm.c)
 XP_LIB_OBJS	:= $(patsubst %.c,$(ADAPT_DIR)/%.o,$(wildcard lib/kcompat/*.c lib/shape/*.c)) \
 		   $(ADAPT_DIR)/percpu_counter_tree.o
 $(BUILD)/src/explore/storm.o $(BUILD)/src/explore/adapt/no_mm.o: CPPFLAGS_ALL += \

@@ -85,7 +85,8 @@ static struct zone_desc *zone_desc_publish(struct zone *z, struct zone_desc *nd)
 {
 	struct zone_desc *old = rcu_dereference_protected(z->desc, 1);
 
-	nd->generation = old->generation + 1;
+	/* A point of the explorer's: the mutant that moves it past the publish. */
+	WRITE_ONCE(nd->generation, old->generation + 1);
 	rcu_assign_pointer(z->desc, nd);
 	return old;
 }

@@ -6,13 +6,16 @@
  * P5 as intended. The zone starts depleted (DEPLETED on, depth 1, s 0,
  * f 2, failed order 3), so that the reset deepens it and sets
  * SCANALLFREE while the requesters move s, f and the failed order.
+ * Every request is of order 3 but one, and both requesters record
+ * failures, so that two increments of f can race:
  *
- *   requester 0 (CPU 0): a run that finds a suitable page (s += 1), its
+ *   requester 0 (CPU 0): a sync run that fails at order 3 (f += 1), a
+ *                        run that finds a suitable page (s += 1), its
  *                        finish (the leave rules), then the allocation
  *                        succeeds (f = 0, cof = max(cof, 4));
  *   requester 1 (CPU 1): a sync run that fails at order 2 (below cof:
- *                        cof = 2, f = 0), one at order 3 (f += 1), then
- *                        a run that finds a suitable page;
+ *                        cof = 2, f = 0), two at order 3 (f += 1 each),
+ *                        then a run that finds a suitable page;
  *   reset       (CPU 0): __reset_isolation_suitable().
  *
  * Every field access is a scheduling point (zone_read() and friends).
@@ -32,7 +35,12 @@
  *   scan_limit      the limit a run sets from the state it saw (3, 5)
  *   flag_dependency per reset: SCANALLFREE set on a zone seen with
  *                   DEPLETED off only with DEPLETED set too (6)
- *   final_counts    at the end the shadow success count is the runs
+ *   flag_pair       the whole-state form of 6, SCANALLFREE => DEPLETED,
+ *                   after every store (so also at rest) of an execution
+ *                   where the reset overlaps no run's success and finish
+ *                   (the posted design breaks it otherwise:
+ *                   #cmp-flag-race)
+ *   final_counts    at rest: the shadow success count is the runs
  *                   that reported one, and s is at most that
  */
 #include <stdio.h>
@@ -63,6 +71,11 @@ static struct {
 	unsigned long flags;
 } seen;
 static long successes[2];	/* runs that reported a suitable page, per requester */
+/*
+ * The overlap the posted design's flag race needs (#cmp-flag-race): a
+ * run from its success to the end of its finish, the reset's call.
+ */
+static bool in_run[2], in_reset, overlap;
 
 static int cmp_init(const struct xp_cfg *cfg)
 {
@@ -96,6 +109,25 @@ static void snap_zone(void)
 	seen.flags = zone.flags;
 }
 
+/* SCANALLFREE => DEPLETED, unless the reset overlapped a run (#cmp-flag-race). */
+static void check_flag_pair(unsigned long flags, const char *who)
+{
+	unsigned long pair = 1UL << ZONE_COMPACTION_SCANALLFREE |
+			     1UL << ZONE_COMPACTION_DEPLETED;
+
+	if (!overlap && (flags & pair) == 1UL << ZONE_COMPACTION_SCANALLFREE)
+		xp_fail("flag_pair", "SCANALLFREE without DEPLETED after a store by %s "
+			"(flags %#lx), the reset overlapped no run", who, flags);
+}
+
+/* A run or the reset begins or ends: note whether the two overlap. */
+static void mark(bool *which, bool on)
+{
+	*which = on;
+	if (in_reset && (in_run[0] || in_run[1]))
+		overlap = true;
+}
+
 /* After every store to the zone's state: plain loads, no point in between. */
 static void cmp_observe(const struct zone *z)
 {
@@ -118,6 +150,7 @@ static void cmp_observe(const struct zone *z)
 	if (set && !reset)
 		xp_fail("flag_writes", "a requester set flags %#lx (%#lx -> %#lx)", set,
 			seen.flags, flags);
+	check_flag_pair(flags, reset ? "the reset" : "a requester");
 	snap_zone();
 }
 
@@ -132,6 +165,7 @@ static void cmp_setup(void)
 	zone.compact_order_failed = 3;
 	zone.observe = cmp_observe;
 	successes[0] = successes[1] = 0;
+	in_run[0] = in_run[1] = in_reset = overlap = false;
 	snap_zone();
 }
 
@@ -162,9 +196,18 @@ static void run_start(int order)
 static void run_success(unsigned int id)
 {
 	run_start(3);
+	mark(&in_run[id], true);
 	WRITE_ONCE(successes[id], READ_ONCE(successes[id]) + 1);
 	compaction_note_success(&zone);
 	compaction_zone_finish(&zone, ZONE_PAGES);
+	mark(&in_run[id], false);
+}
+
+/* A sync run that ends COMPLETE with the watermark unmet. */
+static void run_fail(int order)
+{
+	run_start(order);
+	compaction_fail(&zone, order);
 }
 
 static void cmp_fiber(unsigned int id)
@@ -173,18 +216,20 @@ static void cmp_fiber(unsigned int id)
 
 	switch (id) {
 	case 0:
+		run_fail(3);
 		run_success(id);
 		compaction_failed_reset(&zone, 3, true);
 		break;
 	case 1:
-		run_start(2);
-		compaction_fail(&zone, 2);
-		run_start(3);
-		compaction_fail(&zone, 3);
+		run_fail(2);
+		run_fail(3);
+		run_fail(3);
 		run_success(id);
 		break;
 	default:
+		mark(&in_reset, true);
 		compaction_reset(&zone, desc, &rep);
+		mark(&in_reset, false);
 		if (rep.set_scanallfree && !rep.was_depleted_flag && !rep.set_depleted)
 			xp_fail("flag_dependency", "the reset set SCANALLFREE on a zone it saw "
 				"with DEPLETED off");
@@ -198,6 +243,7 @@ static void cmp_fiber(unsigned int id)
 	}
 }
 
+/* At rest: every fiber has ended, every store has landed. */
 static void cmp_final(void)
 {
 	long n = successes[0] + successes[1];

@@ -80,7 +80,7 @@ static void usage(FILE *f)
 "                        scheduled (reduction none or sleep)\n"
 "  --budget N            stop after N executions (\"cut by budget\")\n"
 "  --pct --depth D --runs N --seed S   PCT instead of the enumeration\n"
-"  --tasks N --forks 0|1 oom: initial tasks (2..3), a fiber that forks and exits a task\n"
+"  --tasks N --forks 0|1 oom: initial tasks (2..20), a fiber that forks and exits a task\n"
 "  --algo NAME           oom: precise, v16 or bounded (default)\n"
 "  --plant               plant a lost update in the harness (the explorer's self-test);\n"
 "                        a pattern: drop its barrier\n"
@@ -95,7 +95,7 @@ static void usage(FILE *f)
 }
 
 static const struct xp_harness *const harnesses[] = {
-	&xp_storm_harness, &xp_oom_harness, &xp_compaction_harness,
+	&xp_storm_harness, &xp_oom_harness, &xp_compaction_harness, &xp_zone_desc_harness,
 	&xp_sb_harness, &xp_mp_harness, &xp_publish_harness, &xp_litmus_harness,
 };
 
@@ -256,7 +256,7 @@ int main(int argc, char **argv)
 			}
 			cfg.harness = h->name;
 			break;
-		case 't': cfg.tasks = (unsigned int)num("--tasks", optarg, 2, 3); break;
+		case 't': cfg.tasks = (unsigned int)num("--tasks", optarg, 2, XP_OOM_MAX_TASKS); break;
 		case 'f': cfg.forks = (unsigned int)num("--forks", optarg, 0, 1); break;
 		case 'A': cfg.algo = optarg; break;
 		case 'c': cfg.cpus = (unsigned int)num("--cpus", optarg, 2, 4); break;

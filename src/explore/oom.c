@@ -12,10 +12,13 @@
  *   forker   (CPU 1, --forks 1): a task is created, charged, and exits.
  *
  * Tasks (RSS in pages): task 0 200 (exits), task 1 300 (stays: the
- * largest task present throughout), task 2 with --tasks 3: 500 at
- * oom_score_adj -1000 (never a victim); the forked task 400, charged
- * after it is linked. The reader step is each candidate's evaluation
- * (oom_candidate_hook, inside the scan's read-side section).
+ * largest task present throughout), task 2 with --tasks 3 or more: 500
+ * at oom_score_adj -1000 (never a victim); the forked task (task 3) 400,
+ * charged after it is linked. With --tasks N above 3, tasks 4..N are
+ * 300 pages each, like task 1: every one passes pass 2's overlap filter,
+ * so from 17 tasks on the 16 precise sums run out and v16's fallback
+ * selects on the approximation. The reader step is each candidate's
+ * evaluation (oom_candidate_hook, inside the scan's read-side section).
  *
  *   no_use_after_free    the model's poison check on a selector access
  *   chosen_alive         the task the selection pins is never freed
@@ -27,6 +30,12 @@
  *   victim_killable      not init, not a kernel thread
  *   victim_shortfall     the victim's RSS at least task 1's (less one
  *                        accuracy window for the two-pass algorithms)
+ *   victim_newest        with --tasks above 3, no fork (equal tasks in the
+ *                        window): precise and v16 select the newest of
+ *                        them (ties and, past the budget, the fallback
+ *                        re-anchor on each), bounded the last one its
+ *                        precise sums reached (the fallback never raises
+ *                        the floor of an equal task)
  *   exit_freed           at the end every exited task is freed
  */
 #include <stdio.h>
@@ -37,15 +46,21 @@
 #include <mm/oom_select.h>
 #include "xp.h"
 
-#define MAX_TASKS	4
+#define MAX_TASKS	(XP_OOM_MAX_TASKS + 1)
 #define FORKED		3
+#define WINDOW_RSS	300	/* tasks 4..N: task 1's size */
 
 static const struct xp_cfg *C;
 static enum oom_algo algo;
 static unsigned long window;	/* one accuracy window: under + over */
 static struct task_struct *task[MAX_TASKS];
-static const long rss[MAX_TASKS] = { 200, 300, 500, 400 };
+static const long rss4[4] = { 200, 300, 500, 400 };
 static bool exited0[MAX_TASKS];	/* unlinked when the selection began */
+
+static long rss(unsigned int i)
+{
+	return i < 4 ? rss4[i] : WINDOW_RSS;
+}
 
 const char *xp_oom_impl(void)
 {
@@ -145,8 +160,10 @@ static void oom_setup(void)
 	memset(task, 0, sizeof(task));
 	memset(exited0, 0, sizeof(exited0));
 	oom_poison_hook = poisoned;
-	for (i = 0; i < C->tasks; i++)
-		spawn(i, rss[i], i == 2 ? OOM_SCORE_ADJ_MIN : 0);
+	/* Slot 3 is the forked task's: tasks beyond 3 take slots 4..N. */
+	for (i = 0; i <= C->tasks; i++)
+		if (i != FORKED && (i < FORKED || C->tasks > FORKED))
+			spawn(i, rss(i), i == 2 ? OOM_SCORE_ADJ_MIN : 0);
 }
 
 static void quiet_point(const void *addr, enum kc_xp_kind kind)
@@ -174,6 +191,22 @@ static void oom_teardown(void)
 	kc_xp_rcu_nest = NULL;
 	oom_quarantine_drain();
 	oom_poison_hook = poisoned;
+}
+
+/*
+ * The task the selection must end on when tasks 1 and 4..N tie: the
+ * last in list order for precise and v16; for bounded the last its 16
+ * precise sums reach (the fallback never raises an equal floor). The
+ * forked task (400 pages) and the exiting task 0 (200) are filtered
+ * out or lose to it, since the window is far below 100 pages.
+ */
+static int newest(void)
+{
+	unsigned int passers = C->tasks - 2;	/* task 1 and tasks 4..N */
+
+	if (algo == OOM_ALGO_BOUNDED && passers > OOM_MAX_PRECISE_BADNESS_SUMS)
+		return OOM_MAX_PRECISE_BADNESS_SUMS + 2;	/* task 1, then 4..18 */
+	return (int)C->tasks;
 }
 
 static void selector(void)
@@ -206,9 +239,12 @@ static void selector(void)
 		xp_fail("victim_found", "victim %p is no task of the harness", (void *)oc.chosen);
 	else if (exited0[v])
 		xp_fail("victim_not_exited", "victim task %d had exited before the selection", v);
-	else if (rss[v] + (long)(algo == OOM_ALGO_PRECISE ? 0 : window) < rss[1])
+	else if (rss(v) + (long)(algo == OOM_ALGO_PRECISE ? 0 : window) < rss(1))
 		xp_fail("victim_shortfall", "victim task %d (%ld pages) below task 1 (%ld) by more"
-			" than %lu", v, rss[v], rss[1], algo == OOM_ALGO_PRECISE ? 0 : window);
+			" than %lu", v, rss(v), rss(1), algo == OOM_ALGO_PRECISE ? 0 : window);
+	else if (C->tasks > FORKED && !C->forks && v != newest())
+		xp_fail("victim_newest", "victim task %d, not task %d (%s, %u tasks of %d pages)",
+			v, newest(), oom_algo_names[algo], C->tasks - 2, WINDOW_RSS);
 	oom_select_put(&oc);
 }
 
@@ -222,7 +258,7 @@ static void oom_fiber(unsigned int id)
 		oom_task_exit(task[0]);
 		break;
 	default:
-		oom_task_exit(spawn(FORKED, rss[FORKED], 0));
+		oom_task_exit(spawn(FORKED, rss(FORKED), 0));
 		break;
 	}
 }

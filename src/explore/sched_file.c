@@ -138,7 +138,7 @@ static const struct {
 	[K_BATCH] = { "batch", "2..2^20", 2, 1L << 20 },
 	[K_PLANT] = { "plant", "0 or 1", 0, 1 },
 	[K_SIZES] = { "sizes", "default, or 1..8 sizes, each within +-2^52", 0, 0 },
-	[K_TASKS] = { "tasks", "2..3", 2, 3 },
+	[K_TASKS] = { "tasks", "2..20", 2, XP_OOM_MAX_TASKS },
 	[K_FORKS] = { "forks", "0 or 1", 0, 1 },
 	[K_ALGO] = { "algo", "precise, v16 or bounded", 0, 0 },
 	[K_CHOSEN] = { "chosen", "0..steps", 0, XP_MAX_STEPS },

@@ -17,6 +17,8 @@
 #define XP_MAX_FIBERS	16
 #define XP_MAX_STEPS	4096
 #define XP_MAX_ADDS	8
+/* oom: initial tasks; past 16 the two-pass selections' budget runs out. */
+#define XP_OOM_MAX_TASKS	20
 /*
  * Largest |add size|: every sum the harness's checks form (at most
  * 4 vCPUs x XP_MAX_ADDS adds, plus pending bounds) stays far inside a
@@ -74,6 +76,8 @@ struct xp_harness {
 extern const struct xp_harness xp_storm_harness;
 extern const struct xp_harness xp_oom_harness;
 extern const struct xp_harness xp_compaction_harness;
+/* lib/mm's zone descriptor replaced under RCU while a reader walks it. */
+extern const struct xp_harness xp_zone_desc_harness;
 /* Barrier patterns (patterns.c): sb, mp and publish. */
 extern const struct xp_harness xp_sb_harness, xp_mp_harness, xp_publish_harness;
 extern const struct xp_harness xp_litmus_harness;

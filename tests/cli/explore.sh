@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Systematic exploration (docs/explore.md): small exhaustive configurations
-# of counter_storm, oom and compaction must complete within their
+# of counter_storm, oom, compaction and zone_desc must complete within their
 # preemption bound, over more than one execution; a planted lost update
 # must be found with the fewest preemptions (none at bound 0), and its
 # saved schedule must reproduce it, also through ./stress --replay;
@@ -12,7 +12,7 @@ set -u
 XP=${BUILD:-build/cc}/explore/explore
 STRESS=${BUILD:-build/cc}/stress
 echo "KTAP version 1"
-NR=26
+NR=30
 echo "1..$NR"
 if [ ! -x "$XP" ]; then
 	# Not built for KERNEL_SRC or sanitizer builds (mk/explore.mk).
@@ -72,6 +72,18 @@ expect explore_oom_v16_f0_b2 0 '^# complete within bound 2$' \
 	--harness oom --algo v16 --forks 0 --bound 2 --reduction none
 expect explore_oom_f1_b1 0 '^# complete within bound 1$' \
 	--harness oom --forks 1 --bound 1 --reduction none
+# More than 16 tasks in the window: v16's budget runs out, its fallback
+# selects (bound 0: the exiter before and after the selection).
+expect explore_oom_v16_t19_b0 0 '^# complete within bound 0$' \
+	--harness oom --algo v16 --tasks 19 --forks 0 --bound 0 --reduction none
+expect explore_oom_bounded_t19_b0 0 '^# complete within bound 0$' \
+	--harness oom --algo bounded --tasks 19 --forks 0 --bound 0 --reduction none
+# A zone descriptor replaced under RCU while a reader walks it: complete
+# under sc at bound 2; under pso (where a plain publish shows) at bound 1.
+expect explore_zone_desc_b2 0 '^# complete within bound 2$' \
+	--harness zone_desc --bound 2 --reduction none
+expect explore_zone_desc_pso_b1 0 '^# complete within bound 1$' \
+	--harness zone_desc --bound 1 --reduction none --memory-model pso
 expect explore_compaction_b2 0 '^# complete within bound 2$' \
 	--harness compaction --bound 2 --reduction none
 

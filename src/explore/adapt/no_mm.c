@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The explorer on an older hpcc API (XP_ADAPT, docs/explore.md#older-apis):
- * the oom and compaction harnesses build on the mm model, which needs the
+ * the oom, compaction and zone_desc harnesses build on the mm model, which needs the
  * long API, so they are not built; asking for one is refused in one line.
  */
 #include <stdio.h>
@@ -27,5 +27,10 @@ const struct xp_harness xp_oom_harness = {
 
 const struct xp_harness xp_compaction_harness = {
 	.name = "compaction",
+	.init = no_mm_init,
+};
+
+const struct xp_harness xp_zone_desc_harness = {
+	.name = "zone_desc",
 	.init = no_mm_init,
 };
