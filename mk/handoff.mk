@@ -3,11 +3,12 @@
 #   make handoff-bench   $(BUILD)/bench/handoff/handoff-bench and -old,
 #                        frag-bench-old, kunit/kunit_fixture-old: the same
 #                        programs linked against -DKC_HANDOFF_OLD objects
-#                        (the turn's mutex and broadcast, a POSIX thread per
-#                        kthread), so that make bench measures old and new
-#                        in one run
+#                        (the turn's mutex and broadcast, the vCPU give
+#                        that wakes every sleeper, a POSIX thread per kthread
+#                        that never holds its vCPU), so that make bench
+#                        measures old and new in one run
 
-HANDOFF_OLD_SRCS := lib/kcompat/turn.c
+HANDOFF_OLD_SRCS := lib/kcompat/turn.c lib/kcompat/cpu.c
 HANDOFF_OLD_OBJS := $(HANDOFF_OLD_SRCS:%.c=$(BUILD)/handoff-old/%.o)
 HANDOFF_BENCH	:= $(BUILD)/bench/handoff/handoff-bench
 FRAG_BENCH_OLD	:= $(BUILD)/bench/compaction/frag-bench-old
@@ -34,5 +35,7 @@ $(FRAG_BENCH_OLD): $(BUILD)/bench/compaction/frag_bench.o $(HANDOFF_OLD_OBJS) $(
 
 # kunit_fixture-old: mk/kunit.mk, which has the shim's objects.
 
-# make bench runs bench/handoff/run beside the other sections (bench/run).
+# make bench runs bench/handoff/run beside the other sections (bench/run),
+# with a kernel tree's own KUnit file, old and new, when it has one
+# (mk/kunit.mk).
 bench bench-quick: handoff-bench

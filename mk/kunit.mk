@@ -111,5 +111,16 @@ $(BUILD)/handoff-old/kunit/rt/%.o: lib/kcompat/kunit/%.c $(BUILD)/.flags | $(KUN
 	$(CC) $(CFLAGS_ALL) -DKC_HANDOFF_OLD $(KUNIT_CPPFLAGS) -c -o $@ $<
 
 $(KUNIT_FIXTURE_OLD): $(BUILD)/kunit/fixture/kunit_fixture.o $(KUNIT_RT_OLD_OBJS) \
-		$(HANDOFF_OLD_OBJS) $(filter-out %/turn.o,$(KC_OBJS))
+		$(HANDOFF_OLD_OBJS) $(filter-out %/turn.o %/cpu.o,$(KC_OBJS))
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
+# The kernel tree's KUnit binary against the same old objects: make bench
+# runs both (bench/handoff/run --kunit-tree).
+ifneq ($(KERNEL_SRC),)
+$(KUNIT_KBIN)-old: $(BUILD)/kunit/percpu_counter_tree_kunit.o $(KUNIT_RT_OLD_OBJS) \
+		$(HANDOFF_OLD_OBJS) $(filter-out %/turn.o %/cpu.o,$(KC_OBJS)) $(HPCC_OBJ)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+ifneq ($(wildcard $(KUNIT_SRC)),)
+bench bench-quick: $(KUNIT_KBIN) $(KUNIT_KBIN)-old
+endif
+endif

@@ -153,14 +153,48 @@ static bool vcpu_try(struct kc_vcpu *v, unsigned int me)
 						       memory_order_relaxed);
 }
 
+/*
+ * Sleepers on a vCPU's owner word wait with a futex bitset: a thread that
+ * lent the vCPU and waits to take it back may not have it before another
+ * waiter did, so a give wakes one of the others first (-DKC_HANDOFF_OLD:
+ * every sleeper, each to find out again whether it may take the vCPU).
+ */
+#define KC_WAKE_WAITER	1U
+#define KC_WAKE_LENDER	2U
+
 static void vcpu_sleep(struct kc_vcpu *v, unsigned int seen, long long ns)
 {
+#ifdef KC_HANDOFF_OLD
 	struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
+#else
+	long long until = kc_now_ns() + ns;
+	struct timespec ts = { until / 1000000000L, until % 1000000000L };
+	unsigned int bits = (seen & KC_LENT) && (seen & ~KC_LENT) == kc_self() ?
+			    KC_WAKE_LENDER : KC_WAKE_WAITER;
+#endif
 
 	/* seq_cst: either the giver sees us asleep, or the futex sees its store. */
 	atomic_fetch_add_explicit(&v->sleepers, 1, memory_order_seq_cst);
+#ifdef KC_HANDOFF_OLD
 	syscall(SYS_futex, &v->owner, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+#else
+	/* The bitset wait's timeout is absolute, on CLOCK_MONOTONIC. */
+	syscall(SYS_futex, &v->owner, FUTEX_WAIT_BITSET_PRIVATE, seen, &ts, NULL, bits);
+#endif
 	atomic_fetch_sub_explicit(&v->sleepers, 1, memory_order_relaxed);
+}
+
+/* Wake the next taker of @v: one sleeper, the lender only when no other sleeps. */
+static void vcpu_wake(struct kc_vcpu *v)
+{
+#ifdef KC_HANDOFF_OLD
+	syscall(SYS_futex, &v->owner, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+#else
+	if (syscall(SYS_futex, &v->owner, FUTEX_WAKE_BITSET_PRIVATE, 1, NULL, NULL,
+		    KC_WAKE_WAITER) <= 0)
+		syscall(SYS_futex, &v->owner, FUTEX_WAKE_BITSET_PRIVATE, 1, NULL, NULL,
+			KC_WAKE_LENDER);
+#endif
 }
 
 /*
@@ -257,7 +291,7 @@ static void vcpu_give(unsigned int cpu)
 	}
 	atomic_store_explicit(&v->owner, w ? KC_LENT | kc_self() : 0, memory_order_seq_cst);
 	if (atomic_load_explicit(&v->sleepers, memory_order_seq_cst))
-		syscall(SYS_futex, &v->owner, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+		vcpu_wake(v);
 }
 
 /* A thread that exits holding its vCPU gives it back. */

@@ -48,7 +48,8 @@ long __wrap_syscall(long nr, ...)
 	else if (nr != SYS_gettid)
 		abort();
 	va_end(ap);
-	if (nr == SYS_futex && a[1] == FUTEX_WAKE_PRIVATE && kc_cpu_held) {
+	if (nr == SYS_futex && (a[1] == FUTEX_WAKE_PRIVATE || a[1] == FUTEX_WAKE_BITSET_PRIVATE) &&
+	    kc_cpu_held) {
 		/* A give's wake: the mark names no vCPU, or one this thread runs. */
 		mark = kc_pcpu_fast;
 		atomic_fetch_add(&wake_checks, 1);

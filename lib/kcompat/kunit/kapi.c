@@ -18,6 +18,7 @@
 #include <linux/kthread.h>
 #include <linux/random.h>
 #include <linux/wait.h>
+#include <kcompat/kcompat.h>
 #include <kcompat/kunit_fallback.h>
 #include <kcompat/turn.h>
 #include "kunit_run.h"
@@ -116,6 +117,7 @@ void kc_kthread_abort(void)
 	struct kc_kthread *k = kc_current_kthread;
 	struct kc_worker *w = kc_current_worker;
 
+	kc_cpu_unhold();
 	if (k) {
 		kc_current_kthread = NULL;
 		kthread_done(k, -EINTR);
@@ -125,6 +127,25 @@ void kc_kthread_abort(void)
 		kc_turn_destroy(&w->turn);
 		free(w);
 	}
+}
+
+/*
+ * A kthread bound to a CPU runs as that CPU for its whole run, as the
+ * kernel runs it: it holds its vCPU (kcompat.h), so its per-CPU adds are
+ * plain ones instead of a take and a give of the vCPU each, and a vCPU
+ * shared by many kthreads changes hands once per kthread (or per quantum)
+ * instead of once per add. It lets the vCPU go around its sleeps
+ * (wait_event(), kthread_stop()). An unbound kthread takes CPU 0 around
+ * each operation, as before. -DKC_HANDOFF_OLD: none holds.
+ */
+static void kthread_hold(struct kc_kthread *k)
+{
+#ifndef KC_HANDOFF_OLD
+	if (k->cpu >= 0)
+		kc_cpu_hold();
+#else
+	(void)k;
+#endif
 }
 
 static void kthread_run_job(struct kc_kthread *k)
@@ -138,7 +159,9 @@ static void kthread_run_job(struct kc_kthread *k)
 	pthread_mutex_unlock(&k->lock);
 	if (run) {
 		kc_set_cpu(k->cpu >= 0 ? (unsigned int)k->cpu : 0);
+		kthread_hold(k);
 		ret = k->fn(k->data);
+		kc_cpu_unhold();
 	}
 	kc_current_kthread = NULL;
 	kthread_done(k, ret);
@@ -276,7 +299,7 @@ void kthread_bind(struct task_struct *p, unsigned int cpu)
 int kthread_stop(struct task_struct *p)
 {
 	struct kc_kthread *k = to_kthread(p);
-	bool dispatch;
+	bool dispatch, held;
 	int ret;
 
 	get_task_struct(p);
@@ -287,11 +310,15 @@ int kthread_stop(struct task_struct *p)
 	pthread_mutex_unlock(&k->lock);
 	if (dispatch)	/* never woken: its worker ends it without running it */
 		kthread_dispatch(k);
+	held = kc_cpu_held;
+	kc_cpu_unhold();
 	pthread_mutex_lock(&k->lock);
 	while (!k->exited)
 		pthread_cond_wait(&k->cond, &k->lock);
 	ret = k->result;
 	pthread_mutex_unlock(&k->lock);
+	if (held)
+		kc_cpu_hold();
 	put_task_struct(p);
 	return ret;
 }
@@ -311,6 +338,7 @@ bool kthread_should_stop(void)
 
 	if (!k)
 		return false;
+	kc_cpu_preempt();	/* a kthread's polling loop lets its vCPU's waiters run */
 	pthread_mutex_lock(&k->lock);
 	stop = k->should_stop;
 	pthread_mutex_unlock(&k->lock);
@@ -329,10 +357,14 @@ void kc_wait_sleep(struct wait_queue_head *wq, unsigned int seen)
 {
 	/* A bound on each sleep: a lost wake-up costs 10 ms, not a hang. */
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	bool held = kc_cpu_held;
 
+	kc_cpu_unhold();	/* a sleeping kthread runs no CPU */
 	atomic_fetch_add_explicit(&wq->sleepers, 1, memory_order_seq_cst);
 	syscall(SYS_futex, &wq->seq, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
 	atomic_fetch_sub_explicit(&wq->sleepers, 1, memory_order_relaxed);
+	if (held)
+		kc_cpu_hold();
 }
 
 /* splitmix64 over an atomic counter: any thread may draw. */
