@@ -22,7 +22,7 @@ RCU_MUTANTS	?= oom-task-free-no-gp cmp-desc-free-no-gp oom-pass2-outside-rcu
 
 check-rcu: deps
 	@$(MAKE) --no-print-directory all
-	@SAN_MAIN=0 SAN_RCU_FLAVORS='$(RCU_FLAVORS)' SAN_RCU_CPUS='8 256' \
+	@SAN_JOBS='$(SAN_JOBS)' SAN_MAIN=0 SAN_RCU_FLAVORS='$(RCU_FLAVORS)' SAN_RCU_CPUS='8 256' \
 		tsan/run-sanitized plain '$(BUILD)'
 
 # Plus each flavor's own way to free without a grace period (mutants/rcu-*,

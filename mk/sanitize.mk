@@ -15,6 +15,9 @@
 # KERNEL_SRC= applies to them as to the normal build.
 
 TSAN_CC		?= clang
+# Programs at once in tsan/run-sanitized: one per core (most of a script's
+# time under a sanitizer is waiting for a watchdog, a signal or a child).
+SAN_JOBS	?= $(NPROC)
 ifeq ($(origin BUILD),file)
 TSAN_BUILD	?= build/$(notdir $(TSAN_CC))-tsan$(KSRC_TAG)
 ASAN_BUILD	?= build/$(CCNAME)-asan$(KSRC_TAG)
@@ -31,7 +34,7 @@ tsan:
 # The test scripts are make check's: the long tier builds its fixture trees
 # without a sanitizer, so under one it would only repeat make check-long.
 check-tsan: deps tsan
-	@SAN_SCRIPTS='$(CHECK_SH)' tsan/run-sanitized tsan '$(TSAN_BUILD)'
+	@SAN_JOBS='$(SAN_JOBS)' SAN_SCRIPTS='$(CHECK_SH)' tsan/run-sanitized tsan '$(TSAN_BUILD)'
 
 tsan-selftest: deps tsan
 	@tsan/run-selftest '$(TSAN_BUILD)'
@@ -40,7 +43,7 @@ asan:
 	@$(MAKE) --no-print-directory SAN=asan BUILD='$(ASAN_BUILD)' all
 
 check-asan: deps asan
-	@SAN_SCRIPTS='$(CHECK_SH)' tsan/run-sanitized asan '$(ASAN_BUILD)'
+	@SAN_JOBS='$(SAN_JOBS)' SAN_SCRIPTS='$(CHECK_SH)' tsan/run-sanitized asan '$(ASAN_BUILD)'
 
 # Inside the TSan build: the self-test programs (tsan/selftest/*.c), each
 # in its correct form and its racy form (-DSELFTEST_RACY).

@@ -4,7 +4,8 @@
  * one KTAP document with each program as one nested test, through the
  * suite's one KTAP writer (lib/util/ktap.h). Behind scripts/run-tests.
  *
- *   ktap-run [--timeout SECONDS] [--log FILE] [--keep DIR] [--jobs N] PROGRAM...
+ *   ktap-run [--timeout SECONDS] [--log FILE] [--keep DIR] [--jobs N] [--times FILE]
+ *            PROGRAM...
  *
  * Each program's output is read back as KTAP: a unit binary's document
  * (one suite) becomes that suite, renumbered; a shell test's flat results
@@ -26,6 +27,9 @@
  * program's own output as DIR/NAME.ktap (for tests/lib/ktap_validate.py).
  * --jobs N: run up to N programs at once (default $TEST_JOBS, else 1); the
  * document is the same as a serial run's, in the command line's order.
+ * --times FILE (or $TEST_TIMES): append "NAME WALL CPU" per program as it
+ * ends, in seconds, CPU being user+sys of it and its children (where make
+ * check's time goes; docs/testing.md).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -71,6 +76,7 @@ struct run {
 	int status;			/* waitpid status */
 	bool timed_out;
 	double secs, t0, kill_at;
+	double cpu;			/* user+sys, its waited-for children's too */
 	pid_t pid;			/* while running */
 	int fd;				/* its output */
 	bool done;
@@ -81,6 +87,8 @@ struct run {
 
 static struct ktap K;
 static long timeout_s = 1800;
+/* --times: one line per program, "NAME WALL CPU" in seconds, as each ends. */
+static FILE *times_file;
 
 /*
  * Failures per class (AGREEMENTS A) for the closing totals: a case's own
@@ -585,16 +593,20 @@ static void start(struct run *r, char *const argv[], int fd)
 /* Has @r ended? Enforces the timeout on the way. */
 static bool ended(struct run *r)
 {
+	struct rusage ru;
 	pid_t w;
 
 	if (!r->pid)
 		return true;
-	w = waitpid(r->pid, &r->status, WNOHANG);
+	w = wait4(r->pid, &r->status, WNOHANG, &ru);
 	if (w == r->pid || (w < 0 && errno != EINTR)) {
 		if (w < 0)
 			r->status = 3 << 8;
 		/* Leftovers of the program's group (background jobs) do not outlive it. */
 		kill(-r->pid, SIGKILL);
+		if (w == r->pid)
+			r->cpu = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+				 (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
 		r->pid = 0;
 		r->secs = now() - r->t0;
 		return true;
@@ -706,6 +718,10 @@ static void run_finish(struct run *r, const char *keep)
 			exit(3);
 		}
 	}
+	if (times_file) {
+		fprintf(times_file, "%s %.2f %.2f\n", r->name, r->secs, r->cpu);
+		fflush(times_file);
+	}
 	if (r->timed_out || !WIFEXITED(r->status) || WEXITSTATUS(r->status))
 		list_cases(r);
 	r->done = true;
@@ -713,6 +729,7 @@ static void run_finish(struct run *r, const char *keep)
 
 /* --log: the document goes to stdout and to the log. */
 static FILE *log_file;
+
 
 static ssize_t tee_write(void *cookie, const char *buf, size_t size)
 {
@@ -739,7 +756,7 @@ static void case_limit(void)
 static void usage(void)
 {
 	fprintf(stderr, "usage: ktap-run [--timeout SECONDS] [--log FILE] [--keep DIR] [--jobs N] "
-		"PROGRAM...\n");
+		"[--times FILE] PROGRAM...\n");
 	exit(2);
 }
 
@@ -758,6 +775,13 @@ int main(int argc, char **argv)
 
 	if (env && *env)
 		timeout_s = strtol(env, NULL, 10);
+	env = getenv("TEST_TIMES");
+	if (env && *env && !(times_file = fopen(env, "ae"))) {
+		fprintf(stderr, "ktap-run: cannot write %s: %s\n", env, strerror(errno));
+		return 2;
+	}
+	/* A runner the tests start (tests/unit/runner_selfcheck.sh) keeps out of it. */
+	unsetenv("TEST_TIMES");
 	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
 		if (!strcmp(argv[i], "--"))  {
 			i++;
@@ -771,10 +795,16 @@ int main(int argc, char **argv)
 			log_file = fopen(argv[++i], "we");
 		else if (!strcmp(argv[i], "--keep"))
 			keep = argv[++i];
+		else if (!strcmp(argv[i], "--times"))
+			times_file = fopen(argv[++i], "ae");
 		else if (!strcmp(argv[i], "--jobs"))
 			jobs_env = argv[++i];
 		else
 			usage();
+		if (!strcmp(argv[i - 1], "--times") && !times_file) {
+			fprintf(stderr, "ktap-run: cannot write %s: %s\n", argv[i], strerror(errno));
+			return 2;
+		}
 		if (!strcmp(argv[i - 1], "--log") && !log_file) {
 			fprintf(stderr, "ktap-run: cannot write %s: %s\n", argv[i], strerror(errno));
 			return 2;
