@@ -11,12 +11,16 @@
 #   3 no shape    the same tree with init() taking an unsigned long batch:
 #                 scripts/kernel-judge refuses it, and its verdict names each
 #                 adapter probe and what it found, not only a log
+#   4 asan        kernel-check's asan column (scripts/kernel-san) on rfc1-alloc:
+#                 under ASan + UBSan the adapter's run crashes with
+#                 heap-buffer-overflow (at 64 CPUs: below, init fails), a
+#                 crash finding naming the tree's function, exit 1
 # Env: BUILD (default build/cc), CC. KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
 . tests/lib/sh/seam.sh
-seam_begin 3 adapt-rfc1
+seam_begin 4 adapt-rfc1
 fx=tests/seam/fixtures/ktrees
 
 # lay NAME [PATCH]: the rfc1 fixture as $work/NAME-src, PATCH applied.
@@ -84,5 +88,16 @@ done
 grep -qF "rfc1 probe (mk/probes/adapt): percpu_counter_tree_init() present as 'int (*)(struct percpu_counter_tree *, long unsigned int)', expected 'int (*)(struct percpu_counter_tree *, unsigned int)'" <<<"$why" ||
 	bad+="the rfc1 probe's reason is not exact: $why"$'\n'
 result 3 no_shape_named
+
+bad=
+scripts/kernel-san --kind adapter --out "$work/alloc.asan" "$work/rfc1-alloc-src" \
+	"$work/rfc1-alloc" >"$log" 2>&1
+rc=$?
+[ "$rc" = 1 ] || bad+="kernel-san exit $rc, want 1: $(tail -n 5 "$log")"$'\n'
+grep -qE $'^afail\ttest_hpcc_adapt\t.*\tcrash\theap-buffer-overflow in percpu_counter_tree' \
+	"$work/alloc.asan" || bad+="no heap-buffer-overflow crash: $(cat "$work/alloc.asan" 2>/dev/null)"$'\n'
+grep -q 'cpus=64' "$work/rfc1-alloc-asan/test_hpcc_adapt.out" ||
+	bad+="the crash is not at 64 CPUs: $(tail -n 3 "$work/rfc1-alloc-asan/test_hpcc_adapt.out")"$'\n'
+result 4 asan_crash_finding
 
 [ "$failed" = 0 ]

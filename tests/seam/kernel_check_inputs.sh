@@ -8,7 +8,12 @@
 #   7   a tree whose judged file is a symlink (to a file outside it), or a
 #       FIFO: refused with a verdict naming it, "no verdict", exit 4, the
 #       target never read, nothing hangs
-#   8   --json written as temp + rename: on a full file system (a 16 KiB
+#   8   --timeout 0, 2x: exit 2, one line
+#   9   --timeout 10s on a tree and on a series whose build never ends (a
+#       make on PATH that sleeps, with a child): exit 4 with one line, in
+#       well under the sleep, every such process gone, the series' clone
+#       removed from TMPDIR
+#  10   --json written as temp + rename: on a full file system (a 16 KiB
 #       tmpfs, when this user may mount one) one line, exit 3, no traceback,
 #       the old file kept whole, no temporary file left
 # No tree is built. KTAP on stdout.
@@ -18,7 +23,7 @@ kc=$root/scripts/kernel-check
 . "$root/tests/lib/sh/common.sh"
 test_begin
 echo "KTAP version 1"
-echo "1..8"
+echo "1..10"
 
 mkdir -p tree/lib tree/include/linux repo
 cp "$root/lib/hpcc/percpu_counter_tree.c" tree/lib/
@@ -80,10 +85,52 @@ rm tree/lib/percpu_counter_tree.c
 mv regular.c tree/lib/percpu_counter_tree.c
 result $ok judged_file_not_regular_refused
 
-# 8. --json on a full file system: the writer kernel-series uses.
+refuse "^kernel-check: --timeout '0': not a positive duration" --timeout 0 &&
+	refuse "^kernel-check: --timeout '2x': not a positive duration" --timeout 2x
+result $? timeout_checked
+
+# 9. The overall limit stops everything it started.
+mkdir -p fakebin ktmp
+cat >fakebin/make <<'EOF'
+#!/bin/sh
+echo $$ >>"$KC_FAKE_PIDS"
+sleep 300 &
+echo $! >>"$KC_FAKE_PIDS"
+wait
+EOF
+chmod +x fakebin/make
+git -C repo init -q && cp -r tree/lib tree/include repo/ &&
+	git -C repo add -A && git -C repo -c user.name=t -c user.email=t@t commit -qm base &&
+	echo >>repo/lib/percpu_counter_tree.c &&
+	git -C repo -c user.name=t -c user.email=t@t commit -qam next
+ok=0
+for mode in tree series; do
+	: >pids
+	if [ $mode = tree ]; then set -- tree; else set -- --git repo HEAD~1..HEAD; fi
+	s0=$SECONDS
+	KC_FAKE_PIDS=$PWD/pids TMPDIR=$PWD/ktmp PATH="$PWD/fakebin:$PATH" \
+		timeout 120 "$kc" --timeout 10s --duration 0.2s --cpus 2 "$@" >out 2>err
+	r=$? took=$((SECONDS - s0))
+	sleep 0.5
+	# Gone: no such process, or a zombie left to an init that reaps late.
+	left=$(while read -r p; do
+		case $(ps -o stat= -p "$p") in '' | Z*) ;; *) echo "$p" ;; esac
+	done <pids)
+	if [ $r != 4 ] || [ $took -ge 60 ] || [ ! -s pids ] || [ -n "$left" ] ||
+	   [ -n "$(ls -A ktmp)" ] ||
+	   ! grep -q '^kernel-check: no verdict: the overall time limit (10s) expired' err; then
+		echo "# $mode: exit $r after ${took}s, left: $left, tmp: $(ls -A ktmp)," \
+		     "stderr: $(tail -c 300 err)"
+		ok=1
+	fi
+	for p in $left; do kill -KILL "$p" 2>/dev/null; done
+done
+result $ok timeout_stops_everything
+
+# 10. --json on a full file system: the writer kernel-series uses.
 mkdir -p full
 if ! mount -t tmpfs -o size=16k tmpfs full 2>/dev/null; then
-	echo "ok 8 json_enospc_keeps_old_file # SKIP cannot mount a tmpfs here"
+	echo "ok 10 json_enospc_keeps_old_file # SKIP cannot mount a tmpfs here"
 	exit $((failed != 0))
 fi
 trap 'umount "$tmp/full" 2>/dev/null; rm -rf "$tmp"' EXIT

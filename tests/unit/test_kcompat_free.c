@@ -14,7 +14,10 @@
 #include <linux/percpu_counter_tree.h>
 #include "hpcc_util.h"
 
-/* Run @what, expecting exactly one WARN whose text holds every one of @needles. */
+/*
+ * Run @what, an invalid free: exactly one WARN whose text holds every one of
+ * @needles, counted as an invalid free (the runners class that a crash).
+ */
 #define EXPECT_ONE_WARN(t, what, ...) do {				\
 	const char *__n[] = { __VA_ARGS__ };				\
 	struct kc_warn_info __wi;					\
@@ -23,6 +26,8 @@
 	what;								\
 	kc_warn_get(&__wi);						\
 	KT_EXPECT(t, __wi.count == 1, "%s: %lu warnings", #what, __wi.count); \
+	KT_EXPECT(t, __wi.bad_frees == 1, "%s: %lu invalid frees counted",	\
+		  #what, __wi.bad_frees);				\
 	for (__i = 0; __i < ARRAY_SIZE(__n); __i++)			\
 		KT_EXPECT(t, strstr(__wi.first, __n[__i]) != NULL,	\
 			  "%s: '%s' not in '%s'", #what, __n[__i], __wi.first); \

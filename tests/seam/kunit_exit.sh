@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# tier: long
+# scripts/kunit (what make kunit runs) exits with the driver's status
+# (docs/kunit.md), on a fixture tree of ours (lib/hpcc's two files and a
+# KUnit file written here, one build reused by every case):
+#   1 a suite that passes: 0, its # Totals line printed
+#   2 the same suite with a wrong expectation: 1
+#   3 a case that never returns, under --timeout 3s: 4 (no verdict), one
+#     line naming the limit, the driver gone
+#   4 bad input: no such tree, --cpus 0, a VAR that is not VAR=VALUE: 2,
+#     one line each; a tree without a KUnit file: SKIP, exit 0
+# Env: BUILD (default build/cc), CC. KTAP on stdout.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root" || exit 1
+. tests/lib/sh/seam.sh
+seam_begin 4 kunit-exit
+src=$work/tree
+mkdir -p "$src/lib/tests" "$src/include/linux"
+cp lib/hpcc/percpu_counter_tree.c "$src/lib/"
+cp lib/hpcc/include/linux/percpu_counter_tree.h "$src/include/linux/"
+kfile=$src/lib/tests/percpu_counter_tree_kunit.c
+cat >"$kfile" <<'EOF'
+// SPDX-License-Identifier: GPL-2.0
+#include <kunit/test.h>
+#include <linux/percpu_counter_tree.h>
+#include <unistd.h>
+
+static void exit_sum(struct kunit *test)
+{
+	struct percpu_counter_tree c;
+
+	KUNIT_ASSERT_EQ(test, percpu_counter_tree_init(&c, 32, GFP_KERNEL), 0);
+	percpu_counter_tree_add(&c, 5);
+	KUNIT_EXPECT_EQ(test, percpu_counter_tree_precise_sum(&c), WANT);
+	percpu_counter_tree_destroy(&c);
+}
+
+static void exit_hang(struct kunit *test)
+{
+	while (HANG)
+		pause();
+}
+
+static struct kunit_case exit_cases[] = {
+	KUNIT_CASE(exit_sum),
+	KUNIT_CASE(exit_hang),
+	{}
+};
+
+static struct kunit_suite exit_suite = {
+	.name = "kunit_exit",
+	.test_cases = exit_cases,
+};
+kunit_test_suite(exit_suite);
+EOF
+# run WANT HANG [ARGS...]: scripts/kunit on the tree with the file set so.
+run() {
+	sed -i -e "s/, \(WANT\|[0-9]*L\));\$/, $1L);/" -e "s/while (.*)\$/while ($2)/" "$kfile"
+	shift 2
+	scripts/kunit --cpus 4 --build "$work/b" "$@" "$src" CC="$cc" >"$work/out" 2>"$work/err"
+}
+bad=
+run 5 0
+rc=$?
+[ $rc = 0 ] || bad+="pass: exit $rc"$'\n'
+grep -qx '# Totals: pass:2 fail:0 skip:0 total:2' "$work/out" || bad+="pass: $(cat "$work/out")"$'\n'
+[ -z "$bad" ] || bad+=$(tail -5 "$work/err")
+result 1 passing_suite_exit_0
+
+bad=
+run 6 0
+rc=$?
+[ $rc = 1 ] || bad+="fail: exit $rc: $(tail -5 "$work/err")"$'\n'
+grep -q '^    not ok 1 exit_sum$' "$work/out" || bad+="fail: $(cat "$work/out")"$'\n'
+result 2 failing_suite_exit_1
+
+bad=
+run 5 1 --timeout 3s
+rc=$?
+[ $rc = 4 ] || bad+="hang: exit $rc"$'\n'
+grep -qx 'kunit: no verdict: the time limit (3s) expired; KTAP so far in .*' "$work/err" ||
+	bad+="hang: $(tail -3 "$work/err")"$'\n'
+pgrep -f "^$work/b/kunit/percpu_counter_tree_kunit" >/dev/null && bad+="hang: the driver is still running"$'\n'
+result 3 time_limit_no_verdict_4
+
+bad=
+chk() {	# chk WANT-RC WANT-LINE ARGS...
+	local want=$1 line=$2 rc
+	shift 2
+	scripts/kunit "$@" >"$work/out" 2>"$work/err"
+	rc=$?
+	if [ $rc != "$want" ] || ! grep -qF -- "$line" "$work/out" "$work/err" ||
+	   [ "$(cat "$work/out" "$work/err" | wc -l)" != 1 ]; then
+		bad+="$*: exit $rc: $(cat "$work/out" "$work/err")"$'\n'
+	fi
+}
+chk 2 "kunit: KERNEL_SRC=$work/none: no such directory" "$work/none"
+chk 2 "kunit: --cpus '0' is not a number in 1..4096" --cpus 0 "$src"
+chk 2 "kunit: 'bogus' is not VAR=VALUE" "$src" bogus
+mkdir -p "$work/nofile/lib"
+chk 0 "kunit: SKIP $work/nofile has no lib/tests/percpu_counter_tree_kunit.c" \
+	--build "$work/b" "$work/nofile"
+result 4 bad_input_exit_2_skip_0
+exit $((failed != 0))
