@@ -36,7 +36,8 @@ lay() {
 	rm -rf "$src"
 	mkdir -p "$src/lib" "$src/include/linux"
 	cp lib/hpcc/percpu_counter_tree.c "$src/lib/"
-	cp lib/hpcc/include/linux/percpu_counter_tree.h "$src/include/linux/"
+	# The header keeps its time: only the tree's object is rebuilt.
+	cp -p lib/hpcc/include/linux/percpu_counter_tree.h "$src/include/linux/"
 	[ -z "${1:-}" ] || patch -s -d "$src" -p1 <"tests/seam/fixtures/ktrees/$1.patch"
 }
 tsan() {
