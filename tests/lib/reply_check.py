@@ -10,7 +10,8 @@ code it measured ('[model]' or '[kernel]') or 'Not measured'; a
 number of DIR/report.json equals it at the precision shown (thousands
 commas dropped). Quoted lines and the Reproduce block (option values) are
 not answers, nor are citations ([...] and <...>). The plots' data beside it (DIR/*.dat, one block per series,
-'# title' first): at least one file, and no series without a point. Prints 'DIR: ok' or DIR's first problem for each DIR and
+'# title' first): at least one file, and no series without a point; and
+gnuplot did not fail (report.json's plots_note). Prints 'DIR: ok' or DIR's first problem for each DIR and
 exits 1 when any has one."""
 import json
 import os
@@ -99,6 +100,8 @@ def check(d):
                 if not traceable(m.group(1), m.group(2), vals):
                     return ("answer %d: '%s%s' is in no number of report.json: %s"
                             % (k + 1, m.group(1), m.group(2) or "", ln.strip()))
+    if str(rep.get("plots_note", "")).startswith("gnuplot failed"):
+        return "plots: %s" % rep["plots_note"]
     return check_plots(d)
 
 

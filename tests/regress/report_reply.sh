@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$here" || exit 1
 CHECK="python3 $here/tests/lib/reply_check.py"
 echo "KTAP version 1"
-echo "1..10"
+echo "1..11"
 
 mkdir -p "$tmp/r"
 cp tests/seam/fixtures/report/report.json "$tmp/r/"
@@ -23,7 +23,7 @@ scripts/report --render "$tmp/r" >"$tmp/out" 2>&1
 result $? reply_rendered "$(cat "$tmp/out")"
 
 # Each defect planted in a copy of its own; one checker run judges them all.
-plants=(wide untraced untagged long order emptyplot)
+plants=(wide untraced untagged long order emptyplot gnuplotfail)
 plant() {	# NAME SED-SCRIPT
 	cp -r "$tmp/r" "$tmp/$1"
 	sed -i "$2" "$tmp/$1/REPLY.txt"
@@ -35,6 +35,9 @@ plant long '/^> 2\./{n;s/^$/\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na\
 plant order 's/^> 1\./> 7./'
 plant emptyplot ''
 sed -i '/^# v16 max batch/,/^$/{/^[0-9]/d}' "$tmp/emptyplot/imprecision.dat"
+plant gnuplotfail ''
+python3 -c 'import json, sys; p = sys.argv[1]; r = json.load(open(p))
+r["plots_note"] = "gnuplot failed: line 0"; json.dump(r, open(p, "w"))' "$tmp/gnuplotfail/report.json"
 $CHECK "$tmp/r" "${plants[@]/#/$tmp/}" >"$tmp/chk" 2>&1
 grep -qx "$tmp/r: ok" "$tmp/chk"
 result $? reply_and_plots_pass_check "$(cat "$tmp/chk")"
