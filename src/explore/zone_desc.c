@@ -127,8 +127,11 @@ static void reader_walk(void)
 	read_desc(d, &b);
 	if (a.generation != b.generation || a.spanned != b.spanned ||
 	    a.managed != b.managed || a.pageblock != b.pageblock || a.start != b.start)
-		xp_fail("desc_stable", "descriptor %lu changed under the reader (generation "
-			"%lu, spanned %lu)", a.generation, b.generation, b.spanned);
+		xp_fail("desc_stable", "descriptor %lu changed under the reader: start %#lx "
+			"-> %#lx, spanned %#lx -> %#lx, managed %#lx -> %#lx, pageblock %#lx -> "
+			"%#lx, generation %#lx -> %#lx", a.generation, a.start, b.start, a.spanned,
+			b.spanned, a.managed, b.managed, a.pageblock, b.pageblock, a.generation,
+			b.generation);
 	rcu_read_unlock();
 }
 
