@@ -85,9 +85,10 @@ struct stress_bound {
 /*
  * An invariant a scenario (or the engine) may fail with: its name in
  * lower_snake_case, what it means in one line, and the specification
- * anchor it checks (docs/spec/FILE.md#id). Replay files, --known files,
- * --list-invariants and the docs' tables read these; a run that fails
- * with a name its scenario did not declare is an internal error.
+ * anchor it checks (a page under docs/spec and its id). Replay files,
+ * --known files, --list-invariants and the docs' tables read these; a
+ * run that fails with a name its scenario did not declare is an
+ * internal error.
  */
 struct stress_invariant {
 	const char *name;
