@@ -15,6 +15,7 @@
  * slices, not at every operation). It spins briefly (Concurrency Kit's
  * ck_pr_stall(), the pause instruction), then sleeps on the owner word
  * (futex): 256 threads on 2 cores must not burn the holder's time slice.
+ * A give wakes one sleeper, not the herd (vcpu_wake()).
  *
  * The owner word is a C11 atomic taken with acquire and given with
  * release, so ThreadSanitizer sees every hand-off; each user of a vCPU
