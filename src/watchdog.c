@@ -247,7 +247,7 @@ static void probe_track(struct stress *s, double now, double w, bool suspect)
  * the run or the controller was starved since the older samples: what
  * waits may wait for it (a vCPU, a park), and a hang is not told from a
  * starved host then. A note on stderr the first time; never past
- * STARVED_MAX x @w, nor without samples W/4 old.
+ * STARVED_MAX x @w.
  */
 static bool probe_defer(struct stress *s, double now, double w, double age)
 {
@@ -257,8 +257,12 @@ static bool probe_defer(struct stress *s, double now, double w, double age)
 
 	if (age > (STARVED_MAX - 1) * w)
 		return false;	/* probe.starved: the last judgement, for give_up() */
+	/*
+	 * No samples old enough to judge by (a watchdog that woke late on a
+	 * loaded host): look again once there are, within the bound above.
+	 */
 	if (!probe.at[b] || now - probe.at[b] < w / 4)
-		return probe.starved = false;
+		return true;
 	if (probe.judged_at && now - probe.judged_at < 1.0)
 		return probe.starved;
 	/* The first starved one will do. */
