@@ -107,9 +107,9 @@ ok=0
 for mode in tree series; do
 	if [ $mode = tree ]; then set -- tree; else set -- --git repo HEAD~1..HEAD; fi
 	# The limit must expire inside the build: on a loaded host the steps
-	# before it may outlast 10 s, so a run that never reached make is
+	# before it may outlast 3 s, so a run that never reached make is
 	# tried again with a longer limit.
-	for lim in 10 30 90; do
+	for lim in 3 15 60; do
 		: >pids
 		s0=$SECONDS
 		KC_FAKE_PIDS=$PWD/pids TMPDIR=$PWD/ktmp PATH="$PWD/fakebin:$PATH" \
