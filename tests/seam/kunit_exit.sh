@@ -24,16 +24,20 @@ cat >"$kfile" <<'EOF'
 // SPDX-License-Identifier: GPL-2.0
 #include <kunit/test.h>
 #include <linux/percpu_counter_tree.h>
+#include <linux/slab.h>
 #include <unistd.h>
 
 static void exit_sum(struct kunit *test)
 {
 	struct percpu_counter_tree c;
+	void *items = kzalloc(percpu_counter_tree_items_size(), GFP_KERNEL);
 
-	KUNIT_ASSERT_EQ(test, percpu_counter_tree_init(&c, 32, GFP_KERNEL), 0);
+	KUNIT_ASSERT_NOT_NULL(test, items);
+	KUNIT_ASSERT_EQ(test, percpu_counter_tree_init(&c, items, 32, GFP_KERNEL), 0);
 	percpu_counter_tree_add(&c, 5);
 	KUNIT_EXPECT_EQ(test, percpu_counter_tree_precise_sum(&c), WANT);
 	percpu_counter_tree_destroy(&c);
+	kfree(items);
 }
 
 static void exit_hang(struct kunit *test)
@@ -72,7 +76,7 @@ bad=
 run 6 0
 rc=$?
 [ $rc = 1 ] || bad+="fail: exit $rc: $(tail -5 "$work/err")"$'\n'
-grep -q '^    not ok 1 exit_sum$' "$work/out" || bad+="fail: $(cat "$work/out")"$'\n'
+grep -q '^    not ok 1 exit_sum$' "$work/b/kunit.ktap" || bad+="fail: $(cat "$work/b/kunit.ktap")"$'\n'
 result 2 failing_suite_exit_1
 
 bad=
