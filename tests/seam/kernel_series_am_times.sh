@@ -43,7 +43,7 @@ state >"$tmp/before"
 # mode plain|series: run git am in a clone as kernel-series does, with or
 # without its restore; prints the number of object files whose time moved.
 run() {
-	python3 - "$root/scripts/kernel-series" "$repo" "$tmp/series.mbox" "$1" <<'EOF'
+	python3 -B - "$root/scripts/kernel-series" "$repo" "$tmp/series.mbox" "$1" <<'EOF'
 import importlib.machinery, os, sys, tempfile
 ks = importlib.machinery.SourceFileLoader("ks", sys.argv[1]).load_module()
 a = {"repo": sys.argv[2], "am": sys.argv[3], "base": "HEAD"}
