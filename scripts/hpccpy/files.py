@@ -26,6 +26,19 @@ def write_text(path, text):
 		raise
 
 
+def update_text(path, text):
+	"""write_text unless @path already holds @text (its time then stays, and
+	make rebuilds nothing); True when written."""
+	try:
+		with open(path) as f:
+			if f.read() == text:
+				return False
+	except FileNotFoundError:
+		pass
+	write_text(path, text)
+	return True
+
+
 def finite(v):
 	"""@v with every NaN or infinity as None: lib/util/json.c writes them as
 	null, where json.dumps would write NaN (which is not JSON)."""
