@@ -142,12 +142,10 @@ fi
 trap 'umount "$tmp/full" 2>/dev/null; rm -rf "$tmp"' EXIT
 echo '{"old": true}' >full/out.json
 head -c 12k /dev/zero >full/filler 2>/dev/null
-python3 -B - "$root/scripts/kernel-series" full/out.json >out 2>err <<'EOF'
-import importlib.machinery, importlib.util, sys
-loader = importlib.machinery.SourceFileLoader("kseries", sys.argv[1])
-spec = importlib.util.spec_from_loader("kseries", loader)
-ks = importlib.util.module_from_spec(spec)
-loader.exec_module(ks)
+PYTHONPATH="$root/scripts" python3 -B - "$root/scripts/kernel-series" full/out.json >out 2>err <<'EOF'
+import sys
+from hpccpy.load import load_script
+ks = load_script("kernel-series", sys.argv[1])
 try:
 	ks.write_file(sys.argv[2], "x" * 65536)
 except ks.WriteError as e:

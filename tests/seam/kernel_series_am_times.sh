@@ -43,12 +43,17 @@ state >"$tmp/before"
 # mode plain|series: run git am in a clone as kernel-series does, with or
 # without its restore; prints the number of object files whose time moved.
 run() {
-	python3 -B - "$root/scripts/kernel-series" "$repo" "$tmp/series.mbox" "$1" <<'EOF'
-import importlib.machinery, os, sys, tempfile
-ks = importlib.machinery.SourceFileLoader("ks", sys.argv[1]).load_module()
+	PYTHONPATH="$root/scripts" python3 -B - "$root/scripts/kernel-series" "$repo" "$tmp/series.mbox" "$1" <<'EOF'
+import sys
+from hpccpy import signals
+from hpccpy.load import load_script
+ks = load_script("kernel-series", sys.argv[1])
 a = {"repo": sys.argv[2], "am": sys.argv[3], "base": "HEAD"}
-t = tempfile.mkdtemp()
-(ks.series_am if sys.argv[4] == "series" else ks.series_am_)(a, t)
+t = signals.mkdtemp("kernel-series-am.")
+try:
+	(ks.series_am if sys.argv[4] == "series" else ks.series_am_)(a, t)
+finally:
+	signals.cleanup()
 EOF
 }
 run plain >"$tmp/plain.out" 2>&1

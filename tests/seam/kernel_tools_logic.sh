@@ -99,17 +99,14 @@ after=$(g for-each-ref; g status --porcelain; g rev-parse HEAD)
 result $? repository_unchanged "before: $before"$'\n'"after: $after"
 
 # kernel-series' column and exit status (its checkpatch step only).
-out=$(python3 -B - "$root/scripts/kernel-series" "$tmp/repo" "${h[@]}" <<'EOF' 2>&1
+out=$(PYTHONPATH="$root/scripts" python3 -B - "$root/scripts/kernel-series" "$tmp/repo" "${h[@]}" <<'EOF' 2>&1
 import contextlib
-import importlib.machinery
-import importlib.util
 import io
 import sys
 
-loader = importlib.machinery.SourceFileLoader("kseries", sys.argv[1])
-spec = importlib.util.spec_from_loader("kseries", loader)
-ks = importlib.util.module_from_spec(spec)
-loader.exec_module(ks)
+from hpccpy.load import load_script
+
+ks = load_script("kernel-series", sys.argv[1])
 repo, revs = sys.argv[2], sys.argv[3:]
 bad = []
 

@@ -34,7 +34,7 @@ mkdir -p "$tmp/t/docs" "$tmp/t/lib/newlib" "$tmp/t/newtop" "$tmp/t/scripts"
 cp "$root/docs/layout.md" "$tmp/t/docs/"
 for d in "$root"/*/ "$root"/lib/*/; do mkdir -p "$tmp/t/${d#"$root"/}"; done
 mkdir -p "$tmp/t/.ci"
-cp "$root"/scripts/* "$tmp/t/scripts/"
+cp -r "$root"/scripts/* "$tmp/t/scripts/"
 : >"$tmp/t/scripts/newscript"
 out=$(unnamed "$tmp/t" | tr '\n' ' ')
 [ "$out" = "newtop/ lib/newlib/ scripts/newscript " ]

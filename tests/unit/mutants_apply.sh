@@ -21,7 +21,7 @@ result $? every_catalogue_patch_applies "$(printf '%s\n' "$out" | grep -v '^ok' 
 # A tree of one file and two mutants of it: one whose context matches,
 # one whose context is a line the file no longer has.
 mkdir -p "$tmp/t/scripts" "$tmp/t/mutants" "$tmp/t/src"
-cp "$root/scripts/mutants" "$tmp/t/scripts/"
+cp -r "$root/scripts/mutants" "$root/scripts/hpccpy" "$tmp/t/scripts/"
 printf 'int f(int a)\n{\n\t/* why */\n\treturn a + 1;\n}\n' >"$tmp/t/src/f.c"
 mutant() {	# mutant NAME COMMENT: a patch turning "a + 1" into "a - 1"
 	printf 'Mutant: %s\nModels: one\nSource: two\nExpect: three\n\n' "$1"

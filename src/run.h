@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The run object, struct stress: one scenario run's state, which the
+ * engine's parts share (engine.c sets it up, threads.c runs its workers,
+ * the watchdog watches it, report.c and verdict.c read its results).
+ */
+#ifndef _STRESS_RUN_H
+#define _STRESS_RUN_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include "config.h"
+#include "known.h"
+#include "scenario.h"
+#include "shape/hpcc_shape.h"
+
+/* One tracked key (margin or soft event). */
+struct stress_key {
+	const char *name;
+	atomic_ulong count;		/* checks (margins) or events (soft) */
+	double worst, used, bound;	/* margins, under @lock */
+	_Atomic double worst_fast;	/* lock-free pre-test */
+};
+
+struct stress_failure {
+	char invariant[64];
+	int cls;		/* enum stress_class */
+	int cpu;
+	char msg[512];
+	char *excerpt;		/* flight-recorder dump (malloc) */
+};
+
+/* Per-thread engine state (virtual CPU or selector). */
+struct stress_thread {
+	struct stress *s;
+	pthread_t tid;
+	unsigned int id;		/* CPU number, or selector index */
+	bool selector;
+	atomic_bool started;		/* release: the fields above are set */
+	int core;			/* host core it is pinned to, -1: none */
+	atomic_ulong progress;		/* steps done */
+	atomic_int state;		/* enum thread_state */
+	atomic_int os_tid;		/* gettid(), once running (watchdog) */
+	/* watchdog bookkeeping (watchdog thread only) */
+	unsigned long seen;
+	double seen_at;
+} __attribute__((aligned(64)));
+
+/* TS_OFFLINE: a vCPU thread parked while its CPU is offline (--hotplug). */
+enum thread_state { TS_NEW, TS_RUN, TS_STEP, TS_PARKED, TS_EXITED, TS_OFFLINE };
+
+/* What the controller is doing (watchdog reports). */
+enum stress_phase { PH_IDLE, PH_SETUP, PH_START, PH_RUN, PH_STUTTER, PH_STOP, PH_FINAL,
+		    PH_SERIAL };
+
+struct flight_recorder;
+
+struct stress {
+	const struct stress_config *cfg;
+	const struct scenario *sc;
+	struct hpcc_shape shape;
+	unsigned long long seed;	/* this run's seed */
+	double duration;		/* this run's duration */
+	void *priv;
+
+	atomic_bool stop;
+	atomic_bool failed;
+
+	/* threads and phases */
+	struct stress_thread *threads;	/* nr_cpus vCPUs, then the selectors */
+	unsigned int nr_threads;
+	/*
+	 * No lock: the words marked futex are slept on (threads.c), so that
+	 * a start or a resume wakes every worker at once instead of handing
+	 * one mutex from worker to worker (under host load each hand-off
+	 * waits for a time slice: 258 of them made a stutter last 30 s).
+	 */
+	atomic_uint go;			/* futex: 1 once the workers may run */
+	atomic_bool park_req;
+	atomic_uint park_gen;		/* futex: +1 at every resume */
+	atomic_uint nr_started;		/* workers created (set before go) */
+	atomic_uint nr_parked;
+	atomic_uint nr_exited;
+	atomic_uint nr_vcpus_done;	/* vCPUs that did --steps */
+	struct stress_rng hp_rng;	/* hotplug.c: the controller's seeded choices */
+	atomic_uint ctl_seq;		/* futex: +1 when a worker wakes the controller */
+	int ctl_tid;			/* the controller's thread id (watchdog) */
+	int vcpu_nice;			/* vCPU threads' nice value */
+
+	/* accounting */
+	atomic_ulong checks;
+	atomic_ulong quiescent;
+	struct stress_key margins[STRESS_MAX_KEYS];
+	atomic_uint nr_margins;
+	struct stress_key softs[STRESS_MAX_KEYS];
+	atomic_uint nr_softs;
+	pthread_mutex_t key_lock;
+
+	/* failures */
+	pthread_mutex_t fail_lock;
+	struct stress_failure failures[STRESS_MAX_FAILURES];
+	unsigned int nr_failures;	/* recorded */
+	unsigned long nr_fail_events;	/* including unrecorded */
+	struct stress_found found[STRESS_MAX_FOUND];	/* by signature (known.c) */
+	unsigned int nr_found;
+	bool internal_error;
+	bool stalled;
+	bool interrupted;
+	unsigned int index;		/* 1-based position in the report (KTAP) */
+	const struct stress_summary *summary;	/* the runs before this one, or NULL */
+	char reproducer[2048];
+
+	struct flight_recorder *rec;
+	unsigned long warn_base;
+
+	/* watchdog (watchdog.c): what the controller publishes */
+	double deadline;		/* absolute stress_now(); 0: none */
+	atomic_int phase;		/* enum stress_phase */
+	_Atomic double wd_fired_at;	/* when the watchdog failed the run; 0: not */
+	_Atomic double t0;		/* the threads run from here (elapsed, ops/s) */
+
+	/* results */
+	double elapsed;			/* from the first worker step ("go") */
+	double startup;			/* creating the threads, before "go" */
+	bool starved;			/* no verdict: a starved run, or one whose threads outlasted it */
+	char incomplete_why[128];	/* why no verdict, for the reports; "": starved */
+	double park_time;		/* waiting for every thread to park */
+	double quiescent_time;		/* in quiescent() */
+	unsigned long ops;
+	bool skipped;			/* checking off, or skip_why */
+	const char *skip_why;		/* the scenario's unavailable reason */
+	char *sc_text, *sc_json;	/* scenario reports, taken before teardown */
+};
+
+#endif /* _STRESS_RUN_H */

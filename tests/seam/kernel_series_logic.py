@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The cases of tests/seam/kernel_series_logic.sh (see there), on
+scripts/kernel-series' functions; KTAP results on stdout."""
+import os
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "scripts"))
+from hpccpy.load import load_script  # noqa: E402
+
+ks = load_script("kernel-series")
+
+
+def adapter(*fails):
+	return {"builds": "adapter", "why": "... (it is the early RFC API: ...)",
+		"ufail": [{"prog": "test_hpcc_adapt", "case": c, "class": "wrong-answer",
+			   "fn": "-"} for c in fails],
+		"stress": {}, "kunit": None, "kfail": []}
+
+
+def full(*fails, stress="PASS", kunit=None, kfail=()):
+	return {"builds": "yes",
+		"ufail": [{"prog": "test_hpcc_carry", "case": c, "class": "wrong-answer",
+			   "fn": "init"} for c in fails],
+		"stress": {"counter_storm": {"verdict": stress, "detail": "-"}},
+		"kunit": kunit, "kfail": list(kfail)}
+
+
+def rows_of(verdicts):
+	return [{"short": f"c{i}", "subject": f"s{i}", "v": v} for i, v in enumerate(verdicts)]
+
+
+def run(verdicts):
+	ev = ks.compare(rows_of(verdicts))
+	return [f"{k}: {r['short']}: {c}" for k, r, c, _ in ev] + [f"exit {ks.exit_status(ev)}"]
+
+
+def stress(v, sc, verdict):
+	v["stress"][sc] = {"verdict": verdict, "detail": "-"}
+	return v
+
+
+NONE = {"builds": "none", "why": "no result", "none": "no result from the judge (see d)",
+	"ufail": [], "stress": {}, "kunit": None, "kfail": []}
+
+
+KU = {"pass": 5, "fail": 0, "skip": 0}
+KU1 = {"pass": 4, "fail": 1, "skip": 0}
+NO = {"none": "no KUnit file"}
+LONG = {"verdict": "SKIP", "detail": "needs the long hpcc API"}
+
+
+def adapter_stress(storm):
+	v = adapter()
+	v["stress"] = {"compaction_churn": LONG, "counter_storm": {"verdict": storm, "detail": "-"},
+		       "oom_race": LONG}
+	return v
+
+
+def full_oom_fails():
+	v = full()
+	v["stress"]["oom_race"] = {"verdict": "FAIL", "detail": "x, wrong-answer"}
+	return v
+
+
+cases = [
+	("adapter_base", [adapter("adapt_compare_pair"), adapter("adapt_compare_pair", "adapt_set"),
+			  full("carry_batch_4g", stress="FAIL")],
+	 ["first bad: c1: unit test_hpcc_adapt adapt_set", "fixed by: c2: builds", "exit 1"]),
+	("full_to_adapter", [full(), adapter()], ["first bad: c1: builds", "exit 1"]),
+	("kunit_cases", [full(kunit=KU1, kfail=["old_case"]), full(kunit=KU1, kfail=["new_case"]),
+			 full(kunit=KU, kfail=[])],
+	 ["first bad: c1: kunit new_case", "fixed by: c1: kunit old_case",
+	  "fixed by: c2: kunit new_case", "exit 1"]),
+	("kunit_not_at_base", [full(kunit=NO), full(kunit=KU1, kfail=["new_case"])], ["exit 0"]),
+	("base_failure_fixed", [full("carry_batch_4g"), full("carry_batch_4g"), full(), full()],
+	 ["fixed by: c2: unit test_hpcc_carry carry_batch_4g", "exit 0"]),
+	("adapter_stress", [adapter_stress("PASS"), adapter_stress("FAIL"), full_oom_fails()],
+	 ["first bad: c1: stress counter_storm", "fixed by: c2: builds",
+	  "fixed by: c2: stress counter_storm", "exit 1"]),
+	("incomplete", [full(), stress(full(), "counter_storm", "INCOMPLETE"), full(),
+			stress(full(), "counter_storm", "ERROR")],
+	 ["no verdict: c1: stress counter_storm", "no verdict: c3: stress counter_storm", "exit 4"]),
+	("judge_none", [NONE, full(), NONE, full("carry_batch_4g")],
+	 ["no verdict: c0: judge", "no verdict: c2: judge",
+	  "first bad: c3: unit test_hpcc_carry carry_batch_4g", "exit 1"]),
+	("adapter_base_regression", [adapter_stress("PASS"), stress(full(), "oom_race", "PASS"),
+				     stress(full("carry_batch_4g"), "oom_race", "FAIL")],
+	 ["fixed by: c1: builds", "first bad: c2: stress oom_race",
+	  "first bad: c2: unit test_hpcc_carry carry_batch_4g", "exit 1"]),
+	("broken_again", [full(), full("carry_batch_4g"), full(), full("carry_batch_4g")],
+	 ["first bad: c1: unit test_hpcc_carry carry_batch_4g",
+	  "fixed by: c2: unit test_hpcc_carry carry_batch_4g",
+	  "broken again by: c3: unit test_hpcc_carry carry_batch_4g", "exit 1"]),
+]
+rc = 0
+for i, (name, verdicts, want) in enumerate(cases, 1):
+	got = run(verdicts)
+	if name == "adapter_stress":
+		got.append(ks.stress_text(verdicts[0]))
+		want = want + ["counter_storm PASS, compaction_churn/oom_race SKIP "
+			       "(needs the long hpcc API)"]
+	if name == "incomplete":
+		got.append(ks.stress_text(verdicts[1]))
+		want = want + ["counter_storm no verdict (INCOMPLETE)"]
+	if name == "judge_none":
+		got.append(ks.builds_text(verdicts[0]))
+		want = want + ["no verdict: no result from the judge (see d)"]
+	if got == want:
+		print(f"ok {i} {name}")
+	else:
+		print(f"# got {got}\n# want {want}")
+		print(f"not ok {i} {name}")
+		rc = 1
+
+# 11: 30 cases break at one commit: one summary line, five lines, one fold.
+rows = rows_of([full(), full(*[f"case_{i:02d}" for i in range(30)]), full()])
+ev = ks.compare(rows)
+lines = [ks.summary(rows, ev)] + ks.event_lines(ev)
+want = ["3 commits judged, 1 regress, 1 fixed, 0 without verdict"] + \
+	[f"first bad: c1 s1: unit test_hpcc_carry case_{i:02d} (wrong-answer, init)"
+	 for i in range(5)]
+ok = (lines[:6] == want and lines[6].startswith("first bad: c1 s1: 25 more checks (unit ") and
+      sum(1 for l in lines if l.startswith("fixed by: c2 s2: ")) == 6 and len(lines) == 13)
+print(f"{'' if ok else 'not '}ok 11 summary_and_fold")
+if not ok:
+	print("# " + "\n# ".join(lines))
+	rc = 1
+
+# 12: a subject's escape sequence and a mailbox's control bytes never reach
+# the terminal raw.
+t = ks.esc("evil \x1b[2J\x07 subject\x9b")
+ok = t == "evil \\x1b[2J\\x07 subject\\x9b" and not any(ord(ch) < 32 for ch in t)
+print(f"{'' if ok else 'not '}ok 12 subject_escaped")
+if not ok:
+	print(f"# {t!r}")
+	rc = 1
+sys.exit(rc)
