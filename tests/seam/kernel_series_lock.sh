@@ -19,8 +19,10 @@ export BUILD=$tmp/b
 # prints "would wait" and exits 1.
 lock() {
 	python3 -B -c '
-import fcntl, importlib.machinery, os, sys, types
-ks = importlib.machinery.SourceFileLoader("ks", sys.argv[1]).load_module()
+import fcntl, os, sys, types
+sys.path.insert(0, sys.argv[1])
+from hpccpy.load import load_script
+ks = load_script("kernel-series")
 if os.environ.get("NB"):
 	ks.fcntl = types.SimpleNamespace(LOCK_EX=fcntl.LOCK_EX,
 		flock=lambda f, op: fcntl.flock(f, op | fcntl.LOCK_NB))
@@ -31,7 +33,7 @@ except BlockingIOError:
 	sys.exit(1)
 print("held", flush=True)
 sys.stdin.read()
-' "$root/scripts/kernel-series" "$@"
+' "$root/scripts" "$@"
 }
 coproc holder { lock a b; }
 read -r -u "${holder[0]}" line
