@@ -32,20 +32,20 @@ static const struct stress_opt rows[] = {
 	  .help = "The harness to explore:" },
 	{ "litmus", 0, "FILE", OPT_STRING, F(cfg.litmus),
 	  .help = "litmus: the program (scripts/litmus translates a test)." },
-	{ "cpus", 0, "N", U(2, 4), F(cfg.cpus), .deflt = "2", .help = "Adder vCPUs (2..4)." },
+	{ "cpus", 0, "N", U(2, 4), F(cfg.cpus), .deflt = "2", .help = "Adder vCPUs." },
 	{ "adds", 0, "N", U(1, XP_MAX_ADDS), F(cfg.adds), .deflt = "3",
-	  .help = "Adds each adder makes (1..8)." },
+	  .help = "Adds each adder makes." },
 	{ "readers", 0, "N", U(0, 2), F(cfg.readers), .deflt = "1",
-	  .help = "Reader fibers (0..2)." },
+	  .help = "Reader fibers." },
 	{ "reads", 0, "N", U(0, 16), F(cfg.reads), .deflt = "1",
-	  .help = "Steps each reader makes (0..16)." },
+	  .help = "Steps each reader makes." },
 	{ "batch", 0, "N", U(2, 1UL << 20), F(cfg.batch), .deflt = "2",
-	  .help = "The hpcc batch (a power of two, 2..2^20)." },
+	  .help = "The hpcc batch, a power of two." },
 	{ "sizes", 0, "A,B,...", OPT_CODE, .id = XO_SIZES,
 	  .help = "Add sizes, 1..8 decimal sizes each within +-2^52 (default: batch-1, -batch,"
 		  " batch+1, 2*batch)." },
 	{ "bound", 0, "K", OPT_INT, F(cfg.bound), .smin = -1, .smax = 15, .deflt = "2",
-	  .help = "Preemption bound (-1..15), -1 for none." },
+	  .help = "Preemption bound, -1 for none." },
 	{ "reduction", 0, "R", OPT_CHOICE, F(cfg.reduction), .choices = reductions,
 	  .deflt = "none", .help = "How the search cuts equivalent schedules: every schedule,"
 	  " sleep sets or DPOR." },
@@ -57,12 +57,12 @@ static const struct stress_opt rows[] = {
 	  .help = "Stop after N executions (\"cut by budget\")." },
 	{ "pct", 0, NULL, OPT_FLAG, F(cfg.pct), .help = "PCT instead of the enumeration." },
 	{ "depth", 0, "D", U(1, 16), F(cfg.pct_depth), .deflt = "3",
-	  .help = "PCT: the bug depth (1..16)." },
+	  .help = "PCT: the bug depth." },
 	{ "runs", 0, "N", U(1, 1UL << 40), F(cfg.pct_runs), .deflt = "1000",
 	  .help = "PCT: executions." },
 	{ "seed", 0, "S", U(0, 1UL << 62), F(cfg.seed), .deflt = "1", .help = "PCT: the seed." },
 	{ "tasks", 0, "N", U(2, XP_OOM_MAX_TASKS), F(cfg.tasks), .deflt = "2",
-	  .help = "oom: initial tasks (2..20)." },
+	  .help = "oom: initial tasks." },
 	{ "forks", 0, "0|1", U(0, 1), F(cfg.forks), .deflt = "1",
 	  .help = "oom: a fiber that forks and exits a task." },
 	{ "algo", 0, "NAME", OPT_STRING, F(cfg.algo), .deflt = "bounded",
@@ -104,6 +104,15 @@ static void harness_help(char *buf, size_t len, const char *head)
 		snprintf(buf + n, len - n, ".");
 }
 
+/* A ranged row's text with its range, from the row itself. */
+static void range_help(const struct stress_opt *o, char *buf, size_t len)
+{
+	if (o->type == OPT_INT)
+		snprintf(buf, len, "%s Range: %lld..%lld.", o->help, o->smin, o->smax);
+	else
+		snprintf(buf, len, "%s Range: %llu..%llu.", o->help, o->min, o->max);
+}
+
 static void usage(FILE *f, bool md)
 {
 	char text[512];
@@ -114,10 +123,12 @@ static void usage(FILE *f, bool md)
 	for (i = 0; i < NR_ROWS; i++) {
 		struct stress_opt o = rows[i];
 
-		if (o.id == XO_HARNESS) {
+		if (o.id == XO_HARNESS)
 			harness_help(text, sizeof(text), o.help);
+		else if (o.type == OPT_UINT || o.type == OPT_INT)
+			range_help(&o, text, sizeof(text));
+		if (o.id == XO_HARNESS || o.type == OPT_UINT || o.type == OPT_INT)
 			o.help = text;
-		}
 		if (md)
 			stress_opt_markdown(f, &o);
 		else
