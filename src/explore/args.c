@@ -194,7 +194,7 @@ static int apply(const struct stress_opt *o, struct xp_args *a, const char *val)
 
 	if (stress_opt_parse(o, a, val, err, sizeof(err)) ||
 	    (o->id != XO_ROW && apply_code(o, a, val, err, sizeof(err)))) {
-		fprintf(stderr, "explore: bad --%s '%s': %s\n", o->name, val, err);
+		fprintf(stderr, "explore: bad --%s '%s': %s\n", o->name, val ? val : "", err);
 		return -1;
 	}
 	return 0;

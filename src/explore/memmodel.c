@@ -44,6 +44,7 @@ struct buffer {
 
 static struct {
 	unsigned int n, slots;		/* fibers; agents per fiber */
+	int (*current)(void);		/* the running fiber (xp_mm_init()) */
 	struct buffer b[XP_MAX_FIBERS];
 	struct xp_access pend[XP_MAX_FIBERS];	/* per agent */
 	/* The access between kc_xp_mem() and kc_xp_post(). */
@@ -68,9 +69,10 @@ const char *xp_mm_name(void)
 	return names[xp_mm];
 }
 
-int xp_mm_init(unsigned int n)
+int xp_mm_init(unsigned int n, int (*current)(void))
 {
 	S.n = n;
+	S.current = current;
 	if (xp_mm == XP_MM_SC) {
 		S.slots = 0;
 		return 0;
@@ -184,7 +186,7 @@ static void mem_begin(unsigned int f, unsigned char *a, unsigned int size,
 static void mem_hook(const void *addr, unsigned int size, enum kc_xp_kind kind,
 		     enum kc_xp_order mo)
 {
-	int f = xp_current();
+	int f = S.current();
 
 	if (f < 0)
 		return;

@@ -3,13 +3,15 @@
 # option takes both ends of the range docs/explore.md states and refuses
 # one past either end (exit 2, one line); the registry holds every harness
 # the docs describe, each alias names its harness; docs/explore.md's
-# generated option list is current, and a stale one is caught. Nothing
-# here runs a search: --list-harnesses after the options parses them all.
+# generated option list is current, and a stale one is caught; no two
+# files of src/explore call each other, directly or round a longer circle
+# (read from the built objects' symbols). Nothing here runs a search:
+# --list-harnesses after the options parses them all.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 root=$(cd "$here/.." && pwd)
 XP=$(realpath -m "${BUILD:-build/cc}/explore/explore")
-NR=5
+NR=6
 echo "KTAP version 1"
 echo "1..$NR"
 if [ ! -x "$XP" ]; then
@@ -80,4 +82,19 @@ mkdir -p stale/docs
 sed 's/^- `--tasks N`.*/- `--tasks N`: stale./' "$root/docs/explore.md" >stale/docs/explore.md
 (cd stale && "$root/scripts/docs-options" "$XP" --check) 2>/dev/null
 result "$([ $? = 1 ]; echo $?)" explore_docs_options_stale_caught
+# Calls between the explorer's files: a file's undefined symbols that
+# another defines are an edge; a file that reaches itself is a circle.
+circles=$(cd "$(dirname "$XP")"/src/explore && nm -A ./*.o 2>/dev/null |
+	sed 's|^\./\([^:]*\):| \1 |' | awk '
+	NF == 4 && $3 ~ /^[TDBR]$/ { def[$4] = $1 }
+	NF == 3 && $2 == "U" { use[$1, $3] = 1; files[$1] = 1 }
+	END {
+		for (k in use) { split(k, p, SUBSEP)
+			if ((p[2] in def) && def[p[2]] != p[1]) reach[p[1], def[p[2]]] = 1 }
+		for (m in files) for (a in files) if ((a, m) in reach)
+			for (b in files) if ((m, b) in reach) reach[a, b] = 1
+		for (a in files) if ((a, a) in reach) print a
+	}' | sort | tr '\n' ' ')
+ls "$(dirname "$XP")"/src/explore/main.o >/dev/null 2>&1 && [ -z "$circles" ]
+result $? explore_no_call_circle "files in a call circle: $circles"
 [ "$failed" = 0 ] && [ "$n" = "$NR" ]
