@@ -16,9 +16,14 @@
 
 ifeq ($(XP_INNER),1)
 # The inner build (BUILD is already $(outer BUILD)/explore). The engine's
-# option rows and lib/util's KTAP and JSON writers, as ./stress has them.
-XP_SHARED_OBJS	:= $(patsubst %.c,$(BUILD)/%.o,src/opts.c src/parse.c lib/util/json.c \
-		   lib/util/ktap.c)
+# option rows and lib/util's KTAP and JSON writers, as ./stress has them;
+# built in a folder of their own, free of the probed API, so that a tree
+# the probes refuse (XP_ADAPT) builds them too.
+XP_SHARED_OBJS	:= $(patsubst %.c,$(BUILD)/xp-shared/%.o,src/opts.c src/parse.c \
+		   lib/util/json.c lib/util/ktap.c)
+$(BUILD)/xp-shared/%.o: %.c $(BUILD)/.flags
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(CPPFLAGS_ALL) -c -o $@ $<
 ifeq ($(XP_ADAPT),1)
 # Nothing here reads the "require" probes: the tree's file is built as
 # mk/adapt.mk builds it, kcompat and lib/shape free of the probed API.
