@@ -11,6 +11,7 @@
 #include "opts.h"
 #include "args.h"
 #include "ctx.h"
+#include "memmodel.h"
 
 enum {
 	XO_ROW,			/* stress_opt_parse() does it all */
@@ -21,7 +22,6 @@ enum {
 };
 
 static const char *const reductions[] = { "none", "sleep", "dpor", NULL };
-static const char *const models[] = { "sc", "tso", "pso", NULL };
 static const char *const switches[] = { "asm", "ucontext", NULL };
 
 #define F(field)	OPT_FIELD(struct xp_args, field)
@@ -50,7 +50,7 @@ static const struct stress_opt rows[] = {
 	  .deflt = "none", .help = "How the search cuts equivalent schedules: every schedule,"
 	  " sleep sets or DPOR." },
 	{ "sleep", 0, NULL, OPT_CODE, .id = XO_SLEEP, .help = "The same as --reduction sleep." },
-	{ "memory-model", 0, "M", OPT_CHOICE, F(model), .choices = models, .deflt = "sc",
+	{ "memory-model", 0, "M", OPT_CHOICE, F(model), .choices = xp_mm_names, .deflt = "sc",
 	  .help = "Store buffers whose flushes are scheduled under tso and pso (reduction none"
 		  " or sleep)." },
 	{ "budget", 0, "N", U(1, 1UL << 40), F(cfg.budget),

@@ -25,7 +25,9 @@
 
 enum xp_model xp_mm = XP_MM_SC;
 
-static const char *const names[] = { [XP_MM_SC] = "sc", [XP_MM_TSO] = "tso", [XP_MM_PSO] = "pso" };
+const char *const xp_mm_names[] = {
+	[XP_MM_SC] = "sc", [XP_MM_TSO] = "tso", [XP_MM_PSO] = "pso", NULL,
+};
 
 struct entry {
 	unsigned char *addr;
@@ -58,15 +60,15 @@ int xp_mm_parse(const char *name)
 {
 	unsigned int i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(name, names[i]))
+	for (i = 0; xp_mm_names[i]; i++)
+		if (!strcmp(name, xp_mm_names[i]))
 			return (int)i;
 	return -1;
 }
 
 const char *xp_mm_name(void)
 {
-	return names[xp_mm];
+	return xp_mm_names[xp_mm];
 }
 
 int xp_mm_init(unsigned int n, int (*current)(void))

@@ -17,6 +17,8 @@ enum xp_model {
 };
 
 extern enum xp_model xp_mm;
+/* Each model's name by enum xp_model, NULL-terminated (an option's choices). */
+extern const char *const xp_mm_names[];
 
 /* "sc", "tso" or "pso"; -1 for another name. */
 int xp_mm_parse(const char *name);
