@@ -15,7 +15,15 @@
 #                         compaction harness (docs/explore.md#older-apis)
 
 ifeq ($(XP_INNER),1)
-# The inner build (BUILD is already $(outer BUILD)/explore).
+# The inner build (BUILD is already $(outer BUILD)/explore). The engine's
+# option rows and lib/util's KTAP and JSON writers, as ./stress has them;
+# built in a folder of their own, free of the probed API, so that a tree
+# the probes refuse (XP_ADAPT) builds them too.
+XP_SHARED_OBJS	:= $(patsubst %.c,$(BUILD)/xp-shared/%.o,src/opts.c src/parse.c \
+		   lib/util/json.c lib/util/ktap.c)
+$(BUILD)/xp-shared/%.o: %.c $(BUILD)/.flags
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(CPPFLAGS_ALL) -c -o $@ $<
 ifeq ($(XP_ADAPT),1)
 # Nothing here reads the "require" probes: the tree's file is built as
 # mk/adapt.mk builds it, kcompat and lib/shape free of the probed API.
@@ -37,7 +45,7 @@ XP_LIB_OBJS	+= $(if $(KERNEL_SRC),$(if $(wildcard $(KSRC)/mm/oom_kill.c),\
 		   $(BUILD)/lib/mm/oom_kernel.o) $(if $(wildcard $(KSRC)/mm/compaction.c),\
 		   $(BUILD)/lib/mm/kcompact_kernel.o))
 endif
-$(BUILD)/explore: $(XP_OBJS) $(XP_LIB_OBJS)
+$(BUILD)/explore: $(XP_OBJS) $(XP_SHARED_OBJS) $(XP_LIB_OBJS)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 else
 XP_BUILD	:= $(BUILD)/explore

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Options as data (opts.h): parsing into a field, --help and docs text. */
+#include <limits.h>
 #include <string.h>
 #include "opts.h"
 #include "stress.h"
@@ -42,6 +43,25 @@ static void choices_text(const struct stress_opt *o, char *buf, size_t len)
 		n += snprintf(buf + n, len - n, "%s%s", i ? ", " : "", o->choices[i]);
 }
 
+/* OPT_INT: an optional '-', then decimal digits. */
+static int parse_int(const struct stress_opt *o, void *p, const char *val, char *err,
+		     size_t errlen)
+{
+	bool neg = val[0] == '-';
+	unsigned long long u;
+	long long v;
+
+	if (stress_parse_ulong(val + neg, 0, LLONG_MAX, &u, err, errlen))
+		return -1;
+	v = neg ? -(long long)u : (long long)u;
+	if (v < o->smin || v > o->smax) {
+		snprintf(err, errlen, "%s is out of range (%lld..%lld)", val, o->smin, o->smax);
+		return -1;
+	}
+	store_int(p, o->size, v);
+	return 0;
+}
+
 int stress_opt_parse(const struct stress_opt *o, void *base, const char *val,
 		     char *err, size_t errlen)
 {
@@ -67,6 +87,8 @@ int stress_opt_parse(const struct stress_opt *o, void *base, const char *val,
 			return -1;
 		store_int(p, o->size, u);
 		return 0;
+	case OPT_INT:
+		return parse_int(o, p, val, err, errlen);
 	case OPT_CHOICE:
 		i = choice(o, val);
 		if (i < 0) {

@@ -16,6 +16,7 @@ enum opt_type {
 	OPT_CODE,	/* the engine's code handles it (src/cli.c) */
 	OPT_FLAG,	/* a bool set to true */
 	OPT_UINT,	/* a decimal integer in [min, max], into any integer field */
+	OPT_INT,	/* a decimal integer, maybe negative, in [smin, smax] */
 	OPT_CHOICE,	/* one of choices[]: its index, or values[index] */
 	OPT_DOUBLE,	/* a decimal in [fmin, fmax], or one of choices[] (values[i]) */
 	OPT_DURATION,	/* 30s, 5m, ... in seconds; at least fmin (0: none) */
@@ -42,6 +43,7 @@ struct stress_opt {
 	enum opt_type type;
 	size_t offset, size;	/* the field in the owner's struct */
 	unsigned long long min, max;	/* OPT_UINT */
+	long long smin, smax;		/* OPT_INT */
 	double fmin, fmax;		/* OPT_DOUBLE; OPT_DURATION: fmin */
 	const char *const *choices;	/* NULL-terminated */
 	const int *values;		/* NULL: the index */

@@ -285,8 +285,14 @@ static const char *cmp_addr_name(const void *addr, char *buf, size_t len)
 	return NULL;
 }
 
-const struct xp_harness xp_compaction_harness = {
+static void cmp_describe(const struct xp_cfg *cfg, char *buf, size_t len)
+{
+	snprintf(buf, len, " cpus 2 requesters 2 resets 1");
+}
+
+static const struct xp_harness xp_compaction_harness = {
 	.name = "compaction",
+	.describe = cmp_describe,
 	.init = cmp_init,
 	.nr_fibers = cmp_nr_fibers,
 	.fiber_cpu = cmp_fiber_cpu,
@@ -296,3 +302,4 @@ const struct xp_harness xp_compaction_harness = {
 	.teardown = cmp_teardown,
 	.addr_name = cmp_addr_name,
 };
+XP_HARNESS_REGISTER(xp_compaction_harness);

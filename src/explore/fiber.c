@@ -89,7 +89,7 @@ int xp_machine_init(const struct xp_harness *h, const struct xp_cfg *cfg)
 		fprintf(stderr, "explore: %u fibers, at most %u\n", M.n, XP_MAX_FIBERS);
 		return -1;
 	}
-	if (xp_mm_init(M.n))
+	if (xp_mm_init(M.n, xp_current))
 		return -1;
 	for (i = 0; i < M.n; i++) {
 		M.f[i].stack = mmap(NULL, XP_STACK, PROT_READ | PROT_WRITE,

@@ -280,8 +280,14 @@ static const char *lt_addr_name(const void *addr, char *buf, size_t len)
 	return NULL;
 }
 
-const struct xp_harness xp_litmus_harness = {
+static void lt_describe(const struct xp_cfg *cfg, char *buf, size_t len)
+{
+	snprintf(buf, len, " %s", cfg->litmus);
+}
+
+static const struct xp_harness xp_litmus_harness = {
 	.name = "litmus",
+	.describe = lt_describe,
 	.init = lt_init,
 	.nr_fibers = lt_nr_fibers,
 	.fiber_cpu = lt_fiber_cpu,
@@ -291,3 +297,4 @@ const struct xp_harness xp_litmus_harness = {
 	.teardown = lt_teardown,
 	.addr_name = lt_addr_name,
 };
+XP_HARNESS_REGISTER(xp_litmus_harness);

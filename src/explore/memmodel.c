@@ -25,7 +25,9 @@
 
 enum xp_model xp_mm = XP_MM_SC;
 
-static const char *const names[] = { [XP_MM_SC] = "sc", [XP_MM_TSO] = "tso", [XP_MM_PSO] = "pso" };
+const char *const xp_mm_names[] = {
+	[XP_MM_SC] = "sc", [XP_MM_TSO] = "tso", [XP_MM_PSO] = "pso", NULL,
+};
 
 struct entry {
 	unsigned char *addr;
@@ -44,6 +46,7 @@ struct buffer {
 
 static struct {
 	unsigned int n, slots;		/* fibers; agents per fiber */
+	int (*current)(void);		/* the running fiber (xp_mm_init()) */
 	struct buffer b[XP_MAX_FIBERS];
 	struct xp_access pend[XP_MAX_FIBERS];	/* per agent */
 	/* The access between kc_xp_mem() and kc_xp_post(). */
@@ -57,20 +60,21 @@ int xp_mm_parse(const char *name)
 {
 	unsigned int i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(name, names[i]))
+	for (i = 0; xp_mm_names[i]; i++)
+		if (!strcmp(name, xp_mm_names[i]))
 			return (int)i;
 	return -1;
 }
 
 const char *xp_mm_name(void)
 {
-	return names[xp_mm];
+	return xp_mm_names[xp_mm];
 }
 
-int xp_mm_init(unsigned int n)
+int xp_mm_init(unsigned int n, int (*current)(void))
 {
 	S.n = n;
+	S.current = current;
 	if (xp_mm == XP_MM_SC) {
 		S.slots = 0;
 		return 0;
@@ -184,7 +188,7 @@ static void mem_begin(unsigned int f, unsigned char *a, unsigned int size,
 static void mem_hook(const void *addr, unsigned int size, enum kc_xp_kind kind,
 		     enum kc_xp_order mo)
 {
-	int f = xp_current();
+	int f = S.current();
 
 	if (f < 0)
 		return;

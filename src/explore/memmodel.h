@@ -17,12 +17,18 @@ enum xp_model {
 };
 
 extern enum xp_model xp_mm;
+/* Each model's name by enum xp_model, NULL-terminated (an option's choices). */
+extern const char *const xp_mm_names[];
 
 /* "sc", "tso" or "pso"; -1 for another name. */
 int xp_mm_parse(const char *name);
 const char *xp_mm_name(void);
-/* Once, for @n fibers: 0, or -1 with a message (too many fibers). */
-int xp_mm_init(unsigned int n);
+/*
+ * Once, for @n fibers, @current naming the running one (-1 outside any):
+ * the fiber machine's, handed in so that this file never calls back into
+ * it. 0, or -1 with a message (too many fibers).
+ */
+int xp_mm_init(unsigned int n, int (*current)(void));
 
 /* The fiber machine's hooks. */
 void xp_mm_begin(void);			/* a fresh execution: buffers empty */

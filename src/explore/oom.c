@@ -62,7 +62,7 @@ static long rss(unsigned int i)
 	return i < 4 ? rss4[i] : WINDOW_RSS;
 }
 
-const char *xp_oom_impl(void)
+static const char *oom_impl(void)
 {
 	return oom_impl_describe(oom_impl_of(algo));
 }
@@ -313,8 +313,16 @@ static const char *oom_addr_name(const void *addr, char *buf, size_t len)
 	return NULL;
 }
 
-const struct xp_harness xp_oom_harness = {
+static void oom_describe(const struct xp_cfg *cfg, char *buf, size_t len)
+{
+	snprintf(buf, len, " cpus 2 tasks %u forks %u algo %s batch %lu (%s)", cfg->tasks,
+		 cfg->forks, cfg->algo, cfg->batch, oom_impl());
+}
+
+static const struct xp_harness xp_oom_harness = {
 	.name = "oom",
+	.alias = "oom_race",
+	.describe = oom_describe,
 	.init = oom_init,
 	.nr_fibers = oom_nr_fibers,
 	.fiber_cpu = oom_fiber_cpu,
@@ -324,3 +332,4 @@ const struct xp_harness xp_oom_harness = {
 	.teardown = oom_teardown,
 	.addr_name = oom_addr_name,
 };
+XP_HARNESS_REGISTER(xp_oom_harness);

@@ -159,6 +159,9 @@ static const char *pat_addr_name(const void *addr, char *buf, size_t len)
 	.final = fin, .teardown = pat_teardown, .addr_name = pat_addr_name,	\
 }
 
-const struct xp_harness xp_sb_harness = PATTERN("sb", sb_fiber, sb_final);
-const struct xp_harness xp_mp_harness = PATTERN("mp", mp_fiber, pat_final);
-const struct xp_harness xp_publish_harness = PATTERN("publish", publish_fiber, pat_final);
+static const struct xp_harness xp_sb_harness = PATTERN("sb", sb_fiber, sb_final);
+static const struct xp_harness xp_mp_harness = PATTERN("mp", mp_fiber, pat_final);
+static const struct xp_harness xp_publish_harness = PATTERN("publish", publish_fiber, pat_final);
+XP_HARNESS_REGISTER(xp_sb_harness);
+XP_HARNESS_REGISTER(xp_mp_harness);
+XP_HARNESS_REGISTER(xp_publish_harness);

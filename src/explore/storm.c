@@ -327,8 +327,16 @@ static const char *storm_addr_name(const void *addr, char *buf, size_t len)
 	return NULL;
 }
 
-const struct xp_harness xp_storm_harness = {
+static void storm_describe(const struct xp_cfg *cfg, char *buf, size_t len)
+{
+	snprintf(buf, len, " cpus %u adds %u readers %u reads %u batch %lu", cfg->cpus, cfg->adds,
+		 cfg->readers, cfg->reads, cfg->batch);
+}
+
+static const struct xp_harness xp_storm_harness = {
 	.name = "counter_storm",
+	.alias = "storm",
+	.describe = storm_describe,
 	.init = storm_init,
 	.nr_fibers = storm_nr_fibers,
 	.fiber_cpu = storm_fiber_cpu,
@@ -338,3 +346,4 @@ const struct xp_harness xp_storm_harness = {
 	.teardown = storm_teardown,
 	.addr_name = storm_addr_name,
 };
+XP_HARNESS_REGISTER(xp_storm_harness);

@@ -71,20 +71,24 @@ struct xp_harness {
 	void (*teardown)(void);
 	/* Name a shared address for schedules (NULL: unknown). */
 	const char *(*addr_name)(const void *addr, char *buf, size_t len);
+	/* The configuration after "harness NAME" in the header (NULL: " cpus 2"). */
+	void (*describe)(const struct xp_cfg *cfg, char *buf, size_t len);
+	const char *alias;		/* another name it answers to, or NULL */
 };
 
-extern const struct xp_harness xp_storm_harness;
-extern const struct xp_harness xp_oom_harness;
-extern const struct xp_harness xp_compaction_harness;
-/* lib/mm's zone descriptor replaced under RCU while a reader walks it. */
-extern const struct xp_harness xp_zone_desc_harness;
-/* Barrier patterns (patterns.c): sb, mp and publish. */
-extern const struct xp_harness xp_sb_harness, xp_mp_harness, xp_publish_harness;
-extern const struct xp_harness xp_litmus_harness;
-/* The oom harness's selection: the model or a kernel tree's code. */
-const char *xp_oom_impl(void);
-/* The harness called @name (its canonical name), or NULL. */
+/* Harnesses register themselves from constructors (registry.c), as scenarios do. */
+#define XP_MAX_HARNESSES	16
+void xp_harness_register(const struct xp_harness *h);
+#define XP_HARNESS_REGISTER(h)						\
+static void __attribute__((constructor)) xp_register_##h(void)		\
+{									\
+	xp_harness_register(&h);					\
+}
+
+/* The harness called @name (its canonical name or alias), or NULL. */
 const struct xp_harness *xp_harness_find(const char *name);
+/* The @i-th registered harness by name, NULL past the last. */
+const struct xp_harness *xp_harness_at(unsigned int i);
 
 /* A failed invariant: the first one ends the execution. */
 void xp_fail(const char *invariant, const char *fmt, ...)
@@ -170,7 +174,6 @@ int xp_schedule_load(const char *path, struct xp_cfg *cfg, struct xp_sched *s);
 int xp_schedule_check(const char *path, const struct xp_sched *s);
 /* Follow @s on this tree: 1 when it fails, 0 when not reproduced (@out->message says why). */
 int xp_schedule_replay(const char *path, const struct xp_sched *s, struct xp_run *out);
-int xp_parse_sizes(const char *s, struct xp_cfg *cfg);
 
 /* Write @path as a whole (temporary file and rename): 0, or -1 (message printed). */
 int xp_write_file(const char *path, int (*fill)(FILE *f, const void *arg), const void *arg);

@@ -177,7 +177,7 @@ static const char *zd_addr_name(const void *addr, char *buf, size_t len)
 	return NULL;
 }
 
-const struct xp_harness xp_zone_desc_harness = {
+static const struct xp_harness xp_zone_desc_harness = {
 	.name = "zone_desc",
 	.init = zd_init,
 	.nr_fibers = zd_nr_fibers,
@@ -188,3 +188,4 @@ const struct xp_harness xp_zone_desc_harness = {
 	.teardown = zd_teardown,
 	.addr_name = zd_addr_name,
 };
+XP_HARNESS_REGISTER(xp_zone_desc_harness);

@@ -15,22 +15,21 @@ static int no_mm_init(const struct xp_cfg *cfg)
 	return -1;
 }
 
-const char *xp_oom_impl(void)
-{
-	return "none";
-}
-
-const struct xp_harness xp_oom_harness = {
+static const struct xp_harness xp_oom_harness = {
 	.name = "oom",
+	.alias = "oom_race",
 	.init = no_mm_init,
 };
+XP_HARNESS_REGISTER(xp_oom_harness);
 
-const struct xp_harness xp_compaction_harness = {
+static const struct xp_harness xp_compaction_harness = {
 	.name = "compaction",
 	.init = no_mm_init,
 };
+XP_HARNESS_REGISTER(xp_compaction_harness);
 
-const struct xp_harness xp_zone_desc_harness = {
+static const struct xp_harness xp_zone_desc_harness = {
 	.name = "zone_desc",
 	.init = no_mm_init,
 };
+XP_HARNESS_REGISTER(xp_zone_desc_harness);
