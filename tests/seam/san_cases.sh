@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# scripts/san-cases, the asan column's failure records (docs/kernel-trees.md),
+# on unit-program output without a sanitizer build:
+#   1 a failed case carries the class and function the runner printed for
+#     it (contract, approximate_compare_value), a case without a class line
+#     the runner's wrong-answer; never every case wrong-answer
+#   2 a program that timed out after a failed case: the case (a real run of
+#     test_hpcc_set whose first case never returns, stopped at the case
+#     limit: class crash) and one more record for the timeout
+#   3 a sanitizer report: the case the runner failed as a crash carries the
+#     report; with no such case, one record for the program
+#   4 a non-zero exit without a failed case: crash, "exit N"; usage: exit 2
+# KTAP on stdout.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$root/tests/lib/sh/common.sh"
+test_begin
+sc=$root/scripts/san-cases
+echo "KTAP version 1"
+echo "1..4"
+
+# The runner's shape (tests/lib/ktap.c): a failed case's summary line
+# "# class=C fn=F" right before its "not ok".
+cat >contract.out <<'EOF'
+KTAP version 1
+1..1
+  KTAP version 1
+  1..3
+  # class=contract fn=percpu_counter_tree_approximate_compare_value tests/unit/x.c:9: got 0
+  # compare_value_edges: 1 of 8 checks failed
+  # class=contract fn=percpu_counter_tree_approximate_compare_value
+  not ok 1 compare_value_edges
+  ok 2 compare_pair checks=12
+  # compare_value_quiet: no check was made
+  not ok 3 compare_value_quiet
+EOF
+cases=$'afail\ttest_x\tcompare_value_edges\tcontract\tapproximate_compare_value\n'
+cases+=$'afail\ttest_x\tcompare_value_quiet\twrong-answer\t-'
+got=$("$sc" test_x contract.out 1)
+[ "$got" = "$cases" ]
+result $? runner_class_carried "got: $got"
+
+bin=${BUILD:-$root/build/cc}/tests/test_hpcc_set
+KT_HANG_CASE=set_fresh_counter KT_CASE_TIMEOUT=1 "$bin" set_fresh_counter >hang.out 2>&1
+got=$("$sc" test_hpcc_set hang.out 124)
+want=$'afail\ttest_hpcc_set\tset_fresh_counter\tcrash\t'
+printf '%s\n' "$got" | grep -q "^$want" &&
+	[ "$(printf '%s\n' "$got" | tail -1)" = $'afail\ttest_hpcc_set\t-\tcrash\ttimeout' ] &&
+	[ "$(printf '%s\n' "$got" | wc -l)" = 2 ]
+result $? timeout_after_failed_case "got: $got"$'\n'"$(cat hang.out)"
+
+ok=0
+what='heap-buffer-overflow in percpu_counter_tree_add (lib/percpu_counter_tree.c:9)'
+got=$("$sc" test_hpcc_set hang.out 1 "$what")
+[ "$got" = $'afail\ttest_hpcc_set\tset_fresh_counter\tcrash\t'"$what" ] || ok=1
+got2=$("$sc" test_x contract.out 1 "$what")
+[ "$got2" = "$cases"$'\n'$'afail\ttest_x\t-\tcrash\t'"$what" ] || ok=1
+result $ok report_on_crashed_case "got: $got"$'\n'"$got2"
+
+: >empty.out
+ok=0
+[ "$("$sc" test_x empty.out 139)" = $'afail\ttest_x\t-\tcrash\texit 139' ] || ok=1
+[ -z "$("$sc" test_x empty.out 0)" ] || ok=1
+"$sc" test_x empty.out bogus 2>err
+[ $? = 2 ] && [ "$(wc -l <err)" = 1 ] || ok=1
+result $ok exit_without_case_and_usage
+[ "$failed" = 0 ]
