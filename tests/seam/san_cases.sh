@@ -7,9 +7,12 @@
 #   2 a program that timed out after a failed case: the case (a real run of
 #     test_hpcc_set whose first case never returns, stopped at the case
 #     limit: class crash) and one more record for the timeout
-#   3 a sanitizer report: the case the runner failed as a crash carries the
-#     report; with no such case, one record for the program
-#   4 a non-zero exit without a failed case: crash, "exit N"; usage: exit 2
+#   3 a sanitizer report (its file): the case the runner failed as a crash
+#     carries its kind and frame; with no such case, one record for the
+#     program
+#   4 a report in the program's output (a forked case's UBSan report, no
+#     file): the crashed case carries it
+#   5 a non-zero exit without a failed case: crash, "exit N"; usage: exit 2
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -17,7 +20,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 test_begin
 sc=$root/scripts/san-cases
 echo "KTAP version 1"
-echo "1..4"
+echo "1..5"
 
 # The runner's shape (tests/lib/ktap.c): a failed case's summary line
 # "# class=C fn=F" right before its "not ok".
@@ -50,12 +53,36 @@ printf '%s\n' "$got" | grep -q "^$want" &&
 result $? timeout_after_failed_case "got: $got"$'\n'"$(cat hang.out)"
 
 ok=0
+cat >report.1 <<'EOF'
+==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6 at pc 0x5 bp 0x4 sp 0x3
+WRITE of size 8 at 0x6 thread T0
+    #0 0x5 in atomic_add_return_relaxed /src/lib/kcompat/include/linux/atomic.h:30
+    #1 0x5 in percpu_counter_tree_add /k/lib/percpu_counter_tree.c:9
+EOF
 what='heap-buffer-overflow in percpu_counter_tree_add (lib/percpu_counter_tree.c:9)'
-got=$("$sc" test_hpcc_set hang.out 1 "$what")
+got=$("$sc" test_hpcc_set hang.out 1 report.1)
 [ "$got" = $'afail\ttest_hpcc_set\tset_fresh_counter\tcrash\t'"$what" ] || ok=1
-got2=$("$sc" test_x contract.out 1 "$what")
+got2=$("$sc" test_x contract.out 1 report.1)
 [ "$got2" = "$cases"$'\n'$'afail\ttest_x\t-\tcrash\t'"$what" ] || ok=1
 result $ok report_on_crashed_case "got: $got"$'\n'"$got2"
+
+cat >inline.out <<'EOF'
+KTAP version 1
+1..1
+  KTAP version 1
+  1..2
+  ok 1 carry_named_edges # checks=74
+/k/lib/percpu_counter_tree.c:214:34: runtime error: shift exponent -1 is negative
+    #0 0x5 in __percpu_counter_tree_init /k/lib/percpu_counter_tree.c:214
+    #1 0x5 in carry_batch_4g_one tests/unit/test_hpcc_carry.c:251
+
+  # class=crash fn=- tests/lib/ktap.c:181: carry_batch_4g: exited with status 67 (sanitizer report?)
+  # class=crash fn=-
+  not ok 2 carry_batch_4g
+EOF
+got=$("$sc" test_hpcc_carry inline.out 1)
+[ "$got" = $'afail\ttest_hpcc_carry\tcarry_batch_4g\tcrash\tshift exponent -1 is negative in __percpu_counter_tree_init (lib/percpu_counter_tree.c:214)' ]
+result $? report_in_output "got: $got"
 
 : >empty.out
 ok=0
