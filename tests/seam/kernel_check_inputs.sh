@@ -13,8 +13,8 @@
 #       make on PATH that sleeps, with a child): exit 4 with one line, in
 #       well under the sleep, every such process gone, the series' clone
 #       removed from TMPDIR
-#  10   --no-tsan, --no-sparse, both: the column left out of the header and
-#       of the row, the others kept (a refused tree: nothing built)
+#  10   --no-tsan, --no-sparse: the column left out of the header and of
+#       the row, the other kept (a refused tree: nothing built)
 #  11   --json written as temp + rename: on a full file system (a 16 KiB
 #       tmpfs, when this user may mount one) one line, exit 3, no traceback,
 #       the old file kept whole, no temporary file left
@@ -139,7 +139,7 @@ result $ok timeout_stops_everything
 mv tree/lib/percpu_counter_tree.c regular.c
 ln -s "$PWD/outside.txt" tree/lib/percpu_counter_tree.c
 ok=0
-for case in --no-tsan:sparse --no-sparse:tsan --no-tsan,--no-sparse: :tsan,sparse; do
+for case in --no-tsan:sparse --no-sparse:tsan; do
 	IFS=, read -r -a opts <<<"${case%:*}"
 	want=" stress per scenario |"
 	IFS=, read -r -a keep <<<"${case#*:}"
