@@ -13,7 +13,9 @@
 #       make on PATH that sleeps, with a child): exit 4 with one line, in
 #       well under the sleep, every such process gone, the series' clone
 #       removed from TMPDIR
-#  10   --json written as temp + rename: on a full file system (a 16 KiB
+#  10   --no-tsan, --no-sparse: the column left out of the header and of
+#       the row, the other kept (a refused tree: nothing built)
+#  11   --json written as temp + rename: on a full file system (a 16 KiB
 #       tmpfs, when this user may mount one) one line, exit 3, no traceback,
 #       the old file kept whole, no temporary file left
 # No tree is built. KTAP on stdout.
@@ -23,7 +25,7 @@ kc=$root/scripts/kernel-check
 . "$root/tests/lib/sh/common.sh"
 test_begin
 echo "KTAP version 1"
-echo "1..10"
+echo "1..11"
 
 mkdir -p tree/lib tree/include/linux repo
 cp "$root/lib/hpcc/percpu_counter_tree.c" tree/lib/
@@ -133,10 +135,33 @@ for mode in tree series; do
 done
 result $ok timeout_stops_everything
 
-# 10. --json on a full file system: the writer kernel-series uses.
+# 10. The tools' columns turned off, one, the other, both.
+mv tree/lib/percpu_counter_tree.c regular.c
+ln -s "$PWD/outside.txt" tree/lib/percpu_counter_tree.c
+ok=0
+for case in --no-tsan:sparse --no-sparse:tsan; do
+	IFS=, read -r -a opts <<<"${case%:*}"
+	want=" stress per scenario |"
+	IFS=, read -r -a keep <<<"${case#*:}"
+	for t in "${keep[@]}"; do want+=" $t |"; done
+	timeout 120 "$kc" "${opts[@]}" --no-san --duration 0.2s --cpus 2 tree >out 2>err
+	r=$?
+	head=$(sed -n 1p out) row=$(sed -n 3p out)
+	if [ $r != 4 ] || [ "${head%"$want"}" = "$head" ] ||
+	   [ "$(awk -F'|' '{ print NF }' <<<"$head")" != "$(awk -F'|' '{ print NF }' <<<"$row")" ] ||
+	   [ "$(awk -F'|' '{ print NF }' <<<"$head")" != $((8 + ${#keep[@]})) ]; then
+		echo "# ${opts[*]}: exit $r: $(cat out err | head -c 600)"
+		ok=1
+	fi
+done
+rm tree/lib/percpu_counter_tree.c
+mv regular.c tree/lib/percpu_counter_tree.c
+result $ok tool_columns_off
+
+# 11. --json on a full file system: the writer kernel-series uses.
 mkdir -p full
 if ! mount -t tmpfs -o size=16k tmpfs full 2>/dev/null; then
-	echo "ok 10 json_enospc_keeps_old_file # SKIP cannot mount a tmpfs here"
+	echo "ok 11 json_enospc_keeps_old_file # SKIP cannot mount a tmpfs here"
 	exit $((failed != 0))
 fi
 trap 'umount "$tmp/full" 2>/dev/null; rm -rf "$tmp"' EXIT
