@@ -183,12 +183,13 @@ result $? ktap_every_scenario_is_valid "$(cat "$tmp/why")"
 ktap_valid "$tmp/out" --no-plan --totals --expect 3,0,0 && ! grep -q '^1\.\.' "$tmp/out"
 result $? ktap_until_fail_is_valid "$(cat "$tmp/why")"
 
-# Checking off: SKIP, exit 0.
+# Checking off: SKIP, exit 0; the header says why the selectors asked for are 0.
 "$STRESS" --scenario counter_storm --cpus 2 --steps 500 --duration 0 --no-check --report ktap \
-	--stat-interval 0 >"$tmp/out" 2>&1
+	--selectors 3 --stat-interval 0 >"$tmp/out" 2>&1
 rc=$?
-[ $rc = 0 ] && grep -q '^ok 1 counter_storm # SKIP checking off' "$tmp/out"
-result $? no_check_is_skip "exit $rc"
+[ $rc = 0 ] && grep -q '^ok 1 counter_storm # SKIP checking off' "$tmp/out" &&
+	grep -q '^# stress: hpcc-stress .* selectors=0(no-check) ' "$tmp/out"
+result $? no_check_is_skip "exit $rc: $(grep -m1 'hpcc-stress' "$tmp/out")"
 
 # A failing --no-check run is a failure in every format: KTAP 'not ok' with a
 # reason, totals that agree, JSON FAIL, exit 1 (docs/stress.md, Exit status).
