@@ -13,7 +13,10 @@
 #       make on PATH that sleeps, with a child): exit 4 with one line, in
 #       well under the sleep, every such process gone, the series' clone
 #       removed from TMPDIR
-#  10   --json written as temp + rename: on a full file system (a 16 KiB
+#  10   --duration 0 (./stress's run without an end): exit 2, one line
+#  11   a series' --json naming a missing directory, a directory or nothing:
+#       exit 2, one line, before any commit is judged
+#  12   --json written as temp + rename: on a full file system (a 16 KiB
 #       tmpfs, when this user may mount one) one line, exit 3, no traceback,
 #       the old file kept whole, no temporary file left
 # No tree is built. KTAP on stdout.
@@ -23,7 +26,7 @@ kc=$root/scripts/kernel-check
 . "$root/tests/lib/sh/common.sh"
 test_begin
 echo "KTAP version 1"
-echo "1..10"
+echo "1..12"
 
 mkdir -p tree/lib tree/include/linux repo
 cp "$root/lib/hpcc/percpu_counter_tree.c" tree/lib/
@@ -89,6 +92,7 @@ refuse "^kernel-check: --timeout '0': not a positive duration" --timeout 0 &&
 	refuse "^kernel-check: --timeout '2x': not a positive duration" --timeout 2x
 result $? timeout_checked
 
+
 # 9. The overall limit stops everything it started.
 mkdir -p fakebin ktmp
 cat >fakebin/make <<'EOF'
@@ -133,10 +137,35 @@ for mode in tree series; do
 done
 result $ok timeout_stops_everything
 
-# 10. --json on a full file system: the writer kernel-series uses.
+# --duration 0 is ./stress's "no end": every scenario would run to the limit.
+refuse '^kernel-check: --duration 0ms: want a positive duration' --duration 0ms
+result $? duration_zero_refused
+
+# A series' --json path is tried before any commit is judged (a typo there
+# lost the whole run's result at its end): no make is ever run.
+mkdir -p nomake
+printf '#!/bin/sh\necho $$ >>"$KC_FAKE_PIDS"\nexit 1\n' >nomake/make
+chmod +x nomake/make
+ok=0
+for j in nosuchdir/out.json . ''; do
+	: >pids
+	KC_FAKE_PIDS=$PWD/pids PATH="$PWD/nomake:$PATH" timeout 120 "$kc" --duration 0.2s --cpus 2 \
+		--json "$j" --git repo HEAD~1..HEAD >out 2>err
+	r=$?
+	if [ $r != 2 ] || [ -s out ] || [ "$(wc -l <err)" != 1 ] || [ -s pids ] ||
+	   ! grep -q "^kernel-check: --json $j: " err; then
+		echo "# --json '$j': exit $r, stdout $(head -c 200 out), stderr $(head -c 300 err)"
+		ok=1
+	else
+		echo "# $(cat err)"
+	fi
+done
+result $ok series_json_checked_first
+
+# 12. --json on a full file system: the writer kernel-series uses.
 mkdir -p full
 if ! mount -t tmpfs -o size=16k tmpfs full 2>/dev/null; then
-	echo "ok 10 json_enospc_keeps_old_file # SKIP cannot mount a tmpfs here"
+	echo "ok 12 json_enospc_keeps_old_file # SKIP cannot mount a tmpfs here"
 	exit $((failed != 0))
 fi
 trap 'umount "$tmp/full" 2>/dev/null; rm -rf "$tmp"' EXIT
