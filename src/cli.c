@@ -125,7 +125,8 @@ static const struct stress_opt options[] = {
 	E("replay", 0, "FILE", O_REPLAY, ANY, REPLAY, .type = OPT_STRING, F(replay_file),
 	  .help = "rerun a replay file serially, exactly (docs/regress.md)."),
 	E("replay-out", 0, "FILE", O_REPLAY_OUT, ANY, REPLAY, .type = OPT_STRING, F(replay_out),
-	  .help = "where a failure's replay file goes (default ./stress-replay-SEED.txt); "
+	  .help = "where a failure's replay file goes (default ./stress-replay-SEED.txt, "
+		  "or -2, -3, ... before .txt: never an existing file); "
 		  "with --replay/--shrink: the result."),
 	E("replay-search", 0, "N", O_REPLAY_SEARCH, ANY, REPLAY, .type = OPT_UINT, F(replay_search),
 	  .max = 1000, .deflt = "8",

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -154,6 +155,22 @@ static unsigned long long candidate_seed(unsigned long long seed, unsigned int i
 
 static const double preempt_rates[] = { 0.05, 0.2, 0.01, 0.5 };
 
+/*
+ * The default name never replaces a file (an earlier failure's replay of
+ * the same seed, or anything else of the user's): the first free one of
+ * stress-replay-SEED.txt, stress-replay-SEED-2.txt, ... The line that
+ * reports the failure names it.
+ */
+static void default_replay_path(char *path, size_t size, unsigned long long seed)
+{
+	struct stat st;
+	unsigned int n;
+
+	snprintf(path, size, "stress-replay-%llu.txt", seed);
+	for (n = 2; n < 1000 && !lstat(path, &st); n++)
+		snprintf(path, size, "stress-replay-%llu-%u.txt", seed, n);
+}
+
 int replay_after_failure(struct stress *s, FILE *out)
 {
 	const struct stress_config *cfg = s->cfg;
@@ -191,7 +208,7 @@ int replay_after_failure(struct stress *s, FILE *out)
 	if (cfg->replay_out)
 		snprintf(path, sizeof(path), "%s", cfg->replay_out);
 	else
-		snprintf(path, sizeof(path), "stress-replay-%llu.txt", s->seed);
+		default_replay_path(path, sizeof(path), s->seed);
 	memset(&found, 0, sizeof(found));
 	/* A stall or a crash of a thread has no serial counterpart to look for. */
 	for (i = 0; i < search && strcmp(want, "watchdog") &&

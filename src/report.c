@@ -104,10 +104,11 @@ static void report_begin(const struct stress_config *cfg, unsigned int nr_runs, 
 			 cfg->scenarios[i]->name);
 	}
 	human_line(cfg, hum, "stress: hpcc-stress %s hpcc=%s cpus=%u batch=%lu seed=%llu "
-		   "selectors=%u duration=%s%s inject=%s stutter=%s hotplug=%s rcu=%s pcpu-ops=%s%s "
+		   "selectors=%u%s duration=%s%s inject=%s stutter=%s hotplug=%s rcu=%s pcpu-ops=%s%s "
 		   "scenarios=%s",
 		   STRESS_VERSION, HPCC_SOURCE, cfg->nr_cpus, cfg->batch, cfg->seed,
-		   cfg->nr_selectors, dur, cfg->until_fail ? "(total) until-fail" : "",
+		   cfg->nr_selectors, cfg->no_check ? "(no-check)" : "", dur,
+		   cfg->until_fail ? "(total) until-fail" : "",
 		   cfg->inject.text, cfg->stutter.text, cfg->hotplug_text, cfg->rcu,
 		   kc_pcpu_ops_name(cfg->pcpu_ops), cfg->no_check ? " no-check" : "",
 		   names);

@@ -183,12 +183,13 @@ result $? ktap_every_scenario_is_valid "$(cat "$tmp/why")"
 ktap_valid "$tmp/out" --no-plan --totals --expect 3,0,0 && ! grep -q '^1\.\.' "$tmp/out"
 result $? ktap_until_fail_is_valid "$(cat "$tmp/why")"
 
-# Checking off: SKIP, exit 0.
+# Checking off: SKIP, exit 0; the header says why the selectors asked for are 0.
 "$STRESS" --scenario counter_storm --cpus 2 --steps 500 --duration 0 --no-check --report ktap \
-	--stat-interval 0 >"$tmp/out" 2>&1
+	--selectors 3 --stat-interval 0 >"$tmp/out" 2>&1
 rc=$?
-[ $rc = 0 ] && grep -q '^ok 1 counter_storm # SKIP checking off' "$tmp/out"
-result $? no_check_is_skip "exit $rc"
+[ $rc = 0 ] && grep -q '^ok 1 counter_storm # SKIP checking off' "$tmp/out" &&
+	grep -q '^# stress: hpcc-stress .* selectors=0(no-check) ' "$tmp/out"
+result $? no_check_is_skip "exit $rc: $(grep -m1 'hpcc-stress' "$tmp/out")"
 
 # A failing --no-check run is a failure in every format: KTAP 'not ok' with a
 # reason, totals that agree, JSON FAIL, exit 1 (docs/stress.md, Exit status).
@@ -201,6 +202,17 @@ rc=$?
 	grep -q '^# stress: FAIL selftest .*checking=off' "$tmp/out" &&
 	grep -q '"verdict":"FAIL"' nc.json && grep -q '"exit_status":1}' nc.json
 result $? no_check_failure_is_not_ok "exit $rc; $(cat "$tmp/why"; grep 'ok 1' "$tmp/out" | tr '\n' ' ')"
+# The default replay name never replaces a file: a file of the user's
+# named stress-replay-3.txt stays, the failure's replay takes the next name
+# and the report says which.
+echo "my notes" >stress-replay-3.txt
+STRESS_SELFTEST=1 "$STRESS" --scenario selftest --cpus 2 --selftest-fail-after 300 --seed 3 \
+	--steps 100000 --duration 0 --stat-interval 0 >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 1 ] && [ "$(cat stress-replay-3.txt)" = "my notes" ] &&
+	grep -q '^stress: replay file stress-replay-3-2.txt: ' "$tmp/out" &&
+	grep -qx 'scenario selftest' stress-replay-3-2.txt
+result $? replay_default_name_keeps_files "exit $rc; $(grep 'replay' "$tmp/out"); $(ls stress-replay-*)"
 # The same through the watchdog (a stall under --no-check, no deadline: the
 # watchdog ends it): 'not ok', class crash, totals that agree.
 STRESS_SELFTEST=1 "$STRESS" --scenario selftest --cpus 3 --selftest-stall --stall-timeout 500ms \

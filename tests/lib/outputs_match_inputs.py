@@ -87,7 +87,7 @@ def check(c, rc, out, doc, report):
         return bad + ["%d header lines" % len(head)]
     h = header_fields(head[0])
     text_want = {"cpus": str(c["cpus"]), "batch": str(c["batch"]), "seed": str(c["seed"]),
-                 "selectors": str(sel), "rcu": c["rcu"], "pcpu-ops": c["pcpu_ops"],
+                 "selectors": str(sel) + ("(no-check)" if c["no_check"] else ""), "rcu": c["rcu"], "pcpu-ops": c["pcpu_ops"],
                  "stutter": c["stutter"], "hotplug": c["hotplug"],
                  "scenarios": "counter_storm"}
     bad += ["header %s=%r, given %r" % (k, h.get(k), v) for k, v in text_want.items()

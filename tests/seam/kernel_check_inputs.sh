@@ -15,7 +15,10 @@
 #       removed from TMPDIR
 #  10   --no-tsan, --no-sparse: the column left out of the header and of
 #       the row, the other kept (a refused tree: nothing built)
-#  11   --json written as temp + rename: on a full file system (a 16 KiB
+#  11   --duration 0 (./stress's run without an end): exit 2, one line
+#  12   a series' --json in a missing directory: exit 2, one line, before
+#       any commit is judged
+#  13   --json written as temp + rename: on a full file system (a 16 KiB
 #       tmpfs, when this user may mount one) one line, exit 3, no traceback,
 #       the old file kept whole, no temporary file left
 # No tree is built. KTAP on stdout.
@@ -25,7 +28,7 @@ kc=$root/scripts/kernel-check
 . "$root/tests/lib/sh/common.sh"
 test_begin
 echo "KTAP version 1"
-echo "1..11"
+echo "1..13"
 
 mkdir -p tree/lib tree/include/linux repo
 cp "$root/lib/hpcc/percpu_counter_tree.c" tree/lib/
@@ -90,6 +93,7 @@ result $ok judged_file_not_regular_refused
 refuse "^kernel-check: --timeout '0': not a positive duration" --timeout 0 &&
 	refuse "^kernel-check: --timeout '2x': not a positive duration" --timeout 2x
 result $? timeout_checked
+
 
 # 9. The overall limit stops everything it started.
 mkdir -p fakebin ktmp
@@ -158,10 +162,35 @@ rm tree/lib/percpu_counter_tree.c
 mv regular.c tree/lib/percpu_counter_tree.c
 result $ok tool_columns_off
 
-# 11. --json on a full file system: the writer kernel-series uses.
+# --duration 0 is ./stress's "no end": every scenario would run to the limit.
+# One mode: the check is kernel-options', which both modes run.
+timeout 120 "$kc" --duration 0ms tree >out 2>err
+r=$?
+[ $r = 2 ] && [ ! -s out ] && [ "$(wc -l <err)" = 1 ] &&
+	grep -q '^kernel-check: --duration 0ms: want a positive duration' err
+result $? duration_zero_refused "exit $r: $(head -c 300 out err)"
+
+# A series' --json path is tried before any commit is judged (a typo there
+# lost the whole run's result at its end): no make is ever run.
+mkdir -p nomake
+printf '#!/bin/sh\necho $$ >>"$KC_FAKE_PIDS"\nexit 1\n' >nomake/make
+chmod +x nomake/make
+ok=0
+: >pids
+KC_FAKE_PIDS=$PWD/pids PATH="$PWD/nomake:$PATH" timeout 120 "$kc" --duration 0.2s --cpus 2 \
+	--json nosuchdir/out.json --git repo HEAD~1..HEAD >out 2>err
+r=$?
+if [ $r != 2 ] || [ -s out ] || [ "$(wc -l <err)" != 1 ] || [ -s pids ] ||
+   ! grep -q "^kernel-check: --json nosuchdir/out.json: cannot write there: " err; then
+	echo "# exit $r, stdout $(head -c 200 out), stderr $(head -c 300 err)"
+	ok=1
+fi
+result $ok series_json_checked_first
+
+# 13. --json on a full file system: the writer kernel-series uses.
 mkdir -p full
 if ! mount -t tmpfs -o size=16k tmpfs full 2>/dev/null; then
-	echo "ok 11 json_enospc_keeps_old_file # SKIP cannot mount a tmpfs here"
+	echo "ok 13 json_enospc_keeps_old_file # SKIP cannot mount a tmpfs here"
 	exit $((failed != 0))
 fi
 trap 'umount "$tmp/full" 2>/dev/null; rm -rf "$tmp"' EXIT

@@ -19,7 +19,8 @@
 # (the same first bad, no "fixed by ...: builds"); a commit that turns a
 # judged file into a symlink to a file outside the repository is refused,
 # "no verdict", exit 4, its target never read; SIGTERM mid-series stops
-# every job, removes the temporary clone, exit 143 with one line.
+# every job, removes the temporary clone, exit 143 with one line; a commit
+# after the fix with the bug's content again is "broken again by".
 # Env: CC. KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -30,7 +31,7 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 	echo "ok 1 series # SKIP already building against KERNEL_SRC"
 	exit 0
 fi
-echo "1..11"
+echo "1..12"
 unset MAKEFLAGS MAKELEVEL MFLAGS
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -314,4 +315,19 @@ sleep 1
 left=$(pgrep -f "$tmp/kb")
 [ -z "$left" ] || { bad+="processes left: $(ps -o pid,args -p "${left//$'\n'/,}")"$'\n'; kill $left; }
 result 11 sigterm_stops_everything
+
+# 12. Fixed, then broken again: a commit after the fix has the bug's content
+#     again (a commit object only, made as in 10; every content is built).
+bad=
+again=$(g commit-tree "${h[2]}^{tree}" -p HEAD -m "percpu_counter_tree: get_count_order() once more")
+scripts/kernel-check "${opts[@]}" --git "$repo" "${h[0]}..$again" >"$tmp/again.out" 2>"$tmp/err"
+r=$?
+[ $r = 1 ] || bad+="exit $r, want 1: $(head -c 300 "$tmp/err")"$'\n'
+grep -q "^first bad: ${h[2]} .*: unit test_hpcc_carry carry_batch_4g" "$tmp/again.out" &&
+	grep -q "^fixed by: ${h[5]} .*: unit test_hpcc_carry carry_batch_4g$" "$tmp/again.out" &&
+	grep -q "^broken again by: ${again:0:12} percpu_counter_tree: get_count_order() once more: unit test_hpcc_carry carry_batch_4g" \
+		"$tmp/again.out" || bad+="no first bad / fixed by / broken again by"$'\n'
+grep -q "| cached from ${h[2]} | yes | 4/1/0 " "$tmp/again.out" || bad+="the last commit not cached"$'\n'
+[ -z "$bad" ] || bad+=$(sed 's/^/  /' "$tmp/again.out")
+result 12 fixed_then_broken_again
 exit $rc

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # scripts/kernel-series --am leaves the user's repository as it was, object
-# times included (docs/kernel-trees.md, "Checking a series"). git am in
-# the --shared clone "freshens" an object it would write again, in the
-# alternates too; the series puts the times back. Checked on a fixture
-# repository of loose objects and an mbox whose patch writes blobs and
-# trees the repository already has: the clone and am alone change object
-# times (the check can fail), kernel-series' series_am() leaves none
-# changed, and refs, index and worktree are the same. No build.
+# times included (docs/kernel-trees.md, "Checking a series"). git am
+# "freshens" an object it would write again, in a --shared clone's
+# alternates too; kernel-series' clone fetches BASE's snapshot instead, so
+# that no write of git am reaches the user's object files (nothing is put
+# back afterwards, so a SIGKILL at any point leaves nothing changed).
+# Checked on a fixture repository of loose objects and an mbox whose patch
+# writes blobs and trees the repository already has: git am in a --shared
+# clone changes object times (the check can fail); series_am() changes none
+# and sets no time on the repository's files; refs, index and worktree are
+# the same. No build.
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -40,34 +43,42 @@ state() {
 }
 state >"$tmp/before"
 
-# mode plain|series: run git am in a clone as kernel-series does, with or
-# without its restore; prints the number of object files whose time moved.
-run() {
-	PYTHONPATH="$root/scripts" python3 -B - "$root/scripts/kernel-series" "$repo" "$tmp/series.mbox" "$1" <<'EOF'
-import sys
-from hpccpy import signals
-from hpccpy.load import load_script
-ks = load_script("kernel-series", sys.argv[1])
-a = {"repo": sys.argv[2], "am": sys.argv[3], "base": "HEAD"}
-t = signals.mkdtemp("kernel-series-am.")
-try:
-	(ks.series_am if sys.argv[4] == "series" else ks.series_am_)(a, t)
-finally:
-	signals.cleanup()
-EOF
+# git am in a --shared clone, as a series applied there would be.
+shared() {
+	git clone -q --shared --no-checkout "$repo" "$tmp/shared" &&
+		git -C "$tmp/shared" checkout -q --detach HEAD &&
+		git -C "$tmp/shared" -c user.name=t -c user.email=t@t am -q "$tmp/series.mbox"
 }
-run plain >"$tmp/plain.out" 2>&1
+shared >"$tmp/plain.out" 2>&1
 moved=$(find "$repo/.git/objects" -type f -newermt '2020-01-02' | wc -l)
 [ "$moved" -gt 0 ]
-result $? "git am in a --shared clone alone freshens the repository's objects" \
+result $? "git am in a --shared clone freshens the repository's objects" \
 	"moved=$moved $(cat "$tmp/plain.out")"
 find "$repo/.git/objects" -type f -exec touch -d '2020-01-01 00:00' {} +
 
-run series >"$tmp/series.out" 2>&1
+# series_am(), any time set on the repository's files an error.
+mkdir "$tmp/am"
+PYTHONPATH="$root/scripts" python3 -B - "$root/scripts/kernel-series" "$repo" "$tmp/series.mbox" "$tmp/am" >"$tmp/series.out" 2>&1 <<'EOF'
+import os, sys
+from hpccpy.load import load_script
+ks = load_script("kernel-series", sys.argv[1])
+repo = os.path.realpath(sys.argv[2])
+utime = os.utime
+def no_reset(p, *args, **kw):
+	if os.path.realpath(p).startswith(repo + "/"):
+		sys.exit(f"a time set on {p}")
+	return utime(p, *args, **kw)
+os.utime = no_reset
+a = {"repo": sys.argv[2], "am": sys.argv[3], "base": "HEAD"}
+clone, revs = ks.series_am(a, sys.argv[4])
+assert len(revs) == 2, revs
+EOF
+r=$?
 state >"$tmp/after"
 moved=$(find "$repo/.git/objects" -type f -newermt '2020-01-02' | wc -l)
-[ "$moved" = 0 ]
-result $? "series_am(): no object time moved" "moved=$moved $(cat "$tmp/series.out")"
+[ $r = 0 ] && [ "$moved" = 0 ]
+result $? "series_am(): no object time moved, none put back" \
+	"exit $r moved=$moved $(cat "$tmp/series.out")"
 cmp -s "$tmp/before" "$tmp/after"
 result $? "refs, HEAD, worktree and objects as they were" \
 	"$(diff "$tmp/before" "$tmp/after")"

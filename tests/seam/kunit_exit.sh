@@ -7,14 +7,16 @@
 #   2 the same suite with a wrong expectation: 1
 #   3 a case that never returns, under --timeout 3s: 4 (no verdict), one
 #     line naming the limit, the driver gone
-#   4 bad input: no such tree, --cpus 0, a VAR that is not VAR=VALUE: 2,
+#   4 the same case under KUNIT_CASE_TIMEOUT=1: that case not ok, class
+#     crash (timeout), the other case still run, exit 1
+#   5 bad input: no such tree, --cpus 0, a VAR that is not VAR=VALUE: 2,
 #     one line each; a tree without a KUnit file: SKIP, exit 0
 # Env: BUILD (default build/cc), CC. KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
 . tests/lib/sh/seam.sh
-seam_begin 4 kunit-exit
+seam_begin 5 kunit-exit
 src=$work/tree
 mkdir -p "$src/lib/tests" "$src/include/linux"
 cp lib/hpcc/percpu_counter_tree.c "$src/lib/"
@@ -88,6 +90,18 @@ grep -qx 'kunit: no verdict: the time limit (3s) expired; KTAP so far in .*' "$w
 pgrep -f "^$work/b/kunit/percpu_counter_tree_kunit" >/dev/null && bad+="hang: the driver is still running"$'\n'
 result 3 time_limit_no_verdict_4
 
+# The same hang under a per-case limit (what a series step's judge meets):
+# that case fails as crash (timeout), the suite goes on, exit 1.
+bad=
+KUNIT_CASE_TIMEOUT=1 run 5 1 --timeout 60s
+rc=$?
+[ $rc = 1 ] || bad+="case limit: exit $rc: $(tail -3 "$work/err")"$'\n'
+grep -q '^    # exit_hang: class=crash (timeout)' "$work/b/kunit.ktap" &&
+	grep -q '^    not ok 2 exit_hang$' "$work/b/kunit.ktap" &&
+	grep -q '^    ok 1 exit_sum$' "$work/b/kunit.ktap" ||
+	bad+="case limit: $(cat "$work/b/kunit.ktap")"$'\n'
+result 4 case_limit_hang_is_crash_exit_1
+
 bad=
 chk() {	# chk WANT-RC WANT-LINE ARGS...
 	local want=$1 line=$2 rc
@@ -105,5 +119,5 @@ chk 2 "kunit: 'bogus' is not VAR=VALUE" "$src" bogus
 mkdir -p "$work/nofile/lib"
 chk 0 "kunit: SKIP $work/nofile has no lib/tests/percpu_counter_tree_kunit.c" \
 	--build "$work/b" "$work/nofile"
-result 4 bad_input_exit_2_skip_0
+result 5 bad_input_exit_2_skip_0
 exit $((failed != 0))
