@@ -51,7 +51,10 @@
 #ifndef KC_RUNNER_STACK
 #define KC_RUNNER_STACK	(256 * 1024)
 #endif
-/* Pauses an idle runner spins before it sleeps (a microsecond or two: under load a longer spin costs more than it saves, docs/bench.md). */
+/*
+ * Pauses an idle runner spins before it sleeps: a microsecond or two (on 2
+ * shared cores a longer spin cost more than it saved: docs/bench.md).
+ */
 #define KC_RUNNER_SPIN	32
 /* The most runners kept busy at once, whatever the host's CPU count. */
 #define KC_RUNNERS_MAX	64
