@@ -29,11 +29,7 @@
 #endif
 /* pthread_create() of a new worker retries this often on EAGAIN. */
 #define KC_KTHREAD_RETRIES	1000
-/*
- * Backoff rounds of an idle worker before it sleeps: a test that runs one
- * kthread at a time hands the next one over within them; hundreds of idle
- * workers spinning longer would only take the CPU from the running ones.
- */
+/* Backoff rounds of a new worker before it sleeps until its kthread is given. */
 #define KC_WORKER_SPIN_ROUNDS	2
 
 /*
@@ -45,7 +41,6 @@
 struct kc_worker {
 	struct kc_turn turn;
 	struct kc_kthread *job;		/* set before the pass to slot 1 */
-	struct kc_worker *next;		/* idle list, under kc_pool_lock */
 };
 
 struct kc_kthread {
@@ -62,8 +57,6 @@ struct kc_kthread {
 
 static __thread struct kc_kthread *kc_current_kthread;
 static __thread struct kc_worker *kc_current_worker;
-static pthread_mutex_t kc_pool_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct kc_worker *kc_pool_idle;
 
 static struct kc_kthread *to_kthread(struct task_struct *t)
 {
@@ -112,7 +105,7 @@ void kc_kthread_abort(void)
 		kc_current_kthread = NULL;
 		kthread_done(k, -EINTR);
 	}
-	if (w) {	/* its thread ends (pthread_exit()): never back in the pool */
+	if (w) {	/* its thread ends (pthread_exit()) */
 		kc_current_worker = NULL;
 		kc_turn_destroy(&w->turn);
 		free(w);
@@ -143,21 +136,18 @@ static void *worker_main(void *arg)
 	struct kc_kthread *k;
 
 	kc_current_worker = w;
-	for (;;) {
-		kc_turn_wait_spin(&w->turn, 1, KC_WORKER_SPIN_ROUNDS);
-		k = w->job;
-		w->job = NULL;
-		kc_turn_pass(&w->turn, 0);
-		kthread_run_job(k);
-		break;
-	}
+	kc_turn_wait_spin(&w->turn, 1, KC_WORKER_SPIN_ROUNDS);
+	k = w->job;
+	w->job = NULL;
+	kc_turn_pass(&w->turn, 0);
+	kthread_run_job(k);
 	kc_current_worker = NULL;
 	kc_turn_destroy(&w->turn);
 	free(w);
 	return NULL;
 }
 
-/* An idle worker, or a new one; NULL when no thread can be made. */
+/* A new worker; NULL when no thread can be made. */
 static struct kc_worker *worker_get(void)
 {
 	struct kc_worker *w;
@@ -165,13 +155,6 @@ static struct kc_worker *worker_get(void)
 	pthread_t th;
 	int err = EAGAIN, i;
 
-	pthread_mutex_lock(&kc_pool_lock);
-	w = kc_pool_idle;
-	if (w)
-		kc_pool_idle = w->next;
-	pthread_mutex_unlock(&kc_pool_lock);
-	if (w)
-		return w;
 	w = calloc(1, sizeof(*w));
 	if (!w || kc_turn_init(&w->turn, 2)) {
 		free(w);
