@@ -100,11 +100,11 @@ kunit-tsan:
 kunit-asan:
 	@$(MAKE) --no-print-directory SAN=asan BUILD='$(ASAN_BUILD)' kunit
 
-# The fixture against the shim's -DKC_HANDOFF_OLD kthreads (a POSIX thread
-# each) and turn (mk/handoff.mk, bench/handoff/run).
+# The fixture against the shim's -DKC_HANDOFF_OLD kthreads (kthread_old.c: a
+# POSIX thread each, not the run queue of kthread.c) and turn (mk/handoff.mk,
+# bench/handoff/run).
 KUNIT_FIXTURE_OLD := $(BUILD)/kunit/kunit_fixture-old
-KUNIT_RT_OLD_OBJS := $(BUILD)/handoff-old/kunit/rt/kapi.o \
-		     $(filter-out %/kapi.o,$(KUNIT_RT_OBJS))
+KUNIT_RT_OLD_OBJS := $(KUNIT_RT_SRCS:lib/kcompat/kunit/%.c=$(BUILD)/handoff-old/kunit/rt/%.o)
 
 $(BUILD)/handoff-old/kunit/rt/%.o: lib/kcompat/kunit/%.c $(BUILD)/.flags | $(KUNIT_API_H)
 	@mkdir -p $(@D)

@@ -37,6 +37,12 @@ for p in d["points"]:
     for side in ("new", "old"):
         for k in ("user_s", "sys_s", "cpu_s", "vcs", "ivcs"):
             assert p[side][k]["median"] >= 0, (p["case"], side, k)
+goals = {p["case"]: p["goal"] for p in d["points"]}
+assert goals["kunit"] is None and goals["vcpu"] is None, goals
+for c in ("frag_model", "turn"):
+    g = goals[c]
+    assert g["metric"] == "sys_per_cpu" and g["limit"] == 0.2, (c, g)
+    assert g["met"] == (g["median"] <= g["limit"]), (c, g)
 PY
 result $? handoff_json_cases "$(tail -n 2 "$tmp/chk" | tr '\n' ' ')"
 

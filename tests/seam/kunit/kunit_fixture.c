@@ -235,6 +235,61 @@ static void shim_kthread_adds(struct kunit *test)
 	free_percpu(shim_word);
 }
 
+/*
+ * Kthreads woken behind a running one on its CPU wait in that CPU's run
+ * queue (docs/kunit.md): each runs once, or, stopped before it ran,
+ * returns -EINTR without running; none is lost.
+ */
+#define SHIM_QUEUED	8
+static atomic_t shim_gate, shim_started, shim_queued_ran;
+
+static int shim_gate_fn(void *data)
+{
+	atomic_set(&shim_started, 1);
+	wake_up(&shim_wq);
+	while (!atomic_read(&shim_gate))
+		barrier();
+	return 0;
+}
+
+static int shim_queued_fn(void *data)
+{
+	atomic_inc(&shim_queued_ran);
+	return 0;
+}
+
+static void shim_kthread_queue(struct kunit *test)
+{
+	struct task_struct *gate, *t[SHIM_QUEUED];
+	int i, ret, ran = 0;
+
+	atomic_set(&shim_gate, 0);
+	atomic_set(&shim_started, 0);
+	atomic_set(&shim_queued_ran, 0);
+	gate = kthread_create_on_cpu(shim_gate_fn, NULL, 0, "shim");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, gate);
+	get_task_struct(gate);
+	wake_up_process(gate);
+	wait_event(shim_wq, atomic_read(&shim_started));
+	for (i = 0; i < SHIM_QUEUED; i++) {
+		t[i] = kthread_create_on_cpu(shim_queued_fn, NULL, 0, "shim");
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t[i]);
+		get_task_struct(t[i]);
+		wake_up_process(t[i]);
+	}
+	/* The first half stopped while the gate runs, the rest once it is done. */
+	for (i = 0; i < SHIM_QUEUED; i++) {
+		if (i == SHIM_QUEUED / 2) {
+			atomic_set(&shim_gate, 1);
+			KUNIT_EXPECT_EQ(test, kthread_stop_put(gate), 0);
+		}
+		ret = kthread_stop_put(t[i]);
+		KUNIT_EXPECT_TRUE(test, ret == 0 || ret == -EINTR);
+		ran += ret == 0;
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&shim_queued_ran), ran);
+}
+
 static void shim_wait_queue(struct kunit *test)
 {
 	struct wait_queue_head wq;
@@ -294,6 +349,7 @@ static struct kunit_case shim_cases[] = {
 	KUNIT_CASE(shim_cpumask),
 	KUNIT_CASE(shim_random),
 	KUNIT_CASE(shim_kthread_adds),
+	KUNIT_CASE(shim_kthread_queue),
 	{}
 };
 
