@@ -22,11 +22,15 @@
 #  11 30 cases breaking at one commit: the summary line, then the lines
 #     folded
 #  12 control characters in a subject are escaped
+#  13 cache keys on a tiny repository (describe()): a commit that leaves the
+#     judged files alone, or brings BASE's content back, shares its key and
+#     says "cached from"; a change of content under the same file names, or
+#     a judged file added, gets a key of its own
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..12"
+echo "1..13"
 python3 -B - "$root/scripts/kernel-series" <<'EOF'
 import importlib.machinery
 import importlib.util
@@ -162,5 +166,43 @@ print(f"{'' if ok else 'not '}ok 12 subject_escaped")
 if not ok:
 	print(f"# {t!r}")
 	rc = 1
+
+# 13: the content keys, on a repository of five commits made here.
+import os
+import subprocess
+import tempfile
+
+with tempfile.TemporaryDirectory(prefix="kseries-keys-") as repo:
+	env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+		   GIT_COMMITTER_EMAIL="t@t", GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull)
+
+	def commit(files, subject):
+		for path, text in files.items():
+			os.makedirs(os.path.join(repo, os.path.dirname(path)), exist_ok=True)
+			with open(os.path.join(repo, path), "w") as fh:
+				fh.write(text)
+		subprocess.run(["git", "-C", repo, "add", "-A"], check=True, env=env)
+		subprocess.run(["git", "-C", repo, "commit", "-q", "-m", subject], check=True, env=env)
+		return subprocess.run(["git", "-C", repo, "rev-parse", "HEAD"], check=True, env=env,
+				      capture_output=True, text=True).stdout.strip()
+
+	subprocess.run(["git", "init", "-q", repo], check=True, env=env)
+	c, h = "lib/percpu_counter_tree.c", "include/linux/percpu_counter_tree.h"
+	revs = [commit({c: "int a;\n", h: "/* h */\n"}, "base"),
+		commit({"README": "docs\n"}, "docs only"),
+		commit({c: "int b;\n"}, "same names, other content"),
+		commit({c: "int a;\n"}, "base's content again"),
+		commit({"mm/oom_kill.c": "int o;\n"}, "a judged file added")]
+	rows = ks.describe(repo, revs)
+	k = [r["key"] for r in rows]
+	got = [(k[i] == k[0], r["cached_from"], r["touches"]) for i, r in enumerate(rows)]
+	s0 = rows[0]["short"]
+	want = [(True, None, []), (True, s0, []), (False, None, [c]), (True, s0, [c]),
+		(False, None, ["mm/oom_kill.c"])]
+	ok = got == want and len(set(k)) == 3 and rows[4]["files"] == [h, c, "mm/oom_kill.c"]
+	print(f"{'' if ok else 'not '}ok 13 cache_keys_by_content")
+	if not ok:
+		print(f"# got {got} keys {k}\n# want {want}")
+		rc = 1
 sys.exit(rc)
 EOF
