@@ -26,11 +26,13 @@
 #     judged files alone, or brings BASE's content back, shares its key and
 #     says "cached from"; a change of content under the same file names, or
 #     a judged file added, gets a key of its own
+#  14 a judge's verdict file read back (read_verdict()): every record kind,
+#     a KUnit suite without a result, a refusal, no file at all
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..13"
+echo "1..14"
 python3 -B - "$root/scripts/kernel-series" <<'EOF'
 import importlib.machinery
 import importlib.util
@@ -203,6 +205,42 @@ with tempfile.TemporaryDirectory(prefix="kseries-keys-") as repo:
 	print(f"{'' if ok else 'not '}ok 13 cache_keys_by_content")
 	if not ok:
 		print(f"# got {got} keys {k}\n# want {want}")
+		rc = 1
+
+# 14: verdict files as scripts/kernel-judge writes them, read back.
+with tempfile.TemporaryDirectory(prefix="kseries-verdict-") as d:
+	def read(name, *lines):
+		os.makedirs(os.path.join(d, name))
+		with open(os.path.join(d, name, "verdict"), "w") as fh:
+			fh.write("".join(line + "\n" for line in lines))
+		return ks.read_verdict(os.path.join(d, name))
+
+	got = [read("full", "builds\tyes", "api\tlong", "files\tc 1234", "unit\t7\t2\t3",
+		    "ufail\ttest_hpcc_carry\tcarry_batch_4g\twrong-answer\tinit",
+		    "ufail\ttest_oom\toom_ties\tcrash\t-",
+		    "stress\tcounter_storm\tFAIL\tx, wrong-answer", "stress\toom_race\tPASS\t-",
+		    "kunit\t11\t1\t4", "kfail\tcase_a"),
+	       read("nokunit", "builds\tyes", "kunit\t-\tnone\tno KUnit file"),
+	       read("refused", "builds\tnone", "why\trefused: a symlink"),
+	       ks.read_verdict(os.path.join(d, "absent"))]
+	want = [{"builds": "yes", "api": "long", "files": "c 1234",
+		 "unit": {"pass": 7, "fail": 2, "skip": 3},
+		 "ufail": [{"prog": "test_hpcc_carry", "case": "carry_batch_4g",
+			    "class": "wrong-answer", "fn": "init"},
+			   {"prog": "test_oom", "case": "oom_ties", "class": "crash", "fn": "-"}],
+		 "stress": {"counter_storm": {"verdict": "FAIL", "detail": "x, wrong-answer"},
+			    "oom_race": {"verdict": "PASS", "detail": "-"}},
+		 "kunit": {"pass": 11, "fail": 1, "skip": 4}, "kfail": ["case_a"]},
+		{"builds": "yes", "api": "-", "files": "-", "unit": None, "ufail": [], "stress": {},
+		 "kunit": {"none": "no KUnit file"}, "kfail": []},
+		{"builds": "none", "why": "refused: a symlink", "none": "refused: a symlink",
+		 "api": "-", "files": "-", "unit": None, "ufail": [], "stress": {}, "kunit": None,
+		 "kfail": []}]
+	ok = got[:3] == want and got[3]["builds"] == "none" and got[3]["none"].startswith(
+		"no result from the judge")
+	print(f"{'' if ok else 'not '}ok 14 verdict_read_back")
+	if not ok:
+		print(f"# got {got}")
 		rc = 1
 sys.exit(rc)
 EOF
