@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/kernel-series' --json checked against its inputs, as
 # tests/cli/outputs_match_inputs.sh does for ./stress: a repository of six
-# commits made here, then 8 seeded configurations (a range of it,
+# commits made here, then 5 seeded configurations (a range of it,
 # options, a verdict per content and a checkpatch result per commit,
 # standing in for the judge: nothing is built). Each run's JSON must repeat
 # the configuration as given, name the range's commits in order with their
@@ -9,11 +9,11 @@
 # the judged content is), count its events in its summary line, and give
 # the exit status the run returned, which must follow from its events and
 # checkpatch results. Env: KSERIES_JSON_SEED (default 1), KSERIES_JSON_RUNS
-# (default 8). KTAP on stdout.
+# (default 5). KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-python3 -B - "$root/scripts/kernel-series" "${KSERIES_JSON_SEED:-1}" "${KSERIES_JSON_RUNS:-8}" <<'EOF'
+python3 -B - "$root/scripts/kernel-series" "${KSERIES_JSON_SEED:-1}" "${KSERIES_JSON_RUNS:-5}" <<'EOF'
 import contextlib
 import copy
 import importlib.machinery
