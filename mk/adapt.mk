@@ -74,3 +74,10 @@ $(ADAPT_DIR)/src/%.o: src/%.c lib/hpcc_adapt/hpcc_adapt.h $(ADAPT_API_H) $(BUILD
 
 $(ADAPT_STRESS): $(ADAPT_ST_OBJS)
 	$(CC) $(CFLAGS_ALL) -o $@ $(ADAPT_ST_OBJS) $(LDLIBS_ALL)
+
+# The adapter's range plumbing, in make check: tests/unit/test_hpcc_adapt_range_*.c
+# compile it against a fixture header of each shape (tests/lib/adapt_fixture),
+# found before any tree's header; nothing of a tree is built ("private": the
+# build's .flags and probes, its prerequisites, keep the flags of the build).
+$(BUILD)/tests/unit/test_hpcc_adapt_range_%.o: private CPPFLAGS_ALL := -Itests/lib/adapt_fixture \
+		-Ilib/hpcc_adapt $(CPPFLAGS_ALL)

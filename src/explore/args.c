@@ -83,7 +83,7 @@ static const struct stress_opt rows[] = {
 	{ "help-markdown", 0, NULL, OPT_FLAG, F(help_markdown),
 	  .help = "This option list as Markdown (docs/explore.md) and exit." },
 	{ "help", 'h', NULL, OPT_FLAG, F(help), .help = "This help and exit." },
-	{ NULL },
+	{ 0 },
 };
 
 #define NR_ROWS	(sizeof(rows) / sizeof(rows[0]) - 1)

@@ -136,4 +136,77 @@ print(f"{'' if ok else 'not '}ok 12 subject_escaped")
 if not ok:
 	print(f"# {t!r}")
 	rc = 1
+# 13: the content keys, on a repository of five commits made here.
+import os
+import subprocess
+import tempfile
+
+with tempfile.TemporaryDirectory(prefix="kseries-keys-") as repo:
+	env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+		   GIT_COMMITTER_EMAIL="t@t", GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull)
+
+	def commit(files, subject):
+		for path, text in files.items():
+			os.makedirs(os.path.join(repo, os.path.dirname(path)), exist_ok=True)
+			with open(os.path.join(repo, path), "w") as fh:
+				fh.write(text)
+		subprocess.run(["git", "-C", repo, "add", "-A"], check=True, env=env)
+		subprocess.run(["git", "-C", repo, "commit", "-q", "-m", subject], check=True, env=env)
+		return subprocess.run(["git", "-C", repo, "rev-parse", "HEAD"], check=True, env=env,
+				      capture_output=True, text=True).stdout.strip()
+
+	subprocess.run(["git", "init", "-q", repo], check=True, env=env)
+	c, h = "lib/percpu_counter_tree.c", "include/linux/percpu_counter_tree.h"
+	revs = [commit({c: "int a;\n", h: "/* h */\n"}, "base"),
+		commit({"README": "docs\n"}, "docs only"),
+		commit({c: "int b;\n"}, "same names, other content"),
+		commit({c: "int a;\n"}, "base's content again"),
+		commit({"mm/oom_kill.c": "int o;\n"}, "a judged file added")]
+	rows = ks.describe(repo, revs)
+	k = [r["key"] for r in rows]
+	got = [(k[i] == k[0], r["cached_from"], r["touches"]) for i, r in enumerate(rows)]
+	s0 = rows[0]["short"]
+	want = [(True, None, []), (True, s0, []), (False, None, [c]), (True, s0, [c]),
+		(False, None, ["mm/oom_kill.c"])]
+	ok = got == want and len(set(k)) == 3 and rows[4]["files"] == [h, c, "mm/oom_kill.c"]
+	print(f"{'' if ok else 'not '}ok 13 cache_keys_by_content")
+	if not ok:
+		print(f"# got {got} keys {k}\n# want {want}")
+		rc = 1
+
+# 14: verdict files as scripts/kernel-judge writes them, read back.
+with tempfile.TemporaryDirectory(prefix="kseries-verdict-") as d:
+	def read(name, *lines):
+		os.makedirs(os.path.join(d, name))
+		with open(os.path.join(d, name, "verdict"), "w") as fh:
+			fh.write("".join(line + "\n" for line in lines))
+		return ks.read_verdict(os.path.join(d, name))
+
+	got = [read("full", "builds\tyes", "api\tlong", "files\tc 1234", "unit\t7\t2\t3",
+		    "ufail\ttest_hpcc_carry\tcarry_batch_4g\twrong-answer\tinit",
+		    "ufail\ttest_oom\toom_ties\tcrash\t-",
+		    "stress\tcounter_storm\tFAIL\tx, wrong-answer", "stress\toom_race\tPASS\t-",
+		    "kunit\t11\t1\t4", "kfail\tcase_a"),
+	       read("nokunit", "builds\tyes", "kunit\t-\tnone\tno KUnit file"),
+	       read("refused", "builds\tnone", "why\trefused: a symlink"),
+	       ks.read_verdict(os.path.join(d, "absent"))]
+	want = [{"builds": "yes", "api": "long", "files": "c 1234",
+		 "unit": {"pass": 7, "fail": 2, "skip": 3},
+		 "ufail": [{"prog": "test_hpcc_carry", "case": "carry_batch_4g",
+			    "class": "wrong-answer", "fn": "init"},
+			   {"prog": "test_oom", "case": "oom_ties", "class": "crash", "fn": "-"}],
+		 "stress": {"counter_storm": {"verdict": "FAIL", "detail": "x, wrong-answer"},
+			    "oom_race": {"verdict": "PASS", "detail": "-"}},
+		 "kunit": {"pass": 11, "fail": 1, "skip": 4}, "kfail": ["case_a"]},
+		{"builds": "yes", "api": "-", "files": "-", "unit": None, "ufail": [], "stress": {},
+		 "kunit": {"none": "no KUnit file"}, "kfail": []},
+		{"builds": "none", "why": "refused: a symlink", "none": "refused: a symlink",
+		 "api": "-", "files": "-", "unit": None, "ufail": [], "stress": {}, "kunit": None,
+		 "kfail": []}]
+	ok = got[:3] == want and got[3]["builds"] == "none" and got[3]["none"].startswith(
+		"no result from the judge")
+	print(f"{'' if ok else 'not '}ok 14 verdict_read_back")
+	if not ok:
+		print(f"# got {got}")
+		rc = 1
 sys.exit(rc)

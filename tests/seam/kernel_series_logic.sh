@@ -22,9 +22,15 @@
 #  11 30 cases breaking at one commit: the summary line, then the lines
 #     folded
 #  12 control characters in a subject are escaped
+#  13 cache keys on a tiny repository (describe()): a commit that leaves the
+#     judged files alone, or brings BASE's content back, shares its key and
+#     says "cached from"; a change of content under the same file names, or
+#     a judged file added, gets a key of its own
+#  14 a judge's verdict file read back (read_verdict()): every record kind,
+#     a KUnit suite without a result, a refusal, no file at all
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..12"
+echo "1..14"
 python3 -B "$root/tests/seam/kernel_series_logic.py"

@@ -121,7 +121,8 @@ ok=0
 [ $ok = 1 ] || cat "$tmp/out" >>"$tmp/why"
 result $ok "list" "$tmp/why"
 
-# 8: bad input: one line on stderr, exit 2, nothing on stdout.
+# 8: bad input: one line on stderr, exit 2, nothing on stdout; an unknown
+# option named in it.
 : >"$tmp/why"
 ok=1
 for args in "--cpus 0" "--cpus 4097" "--cpus x" "--cpus -1" "--cpus" "--seed -1" \
@@ -132,6 +133,11 @@ for args in "--cpus 0" "--cpus 4097" "--cpus x" "--cpus -1" "--cpus" "--seed -1"
 	if [ $rc != 2 ] || [ "$(wc -l <"$tmp/err")" != 1 ] || [ -s "$tmp/out" ]; then
 		ok=0
 		echo "'$args': exit $rc, stderr: $(cat "$tmp/err")" >>"$tmp/why"
+	fi
+	# The line names what was wrong: an unknown option by itself.
+	if [ "$args" = --bogus ] && ! grep -q "'--bogus'" "$tmp/err"; then
+		ok=0
+		echo "'$args': the error does not name it: $(cat "$tmp/err")" >>"$tmp/why"
 	fi
 done
 result $ok "bad_input_exit_2" "$tmp/why"

@@ -100,13 +100,29 @@ static unsigned int row_at_bounds(struct kt *t, const char *owner, const struct 
 		}
 		return 1;
 	}
+	if (o->type == OPT_DURATION) {
+		/* Its minimum (or the parse's own 1 ms) and the parse's year. */
+		double lo = o->fmin > 0 ? o->fmin : 0.001, step = 1e-6 * lo;
+		const double at[] = { lo, 365.0 * 86400, lo - step, 365.0 * 86400 + 1 };
+		unsigned int k;
+
+		for (k = 0; k < ARRAY_SIZE(at); k++) {
+			snprintf(v, sizeof(v), "%.9fs", at[k]);
+			KT_EXPECT(t, opt_accepts(o, v) == (k < 2), "%s --%s %s", owner, o->name,
+				  v);
+		}
+		/* 0 is "none" only where no minimum is set. */
+		KT_EXPECT(t, opt_accepts(o, "0") == !(o->fmin > 0), "%s --%s 0", owner, o->name);
+		return 1;
+	}
 	return 0;
 }
 
 /*
  * Every option row with a range, the engine's and each scenario's, at its
  * ends and one step outside (a whole number for integers, a millionth of
- * the range's scale for fractions): the ends taken, the outside refused.
+ * the range's scale for fractions and durations): the ends taken, the
+ * outside refused.
  */
 static void option_rows_at_bounds(struct kt *t)
 {
