@@ -4,8 +4,11 @@
  * (docs/report.md, docs/spec/oom.md#oom-v16, #oom-imprecision). One section
  * per run, one JSON object out; scripts/report renders it.
  *
- *   latency      one precise pass, v16's two passes, bounded: CPU time per
- *                selection and the counter reads each made
+ *   latency      one precise pass, v16's two passes, bounded, and one pass
+ *                summing four percpu_counters a task (the posted "before"):
+ *                CPU time per selection and the counter reads each made;
+ *                then the same at one CPU count with kernel threads in the
+ *                task list and with a writer charging the counters
  *   order        the posted three-wave workload: every OOM kill chosen by
  *                all three selections from the same state
  *   imprecision  shortfall of the two-pass victims against the true maximum,
@@ -15,6 +18,9 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +43,8 @@ static struct {
 	unsigned long mem_mb;		/* per-CPU bytes a point may touch */
 	long rss[48];			/* --rss-file: a measured RSS distribution */
 	unsigned int nr_rss;
-} opt = { .reps = 0, .mem_mb = 2048 };
+	unsigned int kthreads;		/* --kthreads-per-cpu: latency conditions */
+} opt = { .reps = 0, .mem_mb = 2048, .kthreads = 5 };
 
 static void die(const char *what, const char *val, const char *why)
 {
@@ -173,87 +180,247 @@ static void json_impl(struct json *j)
 /* --- 1. latency --- */
 
 #define LAT_TOTALPAGES	(16UL << 20)
-#define NR_COLS		(OOM_NR_ALGOS + 1)	/* + the model's twin of a tree's algo */
+#define COL_TWIN	OOM_NR_ALGOS		/* the model's twin of a tree's algo */
+#define COL_PCPU	(OOM_NR_ALGOS + 1)	/* one pass over percpu_counter sums */
+#define NR_COLS		(OOM_NR_ALGOS + 2)
+/* Per-CPU bytes a task costs here: hpcc's four counters and four s32s. */
+#define LAT_TASK_BYTES	64
 
 static bool have_twin(void)
 {
 	return oom_kernel_algo() != OOM_NR_ALGOS;
 }
 
-static long run_col(int col, struct oom_select_stats *st)
+/* Four kpcc counters in one per-CPU block, as percpu_counter_init_many() lays them. */
+static int kpcc_init4(struct kpcc *k)
 {
-	if (col == OOM_NR_ALGOS)
+	s32 __percpu *base = __alloc_percpu(NR_MM_COUNTERS * sizeof(s32), sizeof(s32));
+	int m;
+
+	if (!base)
+		return -1;
+	for (m = 0; m < NR_MM_COUNTERS; m++) {
+		spin_lock_init(&k[m].lock);
+		k[m].count = 0;
+		k[m].counters = base + m;
+	}
+	return 0;
+}
+
+/*
+ * The task list of a latency point, in walk order: kernel threads first
+ * (made at boot), then the processes. Each process has four
+ * percpu_counters beside its hpcc counters, charged with the same adds.
+ */
+struct lat_set {
+	struct task_struct **p;
+	struct kpcc *k;			/* NR_MM_COUNTERS per entry; kthreads: unused */
+	unsigned long n;
+	long hog;
+};
+
+/*
+ * The one-pass selection the posted series replaced: walk every process,
+ * skip the kernel threads as oom_unkillable_task() does, sum the four
+ * percpu_counters of each mm, keep the largest. Returns the victim's pid.
+ */
+static long pcpu_one_pass(const struct lat_set *ls, struct oom_select_stats *st)
+{
+	long best = LONG_MIN, pid = 0;
+	unsigned long i;
+	int m;
+
+	memset(st, 0, sizeof(*st));
+	for (i = 0; i < ls->n; i++) {
+		struct task_struct *p = ls->p[i];
+		long pts = 0;
+
+		if (p->flags & PF_KTHREAD)
+			continue;
+		for (m = 0; m < NR_MM_COUNTERS; m++)
+			pts += kpcc_sum(&ls->k[i * NR_MM_COUNTERS + m]);
+		st->precise_counter_sums += NR_MM_COUNTERS;
+		st->precise_evals++;
+		if (pts > best) {
+			best = pts;
+			pid = p->pid;
+		}
+	}
+	return pid;
+}
+
+static long run_col(int col, const struct lat_set *ls, struct oom_select_stats *st)
+{
+	if (col == COL_PCPU)
+		return pcpu_one_pass(ls, st);
+	if (col == COL_TWIN)
 		return oom_select_run(oom_kernel_algo(), true, LAT_TOTALPAGES, st);
 	return oom_select_run(col, false, LAT_TOTALPAGES, st);
 }
 
 static const char *col_name(int col)
 {
-	return col == OOM_NR_ALGOS ? "model_twin" : oom_algo_names[col];
+	if (col == COL_PCPU)
+		return "percpu_counter";
+	return col == COL_TWIN ? "model_twin" : oom_algo_names[col];
+}
+
+/* @pages into @member of process @i: hpcc and its percpu_counter alike. */
+static void lat_charge(struct lat_set *ls, unsigned long i, int member, long pages,
+		       struct rng *rs)
+{
+	charge(ls->p[i]->mm, member, pages, rs, &ls->k[i * NR_MM_COUNTERS]);
 }
 
 /* The v16 benchmark's task set: one 1,000,000-page task among small ones. */
-static long populate_hog(unsigned long tasks, unsigned long seed, long *hog_pid)
+static int lat_populate(struct lat_set *ls, unsigned long tasks, unsigned int kthreads)
 {
-	struct oom_task_attr attr = { 0 };
+	struct oom_task_attr attr = { 0 }, kattr = { .kthread = true };
 	struct rng rs;
-	unsigned long i;
+	unsigned long i, nk = (unsigned long)kthreads * nr_cpu_ids;
 
-	rng_init(&rs, seed * 1000003 + tasks);
-	for (i = 0; i < tasks; i++) {
-		struct task_struct *p = oom_task_create(&attr);
-		long pages = i == tasks / 2 ? 1000000 : 1000 + (long)rng_below(&rs, 20000);
-
-		if (!p)
+	ls->n = 0;
+	ls->p = calloc(nk + tasks, sizeof(*ls->p));
+	ls->k = calloc((nk + tasks) * NR_MM_COUNTERS, sizeof(*ls->k));
+	if (!ls->p || !ls->k)
+		return -1;
+	for (i = 0; i < nk; i++) {
+		ls->p[ls->n] = oom_task_create(&kattr);
+		if (!ls->p[ls->n])
 			return -1;
-		charge(p->mm, MM_ANONPAGES, pages - pages / 4, &rs, NULL);
-		charge(p->mm, MM_FILEPAGES, pages / 4, &rs, NULL);
+		ls->n++;
+	}
+	rng_init(&rs, opt.seeds[0] * 1000003 + tasks);
+	for (i = 0; i < tasks; i++) {
+		long pages = i == tasks / 2 ? 1000000 : 1000 + (long)rng_below(&rs, 20000);
+		unsigned long x = ls->n;
+
+		ls->p[x] = oom_task_create(&attr);
+		if (!ls->p[x] || kpcc_init4(&ls->k[x * NR_MM_COUNTERS]))
+			return -1;
+		ls->n++;
+		lat_charge(ls, x, MM_ANONPAGES, pages - pages / 4, &rs);
+		lat_charge(ls, x, MM_FILEPAGES, pages / 4, &rs);
 		if (i == tasks / 2)
-			*hog_pid = p->pid;
+			ls->hog = ls->p[x]->pid;
 	}
 	return 0;
 }
 
-static int latency_point(struct json *j, unsigned int cpus, unsigned long tasks,
-			 unsigned int reps)
+static void lat_free(struct lat_set *ls)
 {
-	double lat[NR_COLS][BENCH_MAX_REPS], r[BENCH_MAX_REPS];
-	struct oom_select_stats st[NR_COLS];
-	long victim[NR_COLS], hog = -1;
-	int ncols = have_twin() ? NR_COLS : OOM_NR_ALGOS, a, ret = 0;
-	unsigned int rep, k;
+	unsigned long i;
 
+	for (i = 0; ls->k && i < ls->n; i++)
+		if (ls->k[i * NR_MM_COUNTERS].counters)
+			free_percpu(ls->k[i * NR_MM_COUNTERS].counters);
+	free(ls->k);
+	free(ls->p);
+}
+
+/*
+ * A writer: a thread on CPUs 1..N-1 (never the selecting CPU 0) that
+ * charges a page to a random process and takes it back, on both counters,
+ * until told to stop. Totals do not move, so every selection still has
+ * the same victim; the selection reads lines the writer dirties.
+ */
+struct lat_writer {
+	pthread_t th;
+	struct lat_set *ls;
+	unsigned long first;		/* index of the first process */
+	atomic_bool stop;
+	atomic_ulong ops;
+};
+
+static void *writer_fn(void *arg)
+{
+	struct lat_writer *w = arg;
+	struct lat_set *ls = w->ls;
+	unsigned long procs = ls->n - w->first;
+	struct rng rs;
+
+	rng_init(&rs, opt.seeds[0] * 7 + 1);
+	while (!atomic_load_explicit(&w->stop, memory_order_relaxed)) {
+		unsigned long i = w->first + rng_below(&rs, procs);
+		int m = rng_below(&rs, 2) ? MM_ANONPAGES : MM_FILEPAGES, s;
+
+		kc_set_cpu(1 + rng_below(&rs, nr_cpu_ids - 1));
+		for (s = 1; s >= -1; s -= 2) {
+			oom_mm_add(ls->p[i]->mm, m, s);
+			kpcc_add_batch(&ls->k[i * NR_MM_COUNTERS + m], s, oom_model_batch());
+		}
+		atomic_fetch_add_explicit(&w->ops, 2, memory_order_relaxed);
+	}
+	return NULL;
+}
+
+static int latency_point(struct json *j, unsigned int cpus, unsigned long tasks,
+			 unsigned int reps, unsigned int kthreads, bool writer)
+{
+	double lat[NR_COLS][BENCH_MAX_REPS], r[BENCH_MAX_REPS], wops[BENCH_MAX_REPS];
+	struct oom_select_stats st[NR_COLS];
+	struct lat_set ls = { .hog = -1 };
+	struct lat_writer w = { .stop = false };
+	long victim[NR_COLS];
+	int cols[NR_COLS], ncols = 0, a, ret = 0;
+	unsigned int rep, k;
+	bool wrun = false;
+
+	for (a = 0; a < OOM_NR_ALGOS; a++)
+		cols[ncols++] = a;
+	if (have_twin())
+		cols[ncols++] = COL_TWIN;
+	cols[ncols++] = COL_PCPU;
 	json_obj_begin(j);
 	json_ku64(j, "nr_cpus", cpus);
 	json_ku64(j, "tasks", tasks);
-	if (too_big(tasks, cpus, 48)) {
+	json_ku64(j, "kthreads", (unsigned long)kthreads * cpus);
+	json_kbool(j, "writer", writer);
+	json_kdouble(j, "per_cpu_mb", tasks * cpus * (double)LAT_TASK_BYTES / (1 << 20));
+	if (too_big(tasks, cpus, LAT_TASK_BYTES)) {
 		json_kstr(j, "skipped", "per-CPU footprint above --mem-mb");
-		json_kdouble(j, "per_cpu_mb", tasks * cpus * 48.0 / (1 << 20));
 		json_obj_end(j);
 		return 0;
 	}
-	if (setup_cpus(cpus, 32) || populate_hog(tasks, opt.seeds[0], &hog)) {
+	if (setup_cpus(cpus, 32) || lat_populate(&ls, tasks, kthreads)) {
 		fprintf(stderr, "hpcc-report: cannot create %lu tasks at %u CPUs\n", tasks, cpus);
-		oom_model_reset();
-		return -1;
+		ret = -1;
+		goto out;
+	}
+	w.ls = &ls;
+	w.first = (unsigned long)kthreads * cpus;
+	if (writer) {
+		if (cpus < 2 || pthread_create(&w.th, NULL, writer_fn, &w)) {
+			fprintf(stderr, "hpcc-report: cannot start a writer at %u CPUs\n", cpus);
+			ret = -1;
+			goto out;
+		}
+		wrun = true;
+		/* Time nothing before the writer has made its first adds. */
+		for (k = 0; k < 100000000 && !atomic_load(&w.ops); k++)
+			sched_yield();
 	}
 	for (rep = 0; rep < reps; rep++) {
+		unsigned long ops0 = atomic_load(&w.ops);
+
 		for (k = 0; k < (unsigned int)ncols; k++) {
 			unsigned long long t0;
 
-			a = (rep + k) % ncols;
+			a = cols[(rep + k) % ncols];
 			if (tasks * cpus <= 4000000UL)	/* warm, where cheap */
-				run_col(a, &st[a]);
+				run_col(a, &ls, &st[a]);
 			t0 = bench_thread_cpu_ns();
-			victim[a] = run_col(a, &st[a]);
+			victim[a] = run_col(a, &ls, &st[a]);
 			lat[a][rep] = (bench_thread_cpu_ns() - t0) / 1e3;
 		}
+		wops[rep] = (double)(atomic_load(&w.ops) - ops0) / ncols;
 	}
-	json_kdouble(j, "per_cpu_mb", tasks * cpus * 48.0 / (1 << 20));
 	json_kobj_begin(j, "latency_us");
-	for (a = 0; a < ncols; a++)
-		bench_kstats(j, col_name(a), lat[a], reps);
+	for (k = 0; k < (unsigned int)ncols; k++)
+		bench_kstats(j, col_name(cols[k]), lat[cols[k]], reps);
 	json_obj_end(j);
+	if (writer)	/* how much writing a selection overlapped, not its cost */
+		bench_kstats(j, "writer_ops_per_selection", wops, reps);
 	json_kobj_begin(j, "ratios");
 	for (rep = 0; rep < reps; rep++)
 		r[rep] = lat[OOM_ALGO_PRECISE][rep] / lat[OOM_ALGO_V16][rep];
@@ -261,46 +428,69 @@ static int latency_point(struct json *j, unsigned int cpus, unsigned long tasks,
 	for (rep = 0; rep < reps; rep++)
 		r[rep] = lat[OOM_ALGO_PRECISE][rep] / lat[OOM_ALGO_BOUNDED][rep];
 	bench_kstats(j, "precise_vs_bounded", r, reps);
+	for (rep = 0; rep < reps; rep++)
+		r[rep] = lat[COL_PCPU][rep] / lat[OOM_ALGO_V16][rep];
+	bench_kstats(j, "percpu_counter_vs_v16", r, reps);
 	if (have_twin()) {
 		for (rep = 0; rep < reps; rep++)
-			r[rep] = lat[oom_kernel_algo()][rep] / lat[OOM_NR_ALGOS][rep];
+			r[rep] = lat[oom_kernel_algo()][rep] / lat[COL_TWIN][rep];
 		bench_kstats(j, "kernel_vs_model", r, reps);
+		for (rep = 0; rep < reps; rep++)
+			r[rep] = lat[COL_PCPU][rep] / lat[oom_kernel_algo()][rep];
+		bench_kstats(j, "percpu_counter_vs_kernel", r, reps);
 	}
 	json_obj_end(j);
 	json_kobj_begin(j, "reads");
-	for (a = 0; a < ncols; a++) {
+	for (k = 0; k < (unsigned int)ncols; k++) {
+		a = cols[k];
 		json_kobj_begin(j, col_name(a));
 		json_ku64(j, "precise_sums", st[a].precise_counter_sums);
 		json_ku64(j, "approx_reads", st[a].approx_counter_reads);
 		json_ku64(j, "percpu_words", st[a].precise_counter_sums * cpus);
 		json_ku64(j, "precise_evals", st[a].precise_evals);
 		json_ku64(j, "approx_evals", st[a].approx_evals);
-		json_kbool(j, "chose_hog", victim[a] == hog);
+		json_kbool(j, "chose_hog", victim[a] == ls.hog);
 		json_obj_end(j);
-		if (a == OOM_ALGO_PRECISE && victim[a] != hog) {
-			fprintf(stderr, "hpcc-report: the precise pass missed the hog\n");
+		if ((a == OOM_ALGO_PRECISE || a == COL_PCPU) && victim[a] != ls.hog) {
+			fprintf(stderr, "hpcc-report: the %s pass missed the hog\n", col_name(a));
 			ret = -1;
 		}
 	}
 	json_obj_end(j);
+out:
+	if (wrun) {
+		atomic_store(&w.stop, true);
+		pthread_join(w.th, NULL);
+	}
 	json_obj_end(j);
+	lat_free(&ls);
 	oom_model_reset();
 	return ret;
 }
 
+static unsigned int lat_kthreads;
+static bool lat_writer;
+
 static int latency_fn(struct json *j, const struct point *pt)
 {
-	return latency_point(j, pt->cpus, pt->n, pt->m);
+	return latency_point(j, pt->cpus, pt->n, pt->m, lat_kthreads, lat_writer);
 }
 
+/*
+ * Every point quiescent with processes only; then, at @ccpus, each of
+ * @ctasks under the four conditions: kernel threads in the list (kthreads
+ * per CPU, as a guest has), a writer, both, neither (the same run's base).
+ */
 static int sec_latency(struct json *j, const unsigned int *cpus, unsigned int nc,
-		       const unsigned long *tasks, unsigned int nt)
+		       const unsigned long *tasks, unsigned int nt, unsigned int ccpus,
+		       const unsigned long *ctasks, unsigned int nct)
 {
-	unsigned int c, t;
+	unsigned int c, t, v;
 
 	json_impl(j);
 	if (have_twin())
 		json_kstr(j, "model_twin", oom_algo_names[oom_kernel_algo()]);
+	json_ku64(j, "kthreads_per_cpu", opt.kthreads);
 	json_karr_begin(j, "points");
 	for (c = 0; c < nc; c++)
 		for (t = 0; t < nt; t++) {
@@ -310,6 +500,19 @@ static int sec_latency(struct json *j, const unsigned int *cpus, unsigned int nc
 				return -1;
 		}
 	json_arr_end(j);
+	json_karr_begin(j, "conditions");
+	for (t = 0; t < nct; t++)
+		for (v = 0; v < 4; v++) {
+			struct point pt = { latency_fn, "latency", ccpus, ctasks[t], opt.reps };
+
+			lat_kthreads = v & 1 ? opt.kthreads : 0;
+			lat_writer = v & 2;
+			if (run_point(j, &pt))
+				return -1;
+		}
+	json_arr_end(j);
+	lat_kthreads = 0;
+	lat_writer = false;
 	return 0;
 }
 
@@ -844,22 +1047,6 @@ static int sec_imprecision(struct json *j, const unsigned int *cpus, unsigned in
 
 /* --- 4. exact: hpcc precise sums against percpu_counter_sum() --- */
 
-/* Four kpcc counters in one per-CPU block, as percpu_counter_init_many() lays them. */
-static int kpcc_init4(struct kpcc *k)
-{
-	s32 __percpu *base = __alloc_percpu(NR_MM_COUNTERS * sizeof(s32), sizeof(s32));
-	int m;
-
-	if (!base)
-		return -1;
-	for (m = 0; m < NR_MM_COUNTERS; m++) {
-		spin_lock_init(&k[m].lock);
-		k[m].count = 0;
-		k[m].counters = base + m;
-	}
-	return 0;
-}
-
 /*
  * Two passes without the 16-sum cap, exact: pass 1 the approximate maximum,
  * pass 2 a precise sum of every task whose range reaches it (approx + over
@@ -896,13 +1083,27 @@ static long two_pass_exact(struct task_struct **p, unsigned long tasks, unsigned
 	return best;
 }
 
+/* Does a per-CPU block of @size bytes at @ptr cross a cache line? */
+static bool straddles(const void __percpu *ptr, size_t size)
+{
+	uintptr_t a = (uintptr_t)per_cpu_ptr((void __percpu *)ptr, 0);
+
+	return a / 64 != (a + size - 1) / 64;
+}
+
+/*
+ * One exact point. @aligned: after each task's percpu_counters, a per-CPU
+ * pad up to the next 64-byte line, so that the next task's hpcc block
+ * starts a line (the allocator places blocks one after the other).
+ */
 static int exact_point(struct json *j, unsigned int cpus, unsigned long tasks,
-		       unsigned int reps)
+		       unsigned int reps, bool aligned)
 {
 	double lat[3][BENCH_MAX_REPS], r[BENCH_MAX_REPS];
-	unsigned long u = 0, o = 0, within = 0;
+	unsigned long u = 0, o = 0, within = 0, sh = 0, sk = 0;
 	struct task_struct **p = NULL;
 	struct kpcc *k = NULL;
+	void __percpu **pad = NULL;
 	struct oom_task_attr attr = { 0 };
 	struct rng rs;
 	unsigned long i;
@@ -913,6 +1114,7 @@ static int exact_point(struct json *j, unsigned int cpus, unsigned long tasks,
 	json_obj_begin(j);
 	json_ku64(j, "nr_cpus", cpus);
 	json_ku64(j, "tasks", tasks);
+	json_kbool(j, "aligned", aligned);
 	json_kdouble(j, "per_cpu_mb", tasks * cpus * 80.0 / (1 << 20));
 	if (too_big(tasks, cpus, 80)) {
 		json_kstr(j, "skipped", "per-CPU footprint above --mem-mb");
@@ -921,18 +1123,30 @@ static int exact_point(struct json *j, unsigned int cpus, unsigned long tasks,
 	}
 	p = calloc(tasks, sizeof(*p));
 	k = calloc(tasks * NR_MM_COUNTERS, sizeof(*k));
-	if (!p || !k || setup_cpus(cpus, 32))
+	pad = calloc(tasks, sizeof(*pad));
+	if (!p || !k || !pad || setup_cpus(cpus, 32))
 		goto out;
 	rng_init(&rs, opt.seeds[0] * 15485863 + tasks);
 	for (i = 0; i < tasks; i++) {
 		long pages = 1000 + (long)rng_below(&rs, 20000);
+		uintptr_t end;
 
 		p[i] = oom_task_create(&attr);
 		if (!p[i] || kpcc_init4(&k[i * NR_MM_COUNTERS]))
 			goto out;
+		end = (uintptr_t)per_cpu_ptr(k[i * NR_MM_COUNTERS].counters, 0) +
+		      NR_MM_COUNTERS * sizeof(s32);
+		if (aligned && end % 64 && !(pad[i] = __alloc_percpu(64 - end % 64, 1)))
+			goto out;
+		sh += straddles(p[i]->mm->rss_stat[0].level0,
+				NR_MM_COUNTERS * sizeof(*p[i]->mm->rss_stat[0].level0));
+		sk += straddles(k[i * NR_MM_COUNTERS].counters, NR_MM_COUNTERS * sizeof(s32));
 		charge(p[i]->mm, MM_ANONPAGES, pages - pages / 4, &rs, &k[i * NR_MM_COUNTERS]);
 		charge(p[i]->mm, MM_FILEPAGES, pages / 4, &rs, &k[i * NR_MM_COUNTERS]);
 	}
+	/* Tasks whose four per-CPU words take two cache lines on every CPU. */
+	json_kdouble(j, "hpcc_straddle_pct", 100.0 * sh / tasks);
+	json_kdouble(j, "pcp_straddle_pct", 100.0 * sk / tasks);
 	oom_badness_accuracy(&u, &o);
 	/* The same loop twice, only the counter's sum differs; then two passes. */
 	for (rep = 0; rep < reps; rep++) {
@@ -984,22 +1198,33 @@ out:
 	if (ret)
 		fprintf(stderr, "hpcc-report: exact point %lu tasks at %u CPUs failed\n",
 			tasks, cpus);
-	for (i = 0; k && p && i < tasks && p[i]; i++)
+	for (i = 0; k && p && i < tasks && p[i]; i++) {
 		if (k[i * NR_MM_COUNTERS].counters)
 			free_percpu(k[i * NR_MM_COUNTERS].counters);
+		if (pad[i])
+			free_percpu(pad[i]);
+	}
+	free(pad);
 	free(k);
 	free(p);
 	oom_model_reset();
 	return ret;
 }
 
+static bool exact_aligned;
+
 static int exact_fn(struct json *j, const struct point *pt)
 {
-	return exact_point(j, pt->cpus, pt->n, pt->m);
+	return exact_point(j, pt->cpus, pt->n, pt->m, exact_aligned);
 }
 
+/*
+ * Every point as the allocator lays the blocks out; then, at each of
+ * @lcpus, @ltasks again with every hpcc block starting a cache line.
+ */
 static int sec_exact(struct json *j, const unsigned int *cpus, unsigned int nc,
-		     const unsigned long *tasks, unsigned int nt)
+		     const unsigned long *tasks, unsigned int nt, const unsigned int *lcpus,
+		     unsigned int nl, unsigned long ltasks)
 {
 	unsigned int c, t;
 
@@ -1012,6 +1237,16 @@ static int sec_exact(struct json *j, const unsigned int *cpus, unsigned int nc,
 			if (run_point(j, &pt))
 				return -1;
 		}
+	json_arr_end(j);
+	json_karr_begin(j, "aligned");
+	exact_aligned = true;
+	for (c = 0; c < nl; c++) {
+		struct point pt = { exact_fn, "exact", lcpus[c], ltasks, opt.reps };
+
+		if (run_point(j, &pt))
+			return -1;
+	}
+	exact_aligned = false;
 	json_arr_end(j);
 	return 0;
 }
@@ -1030,6 +1265,8 @@ static void usage(FILE *f)
 "  --out FILE    write the JSON there (default stdout)\n"
 "  --rss-file F  imprecision: one more layout, up to 48 RSS values in pages\n"
 "                (one a line), e.g. this host's processes scaled\n"
+"  --kthreads-per-cpu K  latency: kernel threads per CPU in the task list\n"
+"                of the conditions runs, 1..64 (5)\n"
 "  --help\n", BENCH_MAX_REPS);
 }
 
@@ -1080,13 +1317,14 @@ int main(int argc, char **argv)
 		{ "mem-mb", required_argument, NULL, 'm' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "rss-file", required_argument, NULL, 'R' },
+		{ "kthreads-per-cpu", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static const unsigned int cpus_full[] = { 64, 256, 1024 }, cpus_tiny[] = { 8, 16 };
 	static const unsigned int imp_full[] = { 8, 64, 256, 1024 };
 	static const unsigned long tasks_full[] = { 40, 1000, 10000, 100000 };
-	static const unsigned long tasks_tiny[] = { 10, 40 };
+	static const unsigned long tasks_tiny[] = { 10, 40 }, tasks_cond[] = { 40, 10000 };
 	static const unsigned long batch_full[] = { 32, 128 }, batch_tiny[] = { 32 };
 	const char *section = NULL, *out = NULL;
 	struct json j;
@@ -1119,6 +1357,9 @@ int main(int argc, char **argv)
 			break;
 		case 'R':
 			parse_rss(optarg);
+			break;
+		case 'k':
+			opt.kthreads = parse_num("--kthreads-per-cpu", optarg, 1, 64);
 			break;
 		case 'h':
 			usage(stdout);
@@ -1161,16 +1402,16 @@ int main(int argc, char **argv)
 	json_arr_end(&j);
 	json_kstr(&j, "hpcc_source", HPCC_SOURCE);
 	if (!strcmp(section, "latency"))
-		ret = opt.tiny ? sec_latency(&j, cpus_tiny, 2, tasks_tiny, 2) :
-				 sec_latency(&j, cpus_full, 3, tasks_full, 4);
+		ret = opt.tiny ? sec_latency(&j, cpus_tiny, 2, tasks_tiny, 2, 16, tasks_tiny, 2) :
+				 sec_latency(&j, cpus_full, 3, tasks_full, 4, 256, tasks_cond, 2);
 	else if (!strcmp(section, "order"))
 		ret = sec_order(&j);
 	else if (!strcmp(section, "imprecision"))
 		ret = opt.tiny ? sec_imprecision(&j, cpus_tiny, 2, batch_tiny, 1, 6) :
 				 sec_imprecision(&j, imp_full, 4, batch_full, 2, 120);
 	else
-		ret = opt.tiny ? sec_exact(&j, cpus_tiny, 2, tasks_tiny, 2) :
-				 sec_exact(&j, cpus_full, 3, tasks_full, 4);
+		ret = opt.tiny ? sec_exact(&j, cpus_tiny, 2, tasks_tiny, 2, cpus_tiny, 2, 40) :
+				 sec_exact(&j, cpus_full, 3, tasks_full, 4, cpus_full, 2, 10000);
 	json_obj_end(&j);
 	json_finish(&j);
 	if (f != stdout && fclose(f))

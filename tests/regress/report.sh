@@ -100,7 +100,7 @@ for s in ("latency", "order", "imprecision"):
     r["oom"][s]["implementation"]["v16"] = "kernel T/mm/oom_kill.c (two-pass)"
 lat = r["oom"]["latency"]
 lat["model_twin"] = "v16"
-for p in lat["points"]:
+for p in lat["points"] + lat.get("conditions", []):
     if "latency_us" in p:
         p["latency_us"]["model_twin"] = p["latency_us"]["v16"]
         p["ratios"]["kernel_vs_model"] = {"median": 1.0, "min": 0.9, "max": 1.1}

@@ -15,12 +15,26 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$here" || exit 1
 CHECK="python3 $here/tests/lib/reply_check.py"
 echo "KTAP version 1"
-echo "1..11"
+echo "1..12"
 
 mkdir -p "$tmp/r"
 cp tests/seam/fixtures/report/report.json "$tmp/r/"
 scripts/report --render "$tmp/r" >"$tmp/out" 2>&1
 result $? reply_rendered "$(cat "$tmp/out")"
+
+# Section 1's percpu_counter 'before', kernel threads and writer, and
+# section 4's layout reach REPORT.md, REPLY.txt and the plot data.
+miss=
+for want in "REPLY.txt:one pass of percpu_counter_sum()" \
+	    "REPLY.txt:kernel threads in the list" "REPLY.txt:With a writer charging" \
+	    "REPLY.txt:straddle a cache line" "REPORT.md:### Kernel threads in the task list" \
+	    "REPORT.md:### Layout: blocks that straddle" "latency.dat:# percpu_counter " \
+	    "exact.dat:hpcc blocks line-aligned"; do
+	# Prose is wrapped at 72 columns: read each file as one line.
+	tr '\n' ' ' <"$tmp/r/${want%%:*}" | grep -qF -- "${want#*:}" ||
+		miss+="${want%%:*} lacks '${want#*:}'; "
+done
+result "$([ -z "$miss" ]; echo $?)" reply_latency_conditions_and_layout "$miss"
 
 # Each defect planted in a copy of its own; one checker run judges them all.
 plants=(wide untraced untagged long order emptyplot gnuplotfail)
