@@ -110,7 +110,7 @@ with tempfile.TemporaryDirectory(prefix="kseries-json-") as tmp:
 	plan, rc_all = {}, 0
 	ks.checkpatch = lambda repo, rows: [r.__setitem__("checkpatch", plan["cp"][r["hash"]])
 					    for r in rows[1:]]
-	ks.series_lock = lambda: None
+	ks.series_lock = lambda rows: None
 	for n in range(1, runs + 1):
 		b = rng.randrange(0, len(revs) - 1)
 		h = rng.randrange(b + 1, len(revs))
