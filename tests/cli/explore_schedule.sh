@@ -147,6 +147,8 @@ result $? watchdog_no_verdict_exit_4 "exit $rc: $(tail -2 out)"
 
 # The root's ./stress is a copy of $(BUILD)/stress: it finds the explorer
 # under the build directory it was built for.
+# (A build directory given as an absolute path is found where it is.)
+mkdir -p root
 if [ "${build_rel#/}" = "$build_rel" ]; then
 	mkdir -p root/"$build_rel"/explore && ln -s "$XP" root/"$build_rel"/explore/explore
 fi
