@@ -33,11 +33,14 @@
 # with the reason; rfc-sign fails its compare invariant, rfc-lossy a window
 # of the tree's own range (or a comparison its lost carries make wrong).
 # Variants are base + tests/seam/fixtures/ktrees/<name>.patch (rfc-* patch the
-# rfc tree); rfc is a tree of its own. Each fixture has its own build directory under $BUILD/kfix.
+# rfc tree); rfc is a tree of its own. Variants that differ only in the .c
+# share a build directory under $BUILD/kfix (slot_of below).
 # Env: BUILD (default build/cc), CC. KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
+# shellcheck source=tests/lib/sh/ktree.sh
+. tests/lib/sh/ktree.sh
 echo "KTAP version 1"
 if [ -n "${KERNEL_SRC:-}" ]; then
 	echo "1..1"
@@ -62,42 +65,63 @@ fail_with_log() {
 	rc=1
 }
 
-# lay NAME: write $kfix/NAME-src from lib/hpcc (+ NAME.patch), or copy a tree.
-lay() {
-	local src=$kfix/$1-src
-	rm -rf "$src"
-	mkdir -p "$src/lib" "$src/include/linux"
-	if [ -d "$fx/$1" ]; then
-		cp "$fx/$1/lib/percpu_counter_tree.c" "$src/lib/"
-		cp "$fx/$1/include/linux/percpu_counter_tree.h" "$src/include/linux/"
-		return 0
-	fi
+# Variants that differ only in some of their files share a slot
+# (tests/lib/sh/ktree.sh): lib (lib/hpcc's header: base, swapped, assign,
+# count-order-int), rfc (the rfc tree and rfc-*), items-fn, int-items. The
+# tree at $kfix/SLOT-src is built into $kfix/SLOT.
+slot_of() {
 	case $1 in
-	rfc-*)
-		cp "$fx/rfc/lib/percpu_counter_tree.c" "$src/lib/"
-		cp "$fx/rfc/include/linux/percpu_counter_tree.h" "$src/include/linux/"
-		;;
-	*)
-		cp lib/hpcc/percpu_counter_tree.c "$src/lib/"
-		cp lib/hpcc/include/linux/percpu_counter_tree.h "$src/include/linux/"
-		;;
+	rfc|rfc-*) echo rfc ;;
+	items-fn|int-items) echo "$1" ;;
+	*) echo lib ;;
 	esac
-	[ "$1" = base ] || patch -s -d "$src" -p1 <"$fx/$1.patch"
 }
 
-# kbuild NAME TARGET...: build targets (paths under the fixture's build dir).
+# lay NAME: write NAME's tree (lib/hpcc + NAME.patch, or a tree of its own)
+# into its slot; $slot names the slot.
+lay() {
+	local new=$kfix/lay
+	slot=$(slot_of "$1")
+	rm -rf "$new"
+	mkdir -p "$new/lib" "$new/include/linux"
+	if [ -d "$fx/$1" ]; then
+		cp "$fx/$1/lib/percpu_counter_tree.c" "$new/lib/"
+		cp "$fx/$1/include/linux/percpu_counter_tree.h" "$new/include/linux/"
+	else
+		case $1 in
+		rfc-*)
+			cp "$fx/rfc/lib/percpu_counter_tree.c" "$new/lib/"
+			cp "$fx/rfc/include/linux/percpu_counter_tree.h" "$new/include/linux/"
+			;;
+		*)
+			cp lib/hpcc/percpu_counter_tree.c "$new/lib/"
+			cp lib/hpcc/include/linux/percpu_counter_tree.h "$new/include/linux/"
+			;;
+		esac
+		[ "$1" = base ] || patch -s -d "$new" -p1 <"$fx/$1.patch" || return 1
+	fi
+	slot_place "$new" "$kfix/$slot-src" "$kfix/$slot"
+}
+
+# kbuild NAME TARGET...: lay NAME, build targets (paths under its slot's build dir).
 kbuild() {
-	local name=$1 t targets=()
+	lay "$1" || return 1
 	shift
+	kmake "$@"
+}
+
+# kmake TARGET...: build targets in the slot laid last.
+kmake() {
+	local t targets=()
 	for t in "$@"; do
-		targets+=("$kfix/$name/$t")
+		targets+=("$kfix/$slot/$t")
 	done
-	make --no-print-directory -j2 KERNEL_SRC="$kfix/$name-src" BUILD="$kfix/$name" \
+	make --no-print-directory -j2 KERNEL_SRC="$kfix/$slot-src" BUILD="$kfix/$slot" \
 		CC="$cc" "${targets[@]}"
 }
 
 api_of() {
-	sed -n 's/^#define HPCC_API_DESC "\(.*\)"/\1/p' "$kfix/$1/kinc/hpcc_api.h"
+	sed -n 's/^#define HPCC_API_DESC "\(.*\)"/\1/p' "$kfix/$(slot_of "$1")/kinc/hpcc_api.h"
 }
 
 unit_tests=()
@@ -106,16 +130,16 @@ for f in tests/unit/test_*.c; do
 done
 
 # 1. base: builds unchanged, every unit test passes.
-if ! lay base >"$log" 2>&1 || ! kbuild base "${unit_tests[@]}" ktap-run >>"$log" 2>&1; then
+if ! kbuild base "${unit_tests[@]}" ktap-run >"$log" 2>&1; then
 	fail_with_log 1 base_builds_and_passes
 	echo "ok 2 seam_live # SKIP no base build"
 else
 	progs=()
 	for t in "${unit_tests[@]}"; do
-		progs+=("$kfix/base/$t")
+		progs+=("$kfix/lib/$t")
 	done
-	if grep -q -- "$kfix/base-src/lib/percpu_counter_tree.c" "$kfix/base/.flags" &&
-	   BUILD="$kfix/base" CC="$cc" scripts/run-tests "${progs[@]}" >"$log" 2>&1; then
+	if grep -q -- "$kfix/lib-src/lib/percpu_counter_tree.c" "$kfix/lib/.flags" &&
+	   BUILD="$kfix/lib" CC="$cc" scripts/run-tests "${progs[@]}" >"$log" 2>&1; then
 		echo "# base: API $(api_of base); unit tests $(sed -n 's/^# Totals: //p' "$log" |
 			sed 's/:\([0-9]\)/=\1/g')"
 		echo "ok 1 base_builds_and_passes"
@@ -124,13 +148,14 @@ else
 	fi
 	# 2. Break the copy: the root never receives carries. The tests must notice.
 	sed -i 's/^\([[:space:]]*\)atomic_long_add(inc, counter->approx_sum\.a);/\1(void)inc;/' \
-		"$kfix/base-src/lib/percpu_counter_tree.c"
+		"$kfix/lib-src/lib/percpu_counter_tree.c"
+	rm -f "$kfix/lib/hpcc/percpu_counter_tree.o"
 	failed=0
-	if cmp -s lib/hpcc/percpu_counter_tree.c "$kfix/base-src/lib/percpu_counter_tree.c"; then
+	if cmp -s lib/hpcc/percpu_counter_tree.c "$kfix/lib-src/lib/percpu_counter_tree.c"; then
 		echo "# could not find the root add to remove in lib/hpcc/percpu_counter_tree.c"
-	elif kbuild base tests/test_hpcc_carry tests/test_hpcc_accuracy >"$log" 2>&1; then
+	elif kmake tests/test_hpcc_carry tests/test_hpcc_accuracy >"$log" 2>&1; then
 		for t in test_hpcc_carry test_hpcc_accuracy; do
-			"$kfix/base/tests/$t" >/dev/null 2>&1 || failed=$((failed + 1))
+			"$kfix/lib/tests/$t" >/dev/null 2>&1 || failed=$((failed + 1))
 		done
 	fi
 	if [ $failed -gt 0 ]; then
@@ -140,7 +165,6 @@ else
 		echo "not ok 2 seam_live"
 		rc=1
 	fi
-	lay base >/dev/null 2>&1
 fi
 
 # check N NAME TEST CASE...: build fixture NAME, run TEST; $out holds its output
@@ -149,11 +173,11 @@ out=$kfix/out
 run_fixture() {
 	local n=$1 name=$2 test=$3
 	shift 3
-	if ! lay "$name" >"$log" 2>&1 || ! kbuild "$name" "tests/$test" >>"$log" 2>&1; then
+	if ! kbuild "$name" "tests/$test" >"$log" 2>&1; then
 		fail_with_log "$n" "$name"
 		return 1
 	fi
-	"$kfix/$name/tests/$test" "$@" >"$out" 2>&1
+	"$kfix/$slot/tests/$test" "$@" >"$out" 2>&1
 	return 0
 }
 
@@ -225,9 +249,7 @@ if run_fixture 7 items-fn test_hpcc_lifecycle; then
 fi
 
 # 8. the RFC API: refused in one line naming what is missing, exit 2.
-lay rfc >/dev/null 2>&1
-make --no-print-directory -j2 KERNEL_SRC="$kfix/rfc-src" BUILD="$kfix/rfc" CC="$cc" \
-	"$kfix/rfc/stress" >"$out" 2>&1
+kbuild rfc stress >"$out" 2>&1
 mrc=$?
 refusals=$(grep -c '^hpcc-stress: .* is not supported: ' "$out")
 if [ $mrc -ne 0 ] && [ "$refusals" = 1 ] &&
@@ -257,21 +279,38 @@ if run_fixture 9 swapped test_hpcc_edges; then
 		swapped_edges_ok
 fi
 
-# 10-12. The adapter (lib/hpcc_adapt) on the RFC-shaped trees the full suite
+# 10-14. The adapter (lib/hpcc_adapt) on the RFC-shaped trees the full suite
 #        refuses: the program builds, its probes name the shape.
+# run_adapt N NAME [stress]: build and run the adapter's test program on
+# NAME; with "stress", also the run tests 15-16 judge (while NAME is laid).
 run_adapt() {
 	local n=$1 name=$2
-	if ! lay "$name" >"$log" 2>&1 ||
-	   ! make --no-print-directory -j2 KERNEL_SRC="$kfix/$name-src" BUILD="$kfix/$name" \
-		CC="$cc" "$kfix/$name/adapt/test_hpcc_adapt" >>"$log" 2>&1; then
+	if ! kbuild "$name" adapt/test_hpcc_adapt >"$log" 2>&1; then
 		fail_with_log "$n" "$name"
+		[ -z "${3:-}" ] || { cp "$log" "$kfix/$name.stress"; echo build-failed >"$kfix/$name.stress-rc"; }
 		return 1
 	fi
-	"$kfix/$name/adapt/test_hpcc_adapt" >"$out" 2>&1
+	"$kfix/$slot/adapt/test_hpcc_adapt" >"$out" 2>&1
+	[ -z "${3:-}" ] || run_adapt_stress "$name"
 	return 0
 }
+
+# run_adapt_stress NAME: ./stress through the adapter on the tree laid
+# (a bounded run: --steps); its output in $kfix/NAME.stress, its exit
+# status in $kfix/NAME.stress-rc.
+run_adapt_stress() {
+	local o=$kfix/$1.stress
+	if ! kmake adapt/stress >"$o" 2>&1; then
+		echo build-failed >"$o-rc"
+		return
+	fi
+	"$kfix/$slot/adapt/stress" --steps 2000 --duration 0 --cpus 4 --seed 25 \
+		--replay-out "$kfix/$slot/replay-$1.txt" >"$o" 2>&1
+	echo $? >"$o-rc"
+}
+rm -f "$kfix"/*.stress "$kfix"/*.stress-rc
 adapt_desc() {
-	sed -n 's/^#define HPCC_ADAPT_API_DESC "\(.*\)"/\1/p' "$kfix/$1/kinc/hpcc_adapt_api.h"
+	sed -n 's/^#define HPCC_ADAPT_API_DESC "\(.*\)"/\1/p' "$kfix/$(slot_of "$1")/kinc/hpcc_adapt_api.h"
 }
 rfc_adapt_ok() {
 	adapt_desc rfc | grep -q '^shape=rfc.* boot=module_init$' &&
@@ -280,7 +319,7 @@ rfc_adapt_ok() {
 	grep -q '^  ok 7 adapt_caller_items # SKIP API limit: init() allocates its own items' "$out" &&
 	! grep -q '^  not ok' "$out"
 }
-if run_adapt 10 rfc; then
+if run_adapt 10 rfc stress; then
 	expect 10 rfc_adapter "want the rfc shape, five checks passing and two API-limit skips" \
 		rfc_adapt_ok
 fi
@@ -292,7 +331,7 @@ rfc_sign_ok() {
 	grep -q '^  # class=wrong-answer fn=percpu_counter_tree_precise_compare_value$' "$out" &&
 	! grep -q 'class=contract\|class=crash' "$out"
 }
-if run_adapt 11 rfc-sign; then
+if run_adapt 11 rfc-sign stress; then
 	expect 11 rfc_sign "want both compare_value cases failing, class wrong-answer" rfc_sign_ok
 fi
 rfc_cmp_ok() {
@@ -313,7 +352,7 @@ int_items_ok() {
 	grep -q '^  ok 7 adapt_caller_items # checks=' "$out" &&
 	! grep -q '^  not ok' "$out"
 }
-if run_adapt 13 int-items; then
+if run_adapt 13 int-items stress; then
 	expect 13 int_items_adapter "want the int-items shape, six checks passing, long values skipped" \
 		int_items_ok
 fi
@@ -327,25 +366,14 @@ rfc_lossy_ok() {
 	grep -q 'fn=percpu_counter_tree_set .*set(1), precise 2' "$out" &&
 	! grep -q 'class=contract\|class=crash' "$out"
 }
-if run_adapt 14 rfc-lossy; then
+if run_adapt 14 rfc-lossy stress; then
 	expect 14 rfc_lossy "want the conservation, pair and set cases failing, class wrong-answer" \
 		rfc_lossy_ok
 fi
 
-# 15-16. ./stress through the adapter on the trees of tests 10-14 (their
-#        build directories): a bounded run (--steps), the oom and
-#        compaction scenarios SKIP with the reason.
-run_adapt_stress() {	# NAME: the run's output in $out, its exit status in $src
-	if ! make --no-print-directory -j2 KERNEL_SRC="$kfix/$1-src" BUILD="$kfix/$1" \
-		CC="$cc" "$kfix/$1/adapt/stress" >"$log" 2>&1; then
-		cp "$log" "$out"
-		src='build-failed'
-		return
-	fi
-	"$kfix/$1/adapt/stress" --steps 2000 --duration 0 --cpus 4 --seed 25 \
-		--replay-out "$kfix/$1/replay.txt" >"$out" 2>&1
-	src=$?
-}
+# 15-16. ./stress through the adapter on the trees of tests 10-14, run
+#        there (run_adapt_stress): the oom and compaction scenarios SKIP
+#        with the reason.
 skips_ok() {	# SHAPE
 	grep -q "^stress: SKIP oom_race: needs the long hpcc API; this tree's is shape=$1" "$out" &&
 	grep -q "^stress: SKIP compaction_churn: needs the long hpcc API; this tree's is shape=$1" \
@@ -364,7 +392,8 @@ adapt_stress_case() {
 	local n=$1 name=$2 want=$3 check=$4 t bad='' diag=
 	shift 4
 	for t in "$@"; do
-		run_adapt_stress "${t%%:*}"
+		out=$kfix/${t%%:*}.stress
+		src=$(cat "$out-rc" 2>/dev/null || echo not-run)
 		"$check" "${t#*:}" && continue
 		bad+=" ${t%%:*}($src)"
 		diag+=$(sed -e 's/^/# /' "$out" | grep -E '^# stress: |failure' | head -n 12)$'\n'
