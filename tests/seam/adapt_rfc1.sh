@@ -20,10 +20,12 @@ set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
 . tests/lib/sh/seam.sh
+# shellcheck source=tests/lib/sh/ktree.sh
+. tests/lib/sh/ktree.sh
 seam_begin 4 adapt-rfc1
 fx=tests/seam/fixtures/ktrees
 
-# lay NAME [PATCH]: the rfc1 fixture as $work/NAME-src, PATCH applied.
+# lay NAME [PATCH]: the rfc1 fixture, PATCH applied, as $work/NAME-src.
 lay() {
 	local src=$work/$1-src
 	mkdir -p "$src/lib" "$src/include/linux"
@@ -31,11 +33,14 @@ lay() {
 	cp "$fx/rfc1/include/linux/percpu_counter_tree.h" "$src/include/linux/"
 	[ -z "${2:-}" ] || patch -s -d "$src" -p1 <"$fx/$2"
 }
-# adapt NAME: build and run its adapter program into $work/NAME.out.
+# adapt NAME: build NAME's tree's adapter program and run it into
+# $work/NAME.out. rfc1 and rfc1-alloc differ only in their .c: both are
+# built in one slot, $work/slot (tests/lib/sh/ktree.sh).
 adapt() {
-	make --no-print-directory -j2 KERNEL_SRC="$work/$1-src" BUILD="$work/$1" CC="$cc" \
-		"$work/$1/adapt/test_hpcc_adapt" >"$log" 2>&1 || return 1
-	"$work/$1/adapt/test_hpcc_adapt" >"$work/$1.out" 2>&1
+	slot_place "$work/$1-src" "$work/slot-src" "$work/slot" &&
+	make --no-print-directory -j2 KERNEL_SRC="$work/slot-src" BUILD="$work/slot" CC="$cc" \
+		"$work/slot/adapt/test_hpcc_adapt" >"$log" 2>&1 || return 1
+	"$work/slot/adapt/test_hpcc_adapt" >"$work/$1.out" 2>&1
 	return 0
 }
 
@@ -44,7 +49,7 @@ lay rfc1
 if ! adapt rfc1; then
 	bad+="make adapt failed: $(tail -n 5 "$log")"$'\n'
 else
-	h=$work/rfc1/kinc/hpcc_adapt_api.h o=$work/rfc1.out
+	h=$work/slot/kinc/hpcc_adapt_api.h o=$work/rfc1.out
 	grep -q '^#define HPCC_ADAPT_API_DESC "shape=rfc1(' "$h" || bad+="not probed as rfc1"$'\n'
 	grep -q "^/\* HPCC_ADAPT_RFC no: percpu_counter_tree_init() present as 'int (\*)(struct percpu_counter_tree \*, unsigned int)', expected" "$h" ||
 		bad+="no reason for the rfc probe's failure in $h"$'\n'
