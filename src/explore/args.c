@@ -222,7 +222,7 @@ static void defaults(struct xp_args *a)
 	a->timeout = -1;
 	stress_opt_defaults(rows, a);
 	for (i = 0; i < NR_ROWS; i++)
-		if (rows[i].type == OPT_CODE && rows[i].deflt)
+		if (rows[i].id != XO_ROW && rows[i].deflt)
 			apply(&rows[i], a, rows[i].deflt);
 }
 
