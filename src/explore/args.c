@@ -19,10 +19,17 @@ enum {
 	XO_SIZES,
 	XO_SLEEP,
 	XO_FIBER_SWITCH,
+	XO_BATCH,
+	XO_ALGO,
 };
 
 static const char *const reductions[] = { "none", "sleep", "dpor", NULL };
 static const char *const switches[] = { "asm", "ucontext", NULL };
+/*
+ * The oom harness's selections, by the names oom_algo_parse() takes
+ * (lib/mm/oom_select.h; this file is also linked without lib/mm).
+ */
+static const char *const algos[] = { "precise", "v16", "bounded", NULL };
 
 #define F(field)	OPT_FIELD(struct xp_args, field)
 #define U(lo, hi)	.type = OPT_UINT, .min = (lo), .max = (hi)
@@ -39,7 +46,7 @@ static const struct stress_opt rows[] = {
 	  .help = "Reader fibers." },
 	{ "reads", 0, "N", U(0, 16), F(cfg.reads), .deflt = "1",
 	  .help = "Steps each reader makes." },
-	{ "batch", 0, "N", U(2, 1UL << 20), F(cfg.batch), .deflt = "2",
+	{ "batch", 0, "N", U(2, 1UL << 20), F(cfg.batch), .id = XO_BATCH, .deflt = "2",
 	  .help = "The hpcc batch, a power of two." },
 	{ "sizes", 0, "A,B,...", OPT_CODE, .id = XO_SIZES,
 	  .help = "Add sizes, 1..8 decimal sizes each within +-2^52 (default: batch-1, -batch,"
@@ -65,8 +72,8 @@ static const struct stress_opt rows[] = {
 	  .help = "oom: initial tasks." },
 	{ "forks", 0, "0|1", U(0, 1), F(cfg.forks), .deflt = "1",
 	  .help = "oom: a fiber that forks and exits a task." },
-	{ "algo", 0, "NAME", OPT_STRING, F(cfg.algo), .deflt = "bounded",
-	  .help = "oom: the selection, precise, v16 or bounded." },
+	{ "algo", 0, "NAME", OPT_CHOICE, F(algo), .choices = algos, .id = XO_ALGO,
+	  .deflt = "bounded", .help = "oom: the selection." },
 	{ "plant", 0, NULL, OPT_FLAG, F(cfg.plant), .help = "Plant a lost update in the harness"
 	  " (the explorer's self-test); a pattern: drop its barrier." },
 	{ "save", 0, "FILE", OPT_STRING, F(save),
@@ -184,6 +191,13 @@ static int apply_code(const struct stress_opt *o, struct xp_args *a, const char 
 			return snprintf(err, errlen, "ucontext only here"), -1;
 		xp_ctx_use_ucontext = a->fiber_switch == 1;
 		return 0;
+	case XO_BATCH:
+		if (a->cfg.batch & (a->cfg.batch - 1))
+			return snprintf(err, errlen, "not a power of two"), -1;
+		return 0;
+	case XO_ALGO:
+		a->cfg.algo = algos[a->algo];
+		return 0;
 	}
 	return 0;
 }
@@ -208,7 +222,7 @@ static void defaults(struct xp_args *a)
 	a->timeout = -1;
 	stress_opt_defaults(rows, a);
 	for (i = 0; i < NR_ROWS; i++)
-		if (rows[i].type == OPT_CODE && rows[i].deflt)
+		if (rows[i].id != XO_ROW && rows[i].deflt)
 			apply(&rows[i], a, rows[i].deflt);
 }
 

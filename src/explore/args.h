@@ -22,6 +22,7 @@ struct xp_args {
 	long timeout;		/* seconds; -1: the mode's default */
 	int model;		/* enum xp_model */
 	int fiber_switch;	/* 0: asm, 1: ucontext */
+	int algo;		/* the --algo row's choice */
 	bool help, help_markdown, list;
 };
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The explorer's command line (docs/explore.md#options): each ranged
 # option takes both ends of the range docs/explore.md states and refuses
-# one past either end (exit 2, one line); the registry holds every harness
+# one past either end (exit 2, one line); a batch that is no power of two
+# and an unknown --algo are refused by their rows for every harness, before
+# any harness sees them (exit 2, one line); the registry holds every harness
 # the docs describe, each alias names its harness; docs/explore.md's
 # generated option list is current, and a stale one is caught; no two
 # files of src/explore call each other, directly or round a longer circle
@@ -11,7 +13,7 @@ set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 root=$(cd "$here/.." && pwd)
 XP=$(realpath -m "${BUILD:-build/cc}/explore/explore")
-NR=6
+NR=7
 echo "KTAP version 1"
 echo "1..$NR"
 if [ ! -x "$XP" ]; then
@@ -61,6 +63,22 @@ done <<<"$ranges"
 "$XP" "${lows[@]}" --list-harnesses >/dev/null 2>err || bad="$bad lows refused: $(<err);"
 "$XP" "${highs[@]}" --list-harnesses >/dev/null 2>err || bad="$bad highs refused: $(<err);"
 result "$([ -z "$bad" ]; echo $?)" explore_option_ranges "$bad"
+
+# Values the harnesses cannot take, refused by the option rows whatever
+# the harness (sb takes no batch or selection at all): one line, exit 2.
+bad=""
+for arg in "--batch 3" "--batch 6" "--batch 1048575" "--algo nope" "--algo V16"; do
+	set -- $arg
+	"$XP" --harness sb "$1" "$2" --list-harnesses >out 2>err
+	rc=$? e=$(<err)
+	[[ $rc = 2 && ! -s out && $e != *$'\n'* && $e =~ ^"explore: bad $1 '$2': " ]] ||
+		bad="$bad $arg: exit $rc ${e:0:120};"
+done
+for v in precise v16 bounded; do
+	"$XP" --harness oom --algo "$v" --batch 1024 --list-harnesses >/dev/null 2>err ||
+		bad="$bad --algo $v refused: $(<err);"
+done
+result "$([ -z "$bad" ]; echo $?)" explore_option_values "$bad"
 
 # Every harness the docs describe is registered, and nothing else.
 "$XP" --list-harnesses >list 2>&1
