@@ -97,7 +97,7 @@ static void outcome_line(FILE *f, const struct stress *s, const struct replay *r
 	bool other = rp->expect[0] && strcmp(rp->expect, out->invariant);
 
 	fprintf(f, "%sstress: replay outcome: %s%s%s at step %lu of %lu; ops=%lu hops=%lu "
-		"preempts=%lu quiescent=%lu%s%s%s\n", s->cfg->report == REPORT_KTAP ? "# " : "",
+		"preempts=%lu quiescent=%lu%s%s%s\n", report_diag(s->cfg),
 		out->failed ? "FAIL" : s->interrupted ? "INTERRUPTED" : "PASS",
 		out->failed ? " invariant=" : "", out->invariant, out->fail_step, rp->steps,
 		replay_total_ops(out), out->hops, out->preempts, out->quiescent,
@@ -137,11 +137,11 @@ int stress_replay_main(const struct stress_config *cli)
 	}
 	kc_set_cpu(0);
 	kc_rcu_register_thread();
-	human = cfg.report == REPORT_JSON ? stderr : stdout;
+	human = report_human(&cfg);
 	if (report_sink_begin(&k, 1))
 		return STRESS_EXIT_INTERNAL;
 	fprintf(human, "%sstress: replay %s: serial, sched-seed=%llu steps=%lu preempt=%g hop=%g "
-		"selector-share=%g ops-cap=%s\n", cfg.report == REPORT_KTAP ? "# " : "",
+		"selector-share=%g ops-cap=%s\n", report_diag(&cfg),
 		cli->replay_file, rp.sched_seed, rp.steps, rp.preempt, rp.hop, rp.selector_share,
 		rp.ops ? "per-cpu" : "none");
 	if (!stress_out_check(stdout, "stdout"))

@@ -175,7 +175,7 @@ int replay_after_failure(struct stress *s, FILE *out)
 {
 	const struct stress_config *cfg = s->cfg;
 	const char *want = s->nr_failures ? s->failures[0].invariant : "";
-	const char *pfx = cfg->report == REPORT_KTAP ? "# " : "";
+	const char *pfx = report_diag(cfg);
 	struct stress_out dflt = { .fd = -1 }, *sink = cfg->replay_sink;
 	struct replay rp, res, found;
 	char path[1024];
