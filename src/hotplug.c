@@ -173,8 +173,8 @@ void stress_hotplug_step(struct stress *s)
 	off_before = n - num_online_cpus();
 	done = atomic_load(&s->nr_vcpus_done);
 	k = 1 + stress_rng_below(&s->hp_rng, n / 16 ? n / 16 : 1);
-	while (k-- && !atomic_load(&s->failed))
+	while (k-- && !atomic_load(&s->tally.failed))
 		changed += hp_toggle(s);
-	if (!atomic_load(&s->failed))
+	if (!atomic_load(&s->tally.failed))
 		hp_check_limits(s, changed, off_before, done);
 }

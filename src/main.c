@@ -41,10 +41,7 @@ static void list_scenarios(void)
 
 static void free_run(struct stress *s)
 {
-	unsigned int i;
-
-	for (i = 0; i < s->nr_failures; i++)
-		free(s->failures[i].excerpt);
+	stress_tally_free(&s->tally);
 	free(s->sc_text);
 	free(s->sc_json);
 	if (!s->stalled) {	/* a stalled run's threads may still use these */

@@ -70,10 +70,7 @@ int replay_to_config(const struct stress_config *cli, const struct replay *rp,
 
 static void free_stress(struct stress *s)
 {
-	unsigned int i;
-
-	for (i = 0; i < s->nr_failures; i++)
-		free(s->failures[i].excerpt);
+	stress_tally_free(&s->tally);
 	free(s->sc_text);
 	free(s->sc_json);
 	recorder_free(s->rec);

@@ -62,17 +62,18 @@ const char *report_diag(const struct stress_config *cfg)
 
 double stress_worst_margin(struct stress *s, const char **name)
 {
-	unsigned int i, n = atomic_load(&s->nr_margins);
+	unsigned int i, n = atomic_load(&s->tally.nr_margins);
 	double w = 0;
 
 	/* Also called while selectors run: only the atomic copy of each worst. */
 	*name = "none";
 	for (i = 0; i < n; i++) {
-		double m = atomic_load_explicit(&s->margins[i].worst_fast, memory_order_relaxed);
+		double m = atomic_load_explicit(&s->tally.margins[i].worst_fast,
+						memory_order_relaxed);
 
 		if (m > w || (i == 0 && m >= w)) {
 			w = m;
-			*name = s->margins[i].name;
+			*name = s->tally.margins[i].name;
 		}
 	}
 	return w < 0 ? 0 : w;
@@ -151,8 +152,9 @@ void report_progress(struct stress *s, double t, unsigned long ops, double rate)
 	const char *wn;
 	double w = stress_worst_margin(s, &wn);
 
-	human_line(s->cfg, report_human(s->cfg), "stress: [%s] t=%.1fs ops=%lu ops/s=%.0f checks=%lu quiescent=%lu "
-		   "worst_margin=%.4f(%s)", s->sc->name, t, ops, rate, atomic_load(&s->checks),
+	human_line(s->cfg, report_human(s->cfg), "stress: [%s] t=%.1fs ops=%lu ops/s=%.0f "
+		   "checks=%lu quiescent=%lu worst_margin=%.4f(%s)", s->sc->name, t, ops, rate,
+		   atomic_load(&s->tally.checks),
 		   atomic_load(&s->quiescent), w, wn);
 	stress_out_flush(report_human(s->cfg));
 }
@@ -202,36 +204,37 @@ static void verdict_line(struct stress *s, char *buf, size_t len)
 		     "worst_margin=%.4f(%s)%s%s%s%s%s%s", stress_verdict(s), s->sc->name,
 		     s->cfg->nr_cpus, s->seed, s->cfg->batch, dur,
 		     secs_text(s->elapsed, el, sizeof(el)), s->startup, s->ops, rt,
-		     atomic_load(&s->checks),
-		     atomic_load(&s->quiescent), w, wn, s->nr_failures ? " invariant=" : "",
-		     s->nr_failures ? s->failures[0].invariant : "",
-		     s->nr_failures ? " class=" : "",
-		     s->nr_failures ? stress_class_name(s->failures[0].cls) : "",
+		     atomic_load(&s->tally.checks),
+		     atomic_load(&s->quiescent), w, wn, s->tally.nr_failures ? " invariant=" : "",
+		     s->tally.nr_failures ? s->tally.failures[0].invariant : "",
+		     s->tally.nr_failures ? " class=" : "",
+		     s->tally.nr_failures ? stress_class_name(s->tally.failures[0].cls) : "",
 		     s->interrupted ? " interrupted" : "", s->skipped ? " checking=off" : "");
 	known_verdict(s, buf, len, n);
 }
 
 static void details(struct stress *s, FILE *out)
 {
-	unsigned int i, n = atomic_load(&s->nr_margins);
+	const struct run_tally *t = &s->tally;
+	unsigned int i, n = atomic_load(&t->nr_margins);
 	char u[40], b[40];
 
 	for (i = 0; i < n; i++)
 		fprintf(out, "# margin %s worst=%.4f used=%s bound=%s checks=%lu\n",
-			s->margins[i].name, s->margins[i].worst < 0 ? 0 : s->margins[i].worst,
-			num_text(s->margins[i].used, u, sizeof(u)),
-			num_text(s->margins[i].bound, b, sizeof(b)),
-			atomic_load(&s->margins[i].count));
+			t->margins[i].name, t->margins[i].worst < 0 ? 0 : t->margins[i].worst,
+			num_text(t->margins[i].used, u, sizeof(u)),
+			num_text(t->margins[i].bound, b, sizeof(b)),
+			atomic_load(&t->margins[i].count));
 	fprintf(out, "# stutter quiescent_points=%lu parking=%.3fs checking=%.3fs\n",
 		atomic_load(&s->quiescent), s->park_time, s->quiescent_time);
-	n = atomic_load(&s->nr_softs);
+	n = atomic_load(&s->tally.nr_softs);
 	for (i = 0; i < n; i++)
-		fprintf(out, "# soft %s=%lu\n", s->softs[i].name, atomic_load(&s->softs[i].count));
+		fprintf(out, "# soft %s=%lu\n", t->softs[i].name, atomic_load(&t->softs[i].count));
 	if (s->sc_text)
 		fputs(s->sc_text, out);
 	known_report(s, out);
-	for (i = 0; i < s->nr_failures; i++) {
-		struct stress_failure *f = &s->failures[i];
+	for (i = 0; i < s->tally.nr_failures; i++) {
+		const struct stress_failure *f = &s->tally.failures[i];
 
 		fprintf(out, "# failure %u: invariant=%s class=%s cpu=%d: %s\n", i + 1,
 			f->invariant, stress_class_name(f->cls), f->cpu, f->msg);
@@ -240,10 +243,10 @@ static void details(struct stress *s, FILE *out)
 				"thread states" : "flight recorder (oldest first)", f->excerpt);
 		}
 	}
-	if (s->nr_fail_events > s->nr_failures)
+	if (s->tally.nr_fail_events > s->tally.nr_failures)
 		fprintf(out, "# ... and %lu more failure(s)\n",
-			s->nr_fail_events - s->nr_failures);
-	if (s->nr_failures)
+			s->tally.nr_fail_events - s->tally.nr_failures);
+	if (s->tally.nr_failures)
 		fprintf(out, "# reproduce: %s\n", s->reproducer);
 }
 
@@ -360,7 +363,7 @@ static void json_run_line(struct stress *s, const char *line, FILE *out, FILE *e
 {
 	(void)out;
 	fprintf(err, "%s\n", line);
-	if (s->nr_failures)
+	if (s->tally.nr_failures)
 		fprintf(err, "# reproduce: %s\n", s->reproducer);
 }
 
@@ -481,34 +484,35 @@ static void report_json_run(struct stress *s)
 		json_key(&jw, "ops_per_s");
 		json_null(&jw);		/* a window too short to carry a rate */
 	}
-	json_ku64(&jw, "checks", atomic_load(&s->checks));
+	json_ku64(&jw, "checks", atomic_load(&s->tally.checks));
 	json_ku64(&jw, "quiescent", atomic_load(&s->quiescent));
 	json_kdouble(&jw, "worst_margin", w);
 	json_kstr(&jw, "worst_invariant", wn);
 	json_karr_begin(&jw, "margins");
-	n = atomic_load(&s->nr_margins);
+	n = atomic_load(&s->tally.nr_margins);
 	for (i = 0; i < n; i++) {
 		json_obj_begin(&jw);
-		json_kstr(&jw, "invariant", s->margins[i].name);
-		json_kdouble(&jw, "worst", s->margins[i].worst < 0 ? 0 : s->margins[i].worst);
-		json_kdouble(&jw, "used", s->margins[i].used);
-		json_kdouble(&jw, "bound", s->margins[i].bound);
-		json_ku64(&jw, "checks", atomic_load(&s->margins[i].count));
+		json_kstr(&jw, "invariant", s->tally.margins[i].name);
+		json_kdouble(&jw, "worst",
+			     s->tally.margins[i].worst < 0 ? 0 : s->tally.margins[i].worst);
+		json_kdouble(&jw, "used", s->tally.margins[i].used);
+		json_kdouble(&jw, "bound", s->tally.margins[i].bound);
+		json_ku64(&jw, "checks", atomic_load(&s->tally.margins[i].count));
 		json_obj_end(&jw);
 	}
 	json_arr_end(&jw);
 	json_karr_begin(&jw, "soft");
-	n = atomic_load(&s->nr_softs);
+	n = atomic_load(&s->tally.nr_softs);
 	for (i = 0; i < n; i++) {
 		json_obj_begin(&jw);
-		json_kstr(&jw, "event", s->softs[i].name);
-		json_ku64(&jw, "count", atomic_load(&s->softs[i].count));
+		json_kstr(&jw, "event", s->tally.softs[i].name);
+		json_ku64(&jw, "count", atomic_load(&s->tally.softs[i].count));
 		json_obj_end(&jw);
 	}
 	json_arr_end(&jw);
 	json_karr_begin(&jw, "failures");
-	for (i = 0; i < s->nr_failures; i++) {
-		struct stress_failure *f = &s->failures[i];
+	for (i = 0; i < s->tally.nr_failures; i++) {
+		const struct stress_failure *f = &s->tally.failures[i];
 
 		json_obj_begin(&jw);
 		json_kstr(&jw, "invariant", f->invariant);
@@ -520,7 +524,7 @@ static void report_json_run(struct stress *s)
 		json_obj_end(&jw);
 	}
 	json_arr_end(&jw);
-	json_ku64(&jw, "failure_events", s->nr_fail_events);
+	json_ku64(&jw, "failure_events", s->tally.nr_fail_events);
 	known_report_json(s, &jw);
 	json_kstr(&jw, "reproducer", s->reproducer);
 	json_kobj_begin(&jw, "scenario_data");

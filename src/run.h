@@ -14,22 +14,7 @@
 #include "known.h"
 #include "scenario.h"
 #include "shape/hpcc_shape.h"
-
-/* One tracked key (margin or soft event). */
-struct stress_key {
-	const char *name;
-	atomic_ulong count;		/* checks (margins) or events (soft) */
-	double worst, used, bound;	/* margins, under @lock */
-	_Atomic double worst_fast;	/* lock-free pre-test */
-};
-
-struct stress_failure {
-	char invariant[64];
-	int cls;		/* enum stress_class */
-	int cpu;
-	char msg[512];
-	char *excerpt;		/* flight-recorder dump (malloc) */
-};
+#include "tally.h"
 
 /* Per-thread engine state (virtual CPU or selector). */
 struct stress_thread {
@@ -56,6 +41,7 @@ enum stress_phase { PH_IDLE, PH_SETUP, PH_START, PH_RUN, PH_STUTTER, PH_STOP, PH
 
 struct flight_recorder;
 
+
 struct stress {
 	const struct stress_config *cfg;
 	const struct scenario *sc;
@@ -65,7 +51,6 @@ struct stress {
 	void *priv;
 
 	atomic_bool stop;
-	atomic_bool failed;
 
 	/* threads and phases */
 	struct stress_thread *threads;	/* nr_cpus vCPUs, then the selectors */
@@ -88,20 +73,10 @@ struct stress {
 	int ctl_tid;			/* the controller's thread id (watchdog) */
 	int vcpu_nice;			/* vCPU threads' nice value */
 
-	/* accounting */
-	atomic_ulong checks;
 	atomic_ulong quiescent;
-	struct stress_key margins[STRESS_MAX_KEYS];
-	atomic_uint nr_margins;
-	struct stress_key softs[STRESS_MAX_KEYS];
-	atomic_uint nr_softs;
-	pthread_mutex_t key_lock;
 
-	/* failures */
-	pthread_mutex_t fail_lock;
-	struct stress_failure failures[STRESS_MAX_FAILURES];
-	unsigned int nr_failures;	/* recorded */
-	unsigned long nr_fail_events;	/* including unrecorded */
+	struct run_tally tally;		/* owner: tally.c */
+
 	struct stress_found found[STRESS_MAX_FOUND];	/* by signature (known.c) */
 	unsigned int nr_found;
 	bool internal_error;
