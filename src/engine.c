@@ -236,7 +236,7 @@ static int run_threads(struct stress *s)
 			 "starting the threads outlasted the run");
 		fprintf(stderr, "stress: %s: starting the threads outlasted the run (%u of %u in "
 			"%.1fs): incomplete\n", s->sc->name,
-			atomic_load(&s->nr_started), s->nr_threads, s->startup);
+			atomic_load(&s->workers.nr_started), s->nr_threads, s->startup);
 	}
 	/*
 	 * A late start (setup and thread creation under load) still gets its

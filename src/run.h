@@ -41,6 +41,26 @@ enum stress_phase { PH_IDLE, PH_SETUP, PH_START, PH_RUN, PH_STUTTER, PH_STOP, PH
 
 struct flight_recorder;
 
+/*
+ * How the workers and the controller hand over (threads.c writes it; the
+ * engine and hotplug.c read it). No lock: the words marked futex are
+ * slept on, so that a start or a resume wakes every worker at once
+ * instead of handing one mutex from worker to worker (under host load
+ * each hand-off waits for a time slice: 258 of them made a stutter last
+ * 30 s).
+ */
+struct run_workers {
+	atomic_uint go;			/* futex: 1 once the workers may run */
+	atomic_bool park_req;
+	atomic_uint park_gen;		/* futex: +1 at every resume */
+	atomic_uint nr_started;		/* workers created (set before go) */
+	atomic_uint nr_parked;
+	atomic_uint nr_exited;
+	atomic_uint nr_vcpus_done;	/* vCPUs that did --steps */
+	atomic_uint ctl_seq;		/* futex: +1 when a worker wakes the controller */
+	int vcpu_nice;			/* vCPU threads' nice value */
+};
+
 
 struct stress {
 	const struct stress_config *cfg;
@@ -55,23 +75,9 @@ struct stress {
 	/* threads and phases */
 	struct stress_thread *threads;	/* nr_cpus vCPUs, then the selectors */
 	unsigned int nr_threads;
-	/*
-	 * No lock: the words marked futex are slept on (threads.c), so that
-	 * a start or a resume wakes every worker at once instead of handing
-	 * one mutex from worker to worker (under host load each hand-off
-	 * waits for a time slice: 258 of them made a stutter last 30 s).
-	 */
-	atomic_uint go;			/* futex: 1 once the workers may run */
-	atomic_bool park_req;
-	atomic_uint park_gen;		/* futex: +1 at every resume */
-	atomic_uint nr_started;		/* workers created (set before go) */
-	atomic_uint nr_parked;
-	atomic_uint nr_exited;
-	atomic_uint nr_vcpus_done;	/* vCPUs that did --steps */
+	struct run_workers workers;	/* owner: threads.c */
 	struct stress_rng hp_rng;	/* hotplug.c: the controller's seeded choices */
-	atomic_uint ctl_seq;		/* futex: +1 when a worker wakes the controller */
 	int ctl_tid;			/* the controller's thread id (watchdog) */
-	int vcpu_nice;			/* vCPU threads' nice value */
 
 	atomic_ulong quiescent;
 
