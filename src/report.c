@@ -227,7 +227,7 @@ static void details(struct stress *s, FILE *out)
 			atomic_load(&t->margins[i].count));
 	fprintf(out, "# stutter quiescent_points=%lu parking=%.3fs checking=%.3fs\n",
 		atomic_load(&s->quiescent), s->park_time, s->quiescent_time);
-	n = atomic_load(&s->tally.nr_softs);
+	n = atomic_load(&t->nr_softs);
 	for (i = 0; i < n; i++)
 		fprintf(out, "# soft %s=%lu\n", t->softs[i].name, atomic_load(&t->softs[i].count));
 	if (s->sc_text)
@@ -289,15 +289,13 @@ static void text_line(FILE *out, const char *text)
 
 static void text_run(struct stress *s, const char *line, FILE *out, FILE *err)
 {
-	(void)err;
 	if (!s->skip_why)
 		details_block(s, out, false);
-	fprintf(out, "%s\n", line);
+	text_line(out, line);
 }
 
 static void text_not_run(const struct scenario *sc, FILE *out, FILE *err)
 {
-	(void)err;
 	fprintf(out, "stress: INTERRUPTED %s not started\n", sc->name);
 }
 
@@ -321,7 +319,6 @@ static void ktap_run(struct stress *s, const char *line, FILE *out, FILE *err)
 	char reason[192];
 	const char *why;
 
-	(void)err;
 	if (!s->skip_why)
 		details_block(s, out, kt.out != NULL);
 	ktap_diag(ktap_on(out), "%s", line);
@@ -333,7 +330,6 @@ static void ktap_run(struct stress *s, const char *line, FILE *out, FILE *err)
 /* A scenario a signal left unstarted: # SKIP. */
 static void ktap_not_run(const struct scenario *sc, FILE *out, FILE *err)
 {
-	(void)err;
 	ktap_result(ktap_on(out), KTAP_SKIP, sc->name, "interrupted (%s) before it started",
 		    stress_signal_name(stress_signal_number()));
 }
@@ -361,12 +357,12 @@ static void ktap_close(const struct stress_config *cfg, const struct stress_summ
 
 static void json_run_line(struct stress *s, const char *line, FILE *out, FILE *err)
 {
-	(void)out;
 	fprintf(err, "%s\n", line);
 	if (s->tally.nr_failures)
 		fprintf(err, "# reproduce: %s\n", s->reproducer);
 }
 
+/* The text line, on stderr. */
 static void json_not_run(const struct scenario *sc, FILE *out, FILE *err)
 {
 	text_not_run(sc, err, out);
