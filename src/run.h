@@ -3,6 +3,8 @@
  * The run object, struct stress: one scenario run's state, which the
  * engine's parts share (engine.c sets it up, threads.c runs its workers,
  * the watchdog watches it, report.c and verdict.c read its results).
+ * A member marked "owner: FILE" is written by that file only
+ * (tests/unit/run_owners.sh; docs/layout.md).
  */
 #ifndef _STRESS_RUN_H
 #define _STRESS_RUN_H
