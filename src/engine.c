@@ -149,8 +149,7 @@ int stress_run_prepare(struct stress *s)
 {
 	const struct stress_config *cfg = s->cfg;
 
-	pthread_mutex_init(&s->key_lock, NULL);
-	pthread_mutex_init(&s->fail_lock, NULL);
+	stress_tally_init(&s->tally);
 	if (hpcc_shape_compute(&s->shape, cfg->nr_cpus, cfg->batch)) {
 		stress_internal_error(s, "no tree shape for %u CPUs, batch %lu", cfg->nr_cpus,
 				      cfg->batch);
@@ -181,7 +180,7 @@ static void judge_window(struct stress *s)
 {
 	unsigned long min = stress_min_ops(s->cfg);
 
-	if (s->starved || s->interrupted || atomic_load(&s->failed) || s->internal_error ||
+	if (s->starved || s->interrupted || atomic_load(&s->tally.failed) || s->internal_error ||
 	    s->ops >= min)
 		return;
 	s->starved = true;
@@ -237,7 +236,7 @@ static int run_threads(struct stress *s)
 			 "starting the threads outlasted the run");
 		fprintf(stderr, "stress: %s: starting the threads outlasted the run (%u of %u in "
 			"%.1fs): incomplete\n", s->sc->name,
-			atomic_load(&s->nr_started), s->nr_threads, s->startup);
+			atomic_load(&s->workers.nr_started), s->nr_threads, s->startup);
 	}
 	/*
 	 * A late start (setup and thread creation under load) still gets its
@@ -304,7 +303,7 @@ static int run_threads(struct stress *s)
 	kc_set_after_pcpu_add_hook(NULL);
 	s->elapsed = now - s->t0;
 	s->ops = stress_threads_ops(s);
-	if (!atomic_load(&s->failed) && s->sc->quiescent && !s->skipped) {
+	if (!atomic_load(&s->tally.failed) && s->sc->quiescent && !s->skipped) {
 		atomic_fetch_add(&s->quiescent, 1);
 		s->sc->quiescent(s);
 	}
@@ -316,7 +315,7 @@ static int run_threads(struct stress *s)
 	judge_window(s);
 	if (s->internal_error)
 		return STRESS_EXIT_INTERNAL;
-	if (atomic_load(&s->failed))
+	if (atomic_load(&s->tally.failed))
 		return STRESS_EXIT_FAIL;
 	return s->starved ? STRESS_EXIT_INCOMPLETE : STRESS_EXIT_PASS;
 }

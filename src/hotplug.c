@@ -111,7 +111,7 @@ static bool hp_toggle(struct stress *s)
 
 	cpu = stress_rng_below(&s->hp_rng, n);
 	off = n - num_online_cpus();
-	if (cpu_online(cpu) && (off >= max_off || atomic_load(&s->nr_vcpus_done))) {
+	if (cpu_online(cpu) && (off >= max_off || atomic_load(&s->workers.nr_vcpus_done))) {
 		if (!off)
 			return false;
 		/* The next offline CPU comes back instead. */
@@ -171,10 +171,10 @@ void stress_hotplug_step(struct stress *s)
 	if (!s->cfg->hotplug || n < 2 || !stress_rng_chance(&s->hp_rng, s->cfg->hotplug))
 		return;
 	off_before = n - num_online_cpus();
-	done = atomic_load(&s->nr_vcpus_done);
+	done = atomic_load(&s->workers.nr_vcpus_done);
 	k = 1 + stress_rng_below(&s->hp_rng, n / 16 ? n / 16 : 1);
-	while (k-- && !atomic_load(&s->failed))
+	while (k-- && !atomic_load(&s->tally.failed))
 		changed += hp_toggle(s);
-	if (!atomic_load(&s->failed))
+	if (!atomic_load(&s->tally.failed))
 		hp_check_limits(s, changed, off_before, done);
 }

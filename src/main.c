@@ -41,10 +41,7 @@ static void list_scenarios(void)
 
 static void free_run(struct stress *s)
 {
-	unsigned int i;
-
-	for (i = 0; i < s->nr_failures; i++)
-		free(s->failures[i].excerpt);
+	stress_tally_free(&s->tally);
 	free(s->sc_text);
 	free(s->sc_json);
 	if (!s->stalled) {	/* a stalled run's threads may still use these */
@@ -57,8 +54,8 @@ static void free_run(struct stress *s)
 static void print_cpu_map(const struct stress_config *cfg)
 {
 	int cores[CPU_SETSIZE], n = stress_host_cores(cores, CPU_SETSIZE);
-	FILE *out = cfg->report == REPORT_JSON ? stderr : stdout;
-	const char *pfx = cfg->report == REPORT_KTAP ? "# " : "";
+	FILE *out = report_human(cfg);
+	const char *pfx = report_diag(cfg);
 	unsigned int i;
 
 	fprintf(out, "%sstress: %d host core(s); vcpu->core map:", pfx, n);
@@ -130,7 +127,7 @@ static int run_all(struct stress_config *cfg)
 			report_sink_run(&k, s);
 			findings_collect(s);
 			if (rc == STRESS_EXIT_FAIL && !s->stalled && !s->interrupted &&
-			    replay_after_failure(s, cfg->report == REPORT_JSON ? stderr : out))
+			    replay_after_failure(s, report_human(cfg)))
 				status = STRESS_EXIT_INTERNAL;
 			if (s->interrupted)
 				signo = stress_signalled;

@@ -70,10 +70,7 @@ int replay_to_config(const struct stress_config *cli, const struct replay *rp,
 
 static void free_stress(struct stress *s)
 {
-	unsigned int i;
-
-	for (i = 0; i < s->nr_failures; i++)
-		free(s->failures[i].excerpt);
+	stress_tally_free(&s->tally);
 	free(s->sc_text);
 	free(s->sc_json);
 	recorder_free(s->rec);
@@ -97,7 +94,7 @@ static void outcome_line(FILE *f, const struct stress *s, const struct replay *r
 	bool other = rp->expect[0] && strcmp(rp->expect, out->invariant);
 
 	fprintf(f, "%sstress: replay outcome: %s%s%s at step %lu of %lu; ops=%lu hops=%lu "
-		"preempts=%lu quiescent=%lu%s%s%s\n", s->cfg->report == REPORT_KTAP ? "# " : "",
+		"preempts=%lu quiescent=%lu%s%s%s\n", report_diag(s->cfg),
 		out->failed ? "FAIL" : s->interrupted ? "INTERRUPTED" : "PASS",
 		out->failed ? " invariant=" : "", out->invariant, out->fail_step, rp->steps,
 		replay_total_ops(out), out->hops, out->preempts, out->quiescent,
@@ -137,11 +134,11 @@ int stress_replay_main(const struct stress_config *cli)
 	}
 	kc_set_cpu(0);
 	kc_rcu_register_thread();
-	human = cfg.report == REPORT_JSON ? stderr : stdout;
+	human = report_human(&cfg);
 	if (report_sink_begin(&k, 1))
 		return STRESS_EXIT_INTERNAL;
 	fprintf(human, "%sstress: replay %s: serial, sched-seed=%llu steps=%lu preempt=%g hop=%g "
-		"selector-share=%g ops-cap=%s\n", cfg.report == REPORT_KTAP ? "# " : "",
+		"selector-share=%g ops-cap=%s\n", report_diag(&cfg),
 		cli->replay_file, rp.sched_seed, rp.steps, rp.preempt, rp.hop, rp.selector_share,
 		rp.ops ? "per-cpu" : "none");
 	if (!stress_out_check(stdout, "stdout"))

@@ -174,8 +174,8 @@ static void default_replay_path(char *path, size_t size, unsigned long long seed
 int replay_after_failure(struct stress *s, FILE *out)
 {
 	const struct stress_config *cfg = s->cfg;
-	const char *want = s->nr_failures ? s->failures[0].invariant : "";
-	const char *pfx = cfg->report == REPORT_KTAP ? "# " : "";
+	const char *want = s->tally.nr_failures ? s->tally.failures[0].invariant : "";
+	const char *pfx = report_diag(cfg);
 	struct stress_out dflt = { .fd = -1 }, *sink = cfg->replay_sink;
 	struct replay rp, res, found;
 	char path[1024];

@@ -21,24 +21,59 @@
 #define HPCC_SOURCE "unknown"
 #endif
 
-static FILE *human(const struct stress_config *cfg)
+/*
+ * What differs between the stdout formats (--report), one table each
+ * below: the pieces of a report in that format. Nothing outside them
+ * tests the format.
+ */
+struct report_ops {
+	/* stdout carries the JSON document: lines for people go to stderr */
+	bool document;
+	/* before a line for people written outside the report ("# ": KTAP) */
+	const char *diag;
+	/* a replay's outcome line speaks for it: the closing line too? */
+	bool closing_in_replay;
+	/* the watchdog's last report: the verdict line too? */
+	bool run_when_forced;
+	/* the document's start (KTAP: version and plan); may be NULL */
+	void (*begin)(FILE *out, unsigned int nr_runs);
+	/* a line for people on @out */
+	void (*line)(FILE *out, const char *text);
+	/* one run's result, @line its verdict line */
+	void (*run)(struct stress *s, const char *line, FILE *out, FILE *err);
+	/* a scenario a signal left unstarted */
+	void (*not_run)(const struct scenario *sc, FILE *out, FILE *err);
+	/* before the closing line (KTAP: the plan's rest and the totals); may be NULL */
+	void (*end)(const struct stress_config *cfg, const struct stress_summary *sum,
+		    unsigned int *not_run, FILE *out);
+};
+
+static const struct report_ops *ops_of(const struct stress_config *cfg);
+
+FILE *report_human(const struct stress_config *cfg)
 {
-	return cfg->report == REPORT_JSON ? stderr : stdout;
+	return ops_of(cfg)->document ? stderr : stdout;
+}
+
+const char *report_diag(const struct stress_config *cfg)
+{
+	return ops_of(cfg)->diag;
 }
 
 double stress_worst_margin(struct stress *s, const char **name)
 {
-	unsigned int i, n = atomic_load(&s->nr_margins);
+	unsigned int i, n = atomic_load(&s->tally.nr_margins);
 	double w = 0;
 
 	/* Also called while selectors run: only the atomic copy of each worst. */
 	*name = "none";
 	for (i = 0; i < n; i++) {
-		double m = atomic_load_explicit(&s->margins[i].worst_fast, memory_order_relaxed);
+		double m = atomic_load_explicit(&s->tally.margins[i].worst_fast,
+						memory_order_relaxed);
 
 		if (m > w || (i == 0 && m >= w)) {
 			w = m;
-			*name = s->margins[i].name;
+			*name = s->tally.margins[i].name;
 		}
 	}
 	return w < 0 ? 0 : w;
@@ -70,10 +105,7 @@ static void human_line(const struct stress_config *cfg, FILE *out, const char *f
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (cfg->report == REPORT_KTAP && kt.out)
-		ktap_diag(ktap_on(out), "%s", buf);
-	else
-		fprintf(out, "%s\n", buf);
+	ops_of(cfg)->line(out, buf);
 	stress_out_flush(out);
 }
 
@@ -96,8 +128,8 @@ static void report_begin(const struct stress_config *cfg, unsigned int nr_runs, 
 
 	stress_format_duration(cfg->duration, dur, sizeof(dur));
 	/* --until-fail: the number of runs is not known; KTAP allows no plan. */
-	if (cfg->report == REPORT_KTAP)
-		ktap_begin(&kt, out, nr_runs);
+	if (ops_of(cfg)->begin)
+		ops_of(cfg)->begin(out, nr_runs);
 	for (i = 0; i < cfg->nr_scenarios; i++) {
 		n = strlen(names);
 		snprintf(names + n, sizeof(names) - n, "%s%s", i ? "," : "",
@@ -120,10 +152,11 @@ void report_progress(struct stress *s, double t, unsigned long ops, double rate)
 	const char *wn;
 	double w = stress_worst_margin(s, &wn);
 
-	human_line(s->cfg, human(s->cfg), "stress: [%s] t=%.1fs ops=%lu ops/s=%.0f checks=%lu quiescent=%lu "
-		   "worst_margin=%.4f(%s)", s->sc->name, t, ops, rate, atomic_load(&s->checks),
+	human_line(s->cfg, report_human(s->cfg), "stress: [%s] t=%.1fs ops=%lu ops/s=%.0f "
+		   "checks=%lu quiescent=%lu worst_margin=%.4f(%s)", s->sc->name, t, ops, rate,
+		   atomic_load(&s->tally.checks),
 		   atomic_load(&s->quiescent), w, wn);
-	stress_out_flush(human(s->cfg));
+	stress_out_flush(report_human(s->cfg));
 }
 
 /*
@@ -171,36 +204,37 @@ static void verdict_line(struct stress *s, char *buf, size_t len)
 		     "worst_margin=%.4f(%s)%s%s%s%s%s%s", stress_verdict(s), s->sc->name,
 		     s->cfg->nr_cpus, s->seed, s->cfg->batch, dur,
 		     secs_text(s->elapsed, el, sizeof(el)), s->startup, s->ops, rt,
-		     atomic_load(&s->checks),
-		     atomic_load(&s->quiescent), w, wn, s->nr_failures ? " invariant=" : "",
-		     s->nr_failures ? s->failures[0].invariant : "",
-		     s->nr_failures ? " class=" : "",
-		     s->nr_failures ? stress_class_name(s->failures[0].cls) : "",
+		     atomic_load(&s->tally.checks),
+		     atomic_load(&s->quiescent), w, wn, s->tally.nr_failures ? " invariant=" : "",
+		     s->tally.nr_failures ? s->tally.failures[0].invariant : "",
+		     s->tally.nr_failures ? " class=" : "",
+		     s->tally.nr_failures ? stress_class_name(s->tally.failures[0].cls) : "",
 		     s->interrupted ? " interrupted" : "", s->skipped ? " checking=off" : "");
 	known_verdict(s, buf, len, n);
 }
 
 static void details(struct stress *s, FILE *out)
 {
-	unsigned int i, n = atomic_load(&s->nr_margins);
+	const struct run_tally *t = &s->tally;
+	unsigned int i, n = atomic_load(&t->nr_margins);
 	char u[40], b[40];
 
 	for (i = 0; i < n; i++)
 		fprintf(out, "# margin %s worst=%.4f used=%s bound=%s checks=%lu\n",
-			s->margins[i].name, s->margins[i].worst < 0 ? 0 : s->margins[i].worst,
-			num_text(s->margins[i].used, u, sizeof(u)),
-			num_text(s->margins[i].bound, b, sizeof(b)),
-			atomic_load(&s->margins[i].count));
+			t->margins[i].name, t->margins[i].worst < 0 ? 0 : t->margins[i].worst,
+			num_text(t->margins[i].used, u, sizeof(u)),
+			num_text(t->margins[i].bound, b, sizeof(b)),
+			atomic_load(&t->margins[i].count));
 	fprintf(out, "# stutter quiescent_points=%lu parking=%.3fs checking=%.3fs\n",
 		atomic_load(&s->quiescent), s->park_time, s->quiescent_time);
-	n = atomic_load(&s->nr_softs);
+	n = atomic_load(&t->nr_softs);
 	for (i = 0; i < n; i++)
-		fprintf(out, "# soft %s=%lu\n", s->softs[i].name, atomic_load(&s->softs[i].count));
+		fprintf(out, "# soft %s=%lu\n", t->softs[i].name, atomic_load(&t->softs[i].count));
 	if (s->sc_text)
 		fputs(s->sc_text, out);
 	known_report(s, out);
-	for (i = 0; i < s->nr_failures; i++) {
-		struct stress_failure *f = &s->failures[i];
+	for (i = 0; i < s->tally.nr_failures; i++) {
+		const struct stress_failure *f = &s->tally.failures[i];
 
 		fprintf(out, "# failure %u: invariant=%s class=%s cpu=%d: %s\n", i + 1,
 			f->invariant, stress_class_name(f->cls), f->cpu, f->msg);
@@ -209,15 +243,18 @@ static void details(struct stress *s, FILE *out)
 				"thread states" : "flight recorder (oldest first)", f->excerpt);
 		}
 	}
-	if (s->nr_fail_events > s->nr_failures)
+	if (s->tally.nr_fail_events > s->tally.nr_failures)
 		fprintf(out, "# ... and %lu more failure(s)\n",
-			s->nr_fail_events - s->nr_failures);
-	if (s->nr_failures)
+			s->tally.nr_fail_events - s->tally.nr_failures);
+	if (s->tally.nr_failures)
 		fprintf(out, "# reproduce: %s\n", s->reproducer);
 }
 
-/* The details as a block of diagnostics: every line starts with "# ". */
-static void details_block(struct stress *s, FILE *out)
+/*
+ * The details as a block of diagnostics: every line starts with "# ",
+ * through the KTAP writer if @ktap.
+ */
+static void details_block(struct stress *s, FILE *out, bool ktap)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -227,7 +264,7 @@ static void details_block(struct stress *s, FILE *out)
 		return;
 	details(s, m);
 	fclose(m);
-	if (s->cfg->report == REPORT_KTAP && kt.out) {
+	if (ktap) {
 		ktap_diag_block(ktap_on(out), buf);
 	} else {
 		const char *p = buf, *nl;
@@ -243,45 +280,122 @@ static void details_block(struct stress *s, FILE *out)
 	free(buf);
 }
 
-static void report_run(struct stress *s, FILE *out, FILE *err)
-{
-	char line[1024], reason[192];
-	const char *why;
+/* --- text: the details, then the verdict line --- */
 
-	verdict_line(s, line, sizeof(line));
-	switch (s->cfg->report) {
-	case REPORT_TEXT:
-		if (!s->skip_why)
-			details_block(s, out);
-		fprintf(out, "%s\n", line);
-		break;
-	case REPORT_KTAP:
-		if (!s->skip_why)
-			details_block(s, out);
-		ktap_diag(ktap_on(out), "%s", line);
-		why = stress_verdict_reason(s, stress_signal_number(), reason, sizeof(reason));
-		ktap_result(ktap_on(out), stress_verdict_info(stress_verdict_of(s))->ktap,
-			    s->sc->name, why ? "%s" : NULL, why);
-		break;
-	case REPORT_JSON:
-		fprintf(err, "%s\n", line);
-		if (s->nr_failures)
-			fprintf(err, "# reproduce: %s\n", s->reproducer);
-		break;
-	}
-	stress_out_flush(out);
+static void text_line(FILE *out, const char *text)
+{
+	fprintf(out, "%s\n", text);
 }
 
-/* A scenario a signal left unstarted: its KTAP result (# SKIP) or text line. */
-static void report_not_run(const struct stress_config *cfg, const struct scenario *sc, FILE *out,
-			   FILE *err)
+static void text_run(struct stress *s, const char *line, FILE *out, FILE *err)
 {
-	if (cfg->report == REPORT_KTAP)
-		ktap_result(ktap_on(out), KTAP_SKIP, sc->name, "interrupted (%s) before it started",
-			    stress_signal_name(stress_signal_number()));
+	if (!s->skip_why)
+		details_block(s, out, false);
+	text_line(out, line);
+}
+
+static void text_not_run(const struct scenario *sc, FILE *out, FILE *err)
+{
+	fprintf(out, "stress: INTERRUPTED %s not started\n", sc->name);
+}
+
+/* --- KTAP: lines for people as diagnostics, one result per run --- */
+
+static void ktap_open(FILE *out, unsigned int nr_runs)
+{
+	ktap_begin(&kt, out, nr_runs);
+}
+
+static void ktap_line(FILE *out, const char *text)
+{
+	if (kt.out)
+		ktap_diag(ktap_on(out), "%s", text);
 	else
-		fprintf(cfg->report == REPORT_JSON ? err : out, "stress: INTERRUPTED %s not started\n",
-			sc->name);
+		text_line(out, text);
+}
+
+static void ktap_run(struct stress *s, const char *line, FILE *out, FILE *err)
+{
+	char reason[192];
+	const char *why;
+
+	if (!s->skip_why)
+		details_block(s, out, kt.out != NULL);
+	ktap_diag(ktap_on(out), "%s", line);
+	why = stress_verdict_reason(s, stress_signal_number(), reason, sizeof(reason));
+	ktap_result(ktap_on(out), stress_verdict_info(stress_verdict_of(s))->ktap,
+		    s->sc->name, why ? "%s" : NULL, why);
+}
+
+/* A scenario a signal left unstarted: # SKIP. */
+static void ktap_not_run(const struct scenario *sc, FILE *out, FILE *err)
+{
+	ktap_result(ktap_on(out), KTAP_SKIP, sc->name, "interrupted (%s) before it started",
+		    stress_signal_name(stress_signal_number()));
+}
+
+/* Planned runs that never started keep the plan whole; then the totals. */
+static void ktap_close(const struct stress_config *cfg, const struct stress_summary *sum,
+		       unsigned int *not_run, FILE *out)
+{
+	unsigned int i;
+	char extra[96];
+
+	if (!kt.out)
+		return;
+	for (i = ktap_nr(&kt); kt.lvl[0].plan && i < kt.lvl[0].plan; i++, (*not_run)++)
+		ktap_result(ktap_on(out), KTAP_SKIP,
+			    cfg->scenarios[i % cfg->nr_scenarios]->name, "%s",
+			    stress_interrupted() || sum->interrupted ?
+			    "interrupted before it started" : "not run: the run stopped early");
+	snprintf(extra, sizeof(extra), FAIL_CLASS_TOTALS,
+		 FAIL_CLASS_TOTALS_ARGS(sum->by_class));
+	ktap_end(ktap_on(out), extra);
+}
+
+/* --- JSON: stdout is the document; people read stderr --- */
+
+static void json_run_line(struct stress *s, const char *line, FILE *out, FILE *err)
+{
+	fprintf(err, "%s\n", line);
+	if (s->tally.nr_failures)
+		fprintf(err, "# reproduce: %s\n", s->reproducer);
+}
+
+/* The text line, on stderr. */
+static void json_not_run(const struct scenario *sc, FILE *out, FILE *err)
+{
+	text_not_run(sc, err, out);
+}
+
+static const struct report_ops report_formats[] = {
+	[REPORT_TEXT] = {
+		.diag = "", .run_when_forced = true,
+		.line = text_line, .run = text_run, .not_run = text_not_run,
+	},
+	[REPORT_KTAP] = {
+		.diag = "# ", .closing_in_replay = true, .run_when_forced = true,
+		.begin = ktap_open, .line = ktap_line, .run = ktap_run,
+		.not_run = ktap_not_run, .end = ktap_close,
+	},
+	[REPORT_JSON] = {
+		.document = true, .diag = "",
+		.line = text_line, .run = json_run_line, .not_run = json_not_run,
+	},
+};
+
+static const struct report_ops *ops_of(const struct stress_config *cfg)
+{
+	return &report_formats[cfg->report];
+}
+
+static void report_run(struct stress *s, FILE *out, FILE *err)
+{
+	char line[1024];
+
+	verdict_line(s, line, sizeof(line));
+	ops_of(s->cfg)->run(s, line, out, err);
+	stress_out_flush(out);
 }
 
 /* "stress: SUCCESS (...)" / "stress: FAILURE (...)", like rcutorture's last line. */
@@ -295,20 +409,8 @@ static void report_end(const struct stress_config *cfg, const struct stress_summ
 			   status == STRESS_EXIT_INCOMPLETE ? "INCOMPLETE" :
 			   status > 128 ? "INTERRUPTED" : "ERROR";
 
-	if (cfg->report == REPORT_KTAP && kt.out) {
-		/* Planned runs that never started keep the plan whole. */
-		unsigned int i;
-		char extra[96];
-
-		for (i = ktap_nr(&kt); kt.lvl[0].plan && i < kt.lvl[0].plan; i++, not_run++)
-			ktap_result(ktap_on(out), KTAP_SKIP,
-				    cfg->scenarios[i % cfg->nr_scenarios]->name, "%s",
-				    stress_interrupted() || sum->interrupted ?
-				    "interrupted before it started" : "not run: the run stopped early");
-		snprintf(extra, sizeof(extra), FAIL_CLASS_TOTALS,
-			 FAIL_CLASS_TOTALS_ARGS(sum->by_class));
-		ktap_end(ktap_on(out), extra);
-	}
+	if (ops_of(cfg)->end)
+		ops_of(cfg)->end(cfg, sum, &not_run, out);
 	if (not_run)
 		snprintf(tail, sizeof(tail), ", %u not run", not_run);
 	human_line(cfg, out, "stress: %s (%u run%s: %u passed, %u failed, %u skipped, %u error%s%s; "
@@ -378,34 +480,35 @@ static void report_json_run(struct stress *s)
 		json_key(&jw, "ops_per_s");
 		json_null(&jw);		/* a window too short to carry a rate */
 	}
-	json_ku64(&jw, "checks", atomic_load(&s->checks));
+	json_ku64(&jw, "checks", atomic_load(&s->tally.checks));
 	json_ku64(&jw, "quiescent", atomic_load(&s->quiescent));
 	json_kdouble(&jw, "worst_margin", w);
 	json_kstr(&jw, "worst_invariant", wn);
 	json_karr_begin(&jw, "margins");
-	n = atomic_load(&s->nr_margins);
+	n = atomic_load(&s->tally.nr_margins);
 	for (i = 0; i < n; i++) {
 		json_obj_begin(&jw);
-		json_kstr(&jw, "invariant", s->margins[i].name);
-		json_kdouble(&jw, "worst", s->margins[i].worst < 0 ? 0 : s->margins[i].worst);
-		json_kdouble(&jw, "used", s->margins[i].used);
-		json_kdouble(&jw, "bound", s->margins[i].bound);
-		json_ku64(&jw, "checks", atomic_load(&s->margins[i].count));
+		json_kstr(&jw, "invariant", s->tally.margins[i].name);
+		json_kdouble(&jw, "worst",
+			     s->tally.margins[i].worst < 0 ? 0 : s->tally.margins[i].worst);
+		json_kdouble(&jw, "used", s->tally.margins[i].used);
+		json_kdouble(&jw, "bound", s->tally.margins[i].bound);
+		json_ku64(&jw, "checks", atomic_load(&s->tally.margins[i].count));
 		json_obj_end(&jw);
 	}
 	json_arr_end(&jw);
 	json_karr_begin(&jw, "soft");
-	n = atomic_load(&s->nr_softs);
+	n = atomic_load(&s->tally.nr_softs);
 	for (i = 0; i < n; i++) {
 		json_obj_begin(&jw);
-		json_kstr(&jw, "event", s->softs[i].name);
-		json_ku64(&jw, "count", atomic_load(&s->softs[i].count));
+		json_kstr(&jw, "event", s->tally.softs[i].name);
+		json_ku64(&jw, "count", atomic_load(&s->tally.softs[i].count));
 		json_obj_end(&jw);
 	}
 	json_arr_end(&jw);
 	json_karr_begin(&jw, "failures");
-	for (i = 0; i < s->nr_failures; i++) {
-		struct stress_failure *f = &s->failures[i];
+	for (i = 0; i < s->tally.nr_failures; i++) {
+		const struct stress_failure *f = &s->tally.failures[i];
 
 		json_obj_begin(&jw);
 		json_kstr(&jw, "invariant", f->invariant);
@@ -417,7 +520,7 @@ static void report_json_run(struct stress *s)
 		json_obj_end(&jw);
 	}
 	json_arr_end(&jw);
-	json_ku64(&jw, "failure_events", s->nr_fail_events);
+	json_ku64(&jw, "failure_events", s->tally.nr_fail_events);
 	known_report_json(s, &jw);
 	json_kstr(&jw, "reproducer", s->reproducer);
 	json_kobj_begin(&jw, "scenario_data");
@@ -459,24 +562,30 @@ static void report_json_end(int status, int signo, const struct scenario *const 
 
 /* --- The sink: each report's pieces, in order, from one place --- */
 
+/* Where the sink's lines for people go. */
+static FILE *sink_human(const struct report_sink *k)
+{
+	return ops_of(k->cfg)->document ? k->err : k->out;
+}
+
 int report_sink_begin(struct report_sink *k, unsigned int nr_runs)
 {
 	const struct stress_config *cfg = k->cfg;
 
-	if (cfg->json_file || cfg->report == REPORT_JSON) {
+	if (cfg->json_file || ops_of(cfg)->document) {
 		k->body = open_memstream(&k->body_buf, &k->body_len);
 		if (!k->body)
 			return -1;
 		report_json_begin(cfg, k->body);
 	}
 	if (!k->forced)
-		report_begin(cfg, nr_runs, k->out, cfg->report == REPORT_JSON ? k->err : k->out);
+		report_begin(cfg, nr_runs, k->out, sink_human(k));
 	return 0;
 }
 
 void report_sink_run(struct report_sink *k, struct stress *s)
 {
-	if (!k->forced || k->cfg->report != REPORT_JSON)
+	if (!k->forced || ops_of(k->cfg)->run_when_forced)
 		report_run(s, k->out, k->err);
 	stress_verdict_tally(&k->sum, s);
 	if (k->body)
@@ -485,7 +594,7 @@ void report_sink_run(struct report_sink *k, struct stress *s)
 
 void report_sink_not_run(struct report_sink *k, const struct scenario *sc)
 {
-	report_not_run(k->cfg, sc, k->out, k->err);
+	ops_of(k->cfg)->not_run(sc, k->out, k->err);
 	k->sum.not_run++;
 }
 
@@ -502,14 +611,14 @@ static int sink_document(struct report_sink *k, int status, int signo,
 	k->body = NULL;
 	if (k->forced) {
 		/* Best effort, both: the process exits right after. */
-		if (cfg->report == REPORT_JSON) {
+		if (ops_of(cfg)->document) {
 			fwrite(k->body_buf, 1, k->body_len, k->out);
 			fflush(k->out);
 		}
 		if (cfg->json_out && stress_out_save(cfg->json_out, k->body_buf, k->body_len))
 			status = STRESS_EXIT_INTERNAL;
 	} else {
-		if (cfg->report == REPORT_JSON) {
+		if (ops_of(cfg)->document) {
 			stress_out_write(k->out, "stdout", k->body_buf, k->body_len);
 			if (!stress_out_check(k->out, "stdout"))
 				status = STRESS_EXIT_INTERNAL;
@@ -526,7 +635,7 @@ int report_sink_end(struct report_sink *k, int status, int signo,
 		    const struct scenario *const *not_run, unsigned int nr_not_run)
 {
 	const struct stress_config *cfg = k->cfg;
-	FILE *human = cfg->report == REPORT_JSON ? k->err : k->out;
+	FILE *human = sink_human(k);
 
 	k->sum.elapsed = stress_now() - k->t0;
 	if (k->forced) {
@@ -536,7 +645,7 @@ int report_sink_end(struct report_sink *k, int status, int signo,
 		return status;
 	}
 	k->sum.interrupted |= signo != 0;
-	if (!k->replay || cfg->report == REPORT_KTAP)
+	if (!k->replay || ops_of(cfg)->closing_in_replay)
 		report_end(cfg, &k->sum, status, human);
 	/* stdout is checked before the JSON says what the exit status is. */
 	if (!stress_out_check(k->out, "stdout"))

@@ -10,6 +10,13 @@
 #include "run.h"
 
 void report_progress(struct stress *s, double t, unsigned long ops, double rate);
+/*
+ * A line for people written outside the report goes to report_human()
+ * (stderr when stdout is the JSON document) and starts with report_diag()
+ * ("# " in KTAP, where it is a diagnostic).
+ */
+FILE *report_human(const struct stress_config *cfg);
+const char *report_diag(const struct stress_config *cfg);
 /* The runs of one invocation, for the closing line. */
 struct stress_summary {
 	unsigned int runs, passed, failed, skipped, errors;

@@ -3,6 +3,8 @@
  * The run object, struct stress: one scenario run's state, which the
  * engine's parts share (engine.c sets it up, threads.c runs its workers,
  * the watchdog watches it, report.c and verdict.c read its results).
+ * A member marked "owner: FILE" is written by that file only
+ * (tests/unit/run_owners.sh; docs/layout.md).
  */
 #ifndef _STRESS_RUN_H
 #define _STRESS_RUN_H
@@ -14,22 +16,7 @@
 #include "known.h"
 #include "scenario.h"
 #include "shape/hpcc_shape.h"
-
-/* One tracked key (margin or soft event). */
-struct stress_key {
-	const char *name;
-	atomic_ulong count;		/* checks (margins) or events (soft) */
-	double worst, used, bound;	/* margins, under @lock */
-	_Atomic double worst_fast;	/* lock-free pre-test */
-};
-
-struct stress_failure {
-	char invariant[64];
-	int cls;		/* enum stress_class */
-	int cpu;
-	char msg[512];
-	char *excerpt;		/* flight-recorder dump (malloc) */
-};
+#include "tally.h"
 
 /* Per-thread engine state (virtual CPU or selector). */
 struct stress_thread {
@@ -56,6 +43,27 @@ enum stress_phase { PH_IDLE, PH_SETUP, PH_START, PH_RUN, PH_STUTTER, PH_STOP, PH
 
 struct flight_recorder;
 
+/*
+ * How the workers and the controller hand over (threads.c writes it; the
+ * engine and hotplug.c read it). No lock: the words marked futex are
+ * slept on, so that a start or a resume wakes every worker at once
+ * instead of handing one mutex from worker to worker (under host load
+ * each hand-off waits for a time slice: 258 of them made a stutter last
+ * 30 s).
+ */
+struct run_workers {
+	atomic_uint go;			/* futex: 1 once the workers may run */
+	atomic_bool park_req;
+	atomic_uint park_gen;		/* futex: +1 at every resume */
+	atomic_uint nr_started;		/* workers created (set before go) */
+	atomic_uint nr_parked;
+	atomic_uint nr_exited;
+	atomic_uint nr_vcpus_done;	/* vCPUs that did --steps */
+	atomic_uint ctl_seq;		/* futex: +1 when a worker wakes the controller */
+	int vcpu_nice;			/* vCPU threads' nice value */
+};
+
+
 struct stress {
 	const struct stress_config *cfg;
 	const struct scenario *sc;
@@ -65,43 +73,18 @@ struct stress {
 	void *priv;
 
 	atomic_bool stop;
-	atomic_bool failed;
 
 	/* threads and phases */
 	struct stress_thread *threads;	/* nr_cpus vCPUs, then the selectors */
 	unsigned int nr_threads;
-	/*
-	 * No lock: the words marked futex are slept on (threads.c), so that
-	 * a start or a resume wakes every worker at once instead of handing
-	 * one mutex from worker to worker (under host load each hand-off
-	 * waits for a time slice: 258 of them made a stutter last 30 s).
-	 */
-	atomic_uint go;			/* futex: 1 once the workers may run */
-	atomic_bool park_req;
-	atomic_uint park_gen;		/* futex: +1 at every resume */
-	atomic_uint nr_started;		/* workers created (set before go) */
-	atomic_uint nr_parked;
-	atomic_uint nr_exited;
-	atomic_uint nr_vcpus_done;	/* vCPUs that did --steps */
+	struct run_workers workers;	/* owner: threads.c */
 	struct stress_rng hp_rng;	/* hotplug.c: the controller's seeded choices */
-	atomic_uint ctl_seq;		/* futex: +1 when a worker wakes the controller */
 	int ctl_tid;			/* the controller's thread id (watchdog) */
-	int vcpu_nice;			/* vCPU threads' nice value */
 
-	/* accounting */
-	atomic_ulong checks;
 	atomic_ulong quiescent;
-	struct stress_key margins[STRESS_MAX_KEYS];
-	atomic_uint nr_margins;
-	struct stress_key softs[STRESS_MAX_KEYS];
-	atomic_uint nr_softs;
-	pthread_mutex_t key_lock;
 
-	/* failures */
-	pthread_mutex_t fail_lock;
-	struct stress_failure failures[STRESS_MAX_FAILURES];
-	unsigned int nr_failures;	/* recorded */
-	unsigned long nr_fail_events;	/* including unrecorded */
+	struct run_tally tally;		/* owner: tally.c */
+
 	struct stress_found found[STRESS_MAX_FOUND];	/* by signature (known.c) */
 	unsigned int nr_found;
 	bool internal_error;

@@ -259,9 +259,9 @@ static void schedule(struct stress *s, struct replay *rp)
 		stress_watch_beat();
 		if (next_q && step == next_q) {
 			drain();
-			if (!atomic_load(&s->failed))
+			if (!atomic_load(&s->tally.failed))
 				stress_hotplug_step(s);
-			if (!atomic_load(&s->failed)) {
+			if (!atomic_load(&s->tally.failed)) {
 				atomic_fetch_add(&s->quiescent, 1);
 				if (s->sc->quiescent)
 					s->sc->quiescent(s);
@@ -272,9 +272,9 @@ static void schedule(struct stress *s, struct replay *rp)
 			f = &S.fibers[nr_cpus + stress_rng_below(&r, nr_sel)];
 		else
 			f = &S.fibers[stress_rng_below(&r, nr_cpus)];
-		if (!atomic_load(&s->failed) && can_start(f))
+		if (!atomic_load(&s->tally.failed) && can_start(f))
 			resume(f);
-		if (atomic_load(&s->failed)) {
+		if (atomic_load(&s->tally.failed)) {
 			rp->fail_step = step + 1;
 			return;
 		}
@@ -293,9 +293,9 @@ static void set_result(struct stress *s, struct replay *rp)
 	unsigned int i;
 
 	rp->has_result = true;
-	rp->failed = atomic_load(&s->failed);
+	rp->failed = atomic_load(&s->tally.failed);
 	snprintf(rp->invariant, sizeof(rp->invariant), "%s",
-		 s->nr_failures ? s->failures[0].invariant : "");
+		 s->tally.nr_failures ? s->tally.failures[0].invariant : "");
 	rp->hops = S.hops;
 	rp->preempts = S.preempts;
 	rp->quiescent = atomic_load(&s->quiescent);
@@ -352,7 +352,7 @@ static int run_serial(struct stress *s, struct replay *rp)
 	kc_set_cpu(0);
 	s->elapsed = stress_now() - t0;
 	s->ops = stress_threads_ops(s);
-	if (!atomic_load(&s->failed) && s->sc->quiescent && !s->interrupted) {
+	if (!atomic_load(&s->tally.failed) && s->sc->quiescent && !s->interrupted) {
 		atomic_fetch_add(&s->quiescent, 1);
 		s->sc->quiescent(s);
 	}
@@ -374,7 +374,7 @@ static int run_serial(struct stress *s, struct replay *rp)
 	}
 	if (s->internal_error)
 		rc = STRESS_EXIT_INTERNAL;
-	else if (atomic_load(&s->failed))
+	else if (atomic_load(&s->tally.failed))
 		rc = STRESS_EXIT_FAIL;
 	return rc;
 }

@@ -16,7 +16,62 @@
 
 bool stress_failed(struct stress *s)
 {
-	return atomic_load(&s->failed);
+	return atomic_load(&s->tally.failed);
+}
+
+void stress_tally_init(struct run_tally *t)
+{
+	pthread_mutex_init(&t->key_lock, NULL);
+	pthread_mutex_init(&t->fail_lock, NULL);
+}
+
+void stress_tally_free(struct run_tally *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nr_failures; i++)
+		free(t->failures[i].excerpt);
+	t->nr_failures = 0;
+	t->nr_fail_events = 0;
+	atomic_store(&t->failed, false);
+}
+
+void stress_tally_snapshot(struct run_tally *c, struct run_tally *s)
+{
+	unsigned int i;
+
+	atomic_store(&c->failed, atomic_load(&s->failed));
+	atomic_store(&c->checks, atomic_load(&s->checks));
+	if (!pthread_mutex_trylock(&s->key_lock)) {
+		unsigned int n = atomic_load(&s->nr_margins);
+
+		for (i = 0; i < n; i++) {
+			c->margins[i].name = s->margins[i].name;
+			c->margins[i].worst = s->margins[i].worst;
+			c->margins[i].used = s->margins[i].used;
+			c->margins[i].bound = s->margins[i].bound;
+			atomic_store(&c->margins[i].worst_fast, s->margins[i].worst);
+			atomic_store(&c->margins[i].count, atomic_load(&s->margins[i].count));
+		}
+		atomic_store(&c->nr_margins, n);
+		n = atomic_load(&s->nr_softs);
+		for (i = 0; i < n; i++) {
+			c->softs[i].name = s->softs[i].name;
+			atomic_store(&c->softs[i].count, atomic_load(&s->softs[i].count));
+		}
+		atomic_store(&c->nr_softs, n);
+		pthread_mutex_unlock(&s->key_lock);
+	}
+	if (!pthread_mutex_trylock(&s->fail_lock)) {
+		c->nr_failures = s->nr_failures;
+		c->nr_fail_events = s->nr_fail_events;
+		for (i = 0; i < s->nr_failures; i++) {
+			c->failures[i] = s->failures[i];
+			c->failures[i].excerpt = s->failures[i].excerpt ?
+						 strdup(s->failures[i].excerpt) : NULL;
+		}
+		pthread_mutex_unlock(&s->fail_lock);
+	}
 }
 
 static struct stress_key *find_key(struct stress *s, struct stress_key *keys,
@@ -27,7 +82,7 @@ static struct stress_key *find_key(struct stress *s, struct stress_key *keys,
 	for (i = 0; i < n; i++)
 		if (keys[i].name == name || !strcmp(keys[i].name, name))
 			return &keys[i];
-	pthread_mutex_lock(&s->key_lock);
+	pthread_mutex_lock(&s->tally.key_lock);
 	n = atomic_load_explicit(nr, memory_order_relaxed);
 	for (i = 0; i < n; i++)
 		if (!strcmp(keys[i].name, name))
@@ -38,13 +93,13 @@ static struct stress_key *find_key(struct stress *s, struct stress_key *keys,
 		atomic_store_explicit(&keys[n].worst_fast, -1.0, memory_order_relaxed);
 		atomic_store_explicit(nr, n + 1, memory_order_release);
 	}
-	pthread_mutex_unlock(&s->key_lock);
+	pthread_mutex_unlock(&s->tally.key_lock);
 	return i < STRESS_MAX_KEYS ? &keys[i] : NULL;
 }
 
 void stress_margin(struct stress *s, const char *invariant, double used, double bound)
 {
-	struct stress_key *k = find_key(s, s->margins, &s->nr_margins, invariant);
+	struct stress_key *k = find_key(s, s->tally.margins, &s->tally.nr_margins, invariant);
 	double m;
 
 	if (!k)
@@ -56,19 +111,19 @@ void stress_margin(struct stress *s, const char *invariant, double used, double 
 		m = used > 0 ? INFINITY : 0;
 	if (m <= atomic_load_explicit(&k->worst_fast, memory_order_relaxed))
 		return;
-	pthread_mutex_lock(&s->key_lock);
+	pthread_mutex_lock(&s->tally.key_lock);
 	if (m > k->worst) {
 		k->worst = m;
 		k->used = used;
 		k->bound = bound;
 		atomic_store_explicit(&k->worst_fast, m, memory_order_relaxed);
 	}
-	pthread_mutex_unlock(&s->key_lock);
+	pthread_mutex_unlock(&s->tally.key_lock);
 }
 
 void stress_soft(struct stress *s, const char *what, unsigned long n)
 {
-	struct stress_key *k = find_key(s, s->softs, &s->nr_softs, what);
+	struct stress_key *k = find_key(s, s->tally.softs, &s->tally.nr_softs, what);
 
 	if (k)
 		atomic_fetch_add_explicit(&k->count, n, memory_order_relaxed);
@@ -76,7 +131,7 @@ void stress_soft(struct stress *s, const char *what, unsigned long n)
 
 void stress_count_checks(struct stress *s, unsigned long n)
 {
-	atomic_fetch_add_explicit(&s->checks, n, memory_order_relaxed);
+	atomic_fetch_add_explicit(&s->tally.checks, n, memory_order_relaxed);
 }
 
 void stress_check_no_warn(struct stress *s)
@@ -173,7 +228,8 @@ static bool record_failure(struct stress *s, enum stress_class cls, const char *
 	struct stress_failure *f;
 	bool first;
 
-	if (wd ? pthread_mutex_trylock(&s->fail_lock) : pthread_mutex_lock(&s->fail_lock))
+	if (wd ? pthread_mutex_trylock(&s->tally.fail_lock) :
+		 pthread_mutex_lock(&s->tally.fail_lock))
 		return false;
 	/* Every name a run fails with is declared: replay and --known files can name it. */
 	if (!stress_invariant_find(s->sc, invariant))
@@ -181,12 +237,12 @@ static bool record_failure(struct stress *s, enum stress_class cls, const char *
 				      "not declare", s->sc->name, invariant);
 	/* A known signature is counted (known.c) and the run goes on. */
 	if (known_count(s, cls, invariant, fn, msg, wd)) {
-		pthread_mutex_unlock(&s->fail_lock);
+		pthread_mutex_unlock(&s->tally.fail_lock);
 		return true;
 	}
-	first = !s->nr_fail_events++;
-	if (s->nr_failures < STRESS_MAX_FAILURES) {
-		f = &s->failures[s->nr_failures++];
+	first = !s->tally.nr_fail_events++;
+	if (s->tally.nr_failures < STRESS_MAX_FAILURES) {
+		f = &s->tally.failures[s->tally.nr_failures++];
 		snprintf(f->invariant, sizeof(f->invariant), "%s", invariant);
 		f->cls = cls;
 		f->cpu = cpu;
@@ -212,7 +268,7 @@ static bool record_failure(struct stress *s, enum stress_class cls, const char *
 			f->excerpt = recorder_dump(s->rec, cpu, 16);
 		}
 	}
-	pthread_mutex_unlock(&s->fail_lock);
+	pthread_mutex_unlock(&s->tally.fail_lock);
 	if (first && (!wd || !ftrylockfile(stderr))) {
 		fprintf(stderr, "stress: %s: invariant %s failed (class %s, cpu %d): %s\n",
 			s->sc->name, invariant, stress_class_name(cls), cpu, msg);
@@ -230,7 +286,7 @@ static void vfail(struct stress *s, enum stress_class cls, const char *invariant
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (record_failure(s, cls, invariant, fn, cpu, msg, wd))
 		return;
-	atomic_store(&s->failed, true);
+	atomic_store(&s->tally.failed, true);
 	atomic_store(&s->stop, true);
 }
 

@@ -126,11 +126,11 @@ static void word_wait_passing(atomic_uint *w, unsigned int val)
  */
 static void ctl_wake(struct stress *s, bool always)
 {
-	if (!always && atomic_load(&s->nr_parked) + atomic_load(&s->nr_exited) <
-	    atomic_load_explicit(&s->nr_started, memory_order_relaxed))
+	if (!always && atomic_load(&s->workers.nr_parked) + atomic_load(&s->workers.nr_exited) <
+	    atomic_load_explicit(&s->workers.nr_started, memory_order_relaxed))
 		return;
-	atomic_fetch_add(&s->ctl_seq, 1);
-	word_wake(&s->ctl_seq);
+	atomic_fetch_add(&s->workers.ctl_seq, 1);
+	word_wake(&s->workers.ctl_seq);
 }
 
 /*
@@ -140,7 +140,7 @@ static void ctl_wake(struct stress *s, bool always)
  */
 static void ctl_wait(struct stress *s, unsigned int seq, double secs)
 {
-	word_wait(&s->ctl_seq, seq, (long)(secs * 1e9));
+	word_wait(&s->workers.ctl_seq, seq, (long)(secs * 1e9));
 }
 
 /*
@@ -166,21 +166,21 @@ static void park(struct stress *s, struct stress_thread *th)
 	kc_cpu_unhold();
 	kc_rcu_thread_offline();	/* qsbr: no grace period waits for a parked CPU */
 	atomic_store_explicit(&th->state, TS_PARKED, memory_order_relaxed);
-	atomic_fetch_add(&s->nr_parked, 1);
-	gen = atomic_load(&s->park_gen);
-	if (atomic_load(&s->park_req)) {
+	atomic_fetch_add(&s->workers.nr_parked, 1);
+	gen = atomic_load(&s->workers.park_gen);
+	if (atomic_load(&s->workers.park_req)) {
 		ctl_wake(s, false);
-		while (atomic_load(&s->park_gen) == gen)
-			word_wait_passing(&s->park_gen, gen);
+		while (atomic_load(&s->workers.park_gen) == gen)
+			word_wait_passing(&s->workers.park_gen, gen);
 	}
 	while (!th->selector && !cpu_online(th->id) && !atomic_load(&s->stop)) {
 		atomic_store_explicit(&th->state, TS_OFFLINE, memory_order_relaxed);
-		gen = atomic_load(&s->park_gen);
+		gen = atomic_load(&s->workers.park_gen);
 		if (cpu_online(th->id) || atomic_load(&s->stop))
 			break;
-		word_wait_passing(&s->park_gen, gen);
+		word_wait_passing(&s->workers.park_gen, gen);
 	}
-	atomic_fetch_sub(&s->nr_parked, 1);
+	atomic_fetch_sub(&s->workers.nr_parked, 1);
 	/*
 	 * No longer parked: should the resume take it long (a hook, its vCPU),
 	 * the watchdog judges it like any running thread, also once the next
@@ -246,13 +246,13 @@ static void *worker(void *arg)
 	stress_rng_seed(&rng, s->seed, stream, th->id);
 	if (!th->selector) {
 		stress_inject_attach(s, th->id);
-		if (s->vcpu_nice)
-			setpriority(PRIO_PROCESS, syscall(SYS_gettid), s->vcpu_nice);
+		if (s->workers.vcpu_nice)
+			setpriority(PRIO_PROCESS, syscall(SYS_gettid), s->workers.vcpu_nice);
 	}
 
 	/* A stop before the start sets go too. */
-	while (!atomic_load(&s->go))
-		word_wait_passing(&s->go, 0);
+	while (!atomic_load(&s->workers.go))
+		word_wait_passing(&s->workers.go, 0);
 	stress_test_hook(s, STRESS_HOOK_WORKER_GO, th->selector ? s->cfg->nr_cpus + th->id : th->id);
 	/* A vCPU thread runs its vCPU, as a task pinned to a CPU would. */
 	if (!th->selector)
@@ -266,7 +266,7 @@ static void *worker(void *arg)
 	atomic_store_explicit(&th->state, TS_RUN, memory_order_relaxed);
 	busy_since = stress_now();
 	while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
-		if (atomic_load_explicit(&s->park_req, memory_order_acquire)) {
+		if (atomic_load_explicit(&s->workers.park_req, memory_order_acquire)) {
 			park(s, th);
 			busy_since = stress_now();	/* parked is not busy */
 			continue;
@@ -274,7 +274,7 @@ static void *worker(void *arg)
 		atomic_store_explicit(&th->state, TS_STEP, memory_order_relaxed);
 		if (!th->selector && s->cfg->steps && n >= s->cfg->steps) {
 			kc_rcu_thread_offline();
-			atomic_fetch_add(&s->nr_vcpus_done, 1);
+			atomic_fetch_add(&s->workers.nr_vcpus_done, 1);
 			break;
 		}
 		if (th->selector) {
@@ -318,7 +318,7 @@ static void *worker(void *arg)
 	}
 	kc_rcu_unregister_thread();
 	atomic_store_explicit(&th->state, TS_EXITED, memory_order_relaxed);
-	atomic_fetch_add(&s->nr_exited, 1);
+	atomic_fetch_add(&s->workers.nr_exited, 1);
 	ctl_wake(s, true);
 	return NULL;
 }
@@ -339,7 +339,7 @@ int stress_threads_start(struct stress *s)
 	sigset_t old;
 	int err = 0;
 
-	s->vcpu_nice = stress_vcpu_nice(s->cfg, s->nr_threads - nr_cpus);
+	s->workers.vcpu_nice = stress_vcpu_nice(s->cfg, s->nr_threads - nr_cpus);
 	for (i = 0; i < s->nr_threads; i++) {
 		struct stress_thread *th = &s->threads[i];
 
@@ -374,7 +374,7 @@ int stress_threads_start(struct stress *s)
 		if (err)
 			break;
 		atomic_store_explicit(&th->started, true, memory_order_release);
-		atomic_fetch_add_explicit(&s->nr_started, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&s->workers.nr_started, 1, memory_order_relaxed);
 		stress_watch_beat();
 	}
 	if (err) {
@@ -387,14 +387,14 @@ int stress_threads_start(struct stress *s)
 	 * t0, however long waking the workers keeps the controller away.
 	 */
 	atomic_store(&s->t0, stress_now());
-	atomic_store(&s->go, 1);
-	word_wake_tree(&s->go);
+	atomic_store(&s->workers.go, 1);
+	word_wake_tree(&s->workers.go);
 	return 0;
 }
 
 static unsigned int nr_started(struct stress *s)
 {
-	return atomic_load_explicit(&s->nr_started, memory_order_relaxed);
+	return atomic_load_explicit(&s->workers.nr_started, memory_order_relaxed);
 }
 
 /*
@@ -410,11 +410,12 @@ bool stress_threads_quiesce(struct stress *s)
 	double t0 = stress_now(), t1;
 	bool ok = true;
 
-	atomic_store(&s->park_req, true);
+	atomic_store(&s->workers.park_req, true);
 	for (;;) {
-		unsigned int seq = atomic_load(&s->ctl_seq);
+		unsigned int seq = atomic_load(&s->workers.ctl_seq);
 
-		if (atomic_load(&s->nr_parked) + atomic_load(&s->nr_exited) >= total)
+		if (atomic_load(&s->workers.nr_parked) +
+		    atomic_load(&s->workers.nr_exited) >= total)
 			break;
 		ctl_wait(s, seq, 0.05);
 		stress_watch_beat();
@@ -434,9 +435,9 @@ bool stress_threads_quiesce(struct stress *s)
 			s->sc->quiescent(s);
 	}
 	t0 = stress_now();
-	atomic_store(&s->park_req, false);
-	atomic_fetch_add(&s->park_gen, 1);
-	word_wake_tree(&s->park_gen);
+	atomic_store(&s->workers.park_req, false);
+	atomic_fetch_add(&s->workers.park_gen, 1);
+	word_wake_tree(&s->workers.park_gen);
 	s->quiescent_time += t0 - t1;
 	return ok;
 }
@@ -454,14 +455,14 @@ bool stress_threads_stop(struct stress *s)
 	bool ok = true;
 
 	atomic_store(&s->stop, true);
-	atomic_store(&s->go, 1);	/* workers not started yet see the stop */
-	word_wake_tree(&s->go);
-	atomic_fetch_add(&s->park_gen, 1);	/* and those parked while offline */
-	word_wake_tree(&s->park_gen);
+	atomic_store(&s->workers.go, 1);	/* workers not started yet see the stop */
+	word_wake_tree(&s->workers.go);
+	atomic_fetch_add(&s->workers.park_gen, 1);	/* and those parked while offline */
+	word_wake_tree(&s->workers.park_gen);
 	for (;;) {
-		unsigned int seq = atomic_load(&s->ctl_seq);
+		unsigned int seq = atomic_load(&s->workers.ctl_seq);
 
-		if (atomic_load(&s->nr_exited) >= total)
+		if (atomic_load(&s->workers.nr_exited) >= total)
 			break;
 		ctl_wait(s, seq, 0.05);
 		stress_watch_beat();
@@ -488,5 +489,5 @@ bool stress_threads_stop(struct stress *s)
 /* Every vCPU did its --steps. */
 bool stress_threads_done(struct stress *s)
 {
-	return s->cfg->steps && atomic_load(&s->nr_vcpus_done) >= s->cfg->nr_cpus;
+	return s->cfg->steps && atomic_load(&s->workers.nr_vcpus_done) >= s->cfg->nr_cpus;
 }

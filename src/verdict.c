@@ -27,7 +27,7 @@ enum stress_verdict stress_verdict_of(struct stress *s)
 {
 	if (s->internal_error)
 		return VERDICT_ERROR;
-	if (atomic_load(&s->failed))
+	if (atomic_load(&s->tally.failed))
 		return VERDICT_FAIL;
 	/* Starved, or a window too short to judge: no verdict either way. */
 	if (s->starved)
@@ -78,10 +78,10 @@ const char *stress_verdict_reason(struct stress *s, int signo, char *buf, size_t
 	case VERDICT_PASS:
 		return NULL;
 	case VERDICT_FAIL:
-		if (!s->nr_failures)
+		if (!s->tally.nr_failures)
 			return "failed";
-		snprintf(buf, len, "invariant %s failed (class %s)", s->failures[0].invariant,
-			 stress_class_name(s->failures[0].cls));
+		snprintf(buf, len, "invariant %s failed (class %s)", s->tally.failures[0].invariant,
+			 stress_class_name(s->tally.failures[0].cls));
 		return buf;
 	case VERDICT_ERROR:
 		return "internal error";
@@ -113,7 +113,8 @@ void stress_verdict_tally(struct stress_summary *sum, struct stress *s)
 		break;
 	case TALLY_FAILED:
 		sum->failed++;
-		sum->by_class[s->nr_failures ? s->failures[0].cls : STRESS_WRONG_ANSWER]++;
+		sum->by_class[s->tally.nr_failures ? s->tally.failures[0].cls :
+			      STRESS_WRONG_ANSWER]++;
 		break;
 	case TALLY_ERRORS:
 		sum->errors++;

@@ -299,7 +299,6 @@ static bool probe_defer(struct stress *s, double now, double w, double age)
 static struct stress *snapshot(struct stress *s, double now, bool interrupted)
 {
 	struct stress *c = calloc(1, sizeof(*c));
-	unsigned int i;
 
 	if (!c)
 		return NULL;
@@ -312,44 +311,13 @@ static struct stress *snapshot(struct stress *s, double now, bool interrupted)
 	memcpy(c->reproducer, s->reproducer, sizeof(c->reproducer));
 	c->skipped = s->cfg->no_check;
 	c->interrupted = interrupted;
-	atomic_store(&c->failed, stress_failed(s));
-	atomic_store(&c->checks, atomic_load(&s->checks));
 	atomic_store(&c->quiescent, atomic_load(&s->quiescent));
 	if (atomic_load(&s->t0) > 0) {
 		c->elapsed = now - atomic_load(&s->t0);
 		c->startup = s->startup;
 		c->ops = threads_visible(s) ? stress_threads_ops(s) : 0;
 	}
-	if (!pthread_mutex_trylock(&s->key_lock)) {
-		unsigned int n = atomic_load(&s->nr_margins);
-
-		for (i = 0; i < n; i++) {
-			c->margins[i].name = s->margins[i].name;
-			c->margins[i].worst = s->margins[i].worst;
-			c->margins[i].used = s->margins[i].used;
-			c->margins[i].bound = s->margins[i].bound;
-			atomic_store(&c->margins[i].worst_fast, s->margins[i].worst);
-			atomic_store(&c->margins[i].count, atomic_load(&s->margins[i].count));
-		}
-		atomic_store(&c->nr_margins, n);
-		n = atomic_load(&s->nr_softs);
-		for (i = 0; i < n; i++) {
-			c->softs[i].name = s->softs[i].name;
-			atomic_store(&c->softs[i].count, atomic_load(&s->softs[i].count));
-		}
-		atomic_store(&c->nr_softs, n);
-		pthread_mutex_unlock(&s->key_lock);
-	}
-	if (!pthread_mutex_trylock(&s->fail_lock)) {
-		c->nr_failures = s->nr_failures;
-		c->nr_fail_events = s->nr_fail_events;
-		for (i = 0; i < s->nr_failures; i++) {
-			c->failures[i] = s->failures[i];
-			c->failures[i].excerpt = s->failures[i].excerpt ?
-						 strdup(s->failures[i].excerpt) : NULL;
-		}
-		pthread_mutex_unlock(&s->fail_lock);
-	}
+	stress_tally_snapshot(&c->tally, &s->tally);
 	return c;
 }
 

@@ -55,12 +55,9 @@ static struct stress *prepare(struct kt *t, struct stress_config *cfg, const cha
 
 static void release(struct stress *s)
 {
-	unsigned int i;
-
 	if (s->sc->teardown)
 		s->sc->teardown(s);
-	for (i = 0; i < s->nr_failures; i++)
-		free(s->failures[i].excerpt);
+	stress_tally_free(&s->tally);
 	recorder_free(s->rec);
 	free(s->threads);
 	free(s);
@@ -98,13 +95,7 @@ static void quiet_end(void)
 /* Forget @s's failures: the next check starts from a passing run. */
 static void clear_failures(struct stress *s)
 {
-	unsigned int i;
-
-	for (i = 0; i < s->nr_failures; i++)
-		free(s->failures[i].excerpt);
-	s->nr_failures = 0;
-	s->nr_fail_events = 0;
-	s->failed = false;
+	stress_tally_free(&s->tally);
 	s->stop = false;
 }
 
@@ -112,9 +103,9 @@ static struct stress_key *margin_of(struct stress *s, const char *name)
 {
 	unsigned int i;
 
-	for (i = 0; i < atomic_load(&s->nr_margins); i++)
-		if (!strcmp(s->margins[i].name, name))
-			return &s->margins[i];
+	for (i = 0; i < atomic_load(&s->tally.nr_margins); i++)
+		if (!strcmp(s->tally.margins[i].name, name))
+			return &s->tally.margins[i];
 	return NULL;
 }
 
@@ -136,9 +127,9 @@ static double margin_worst(struct stress *s, const char *name)
 /* Whether @s failed, its first failure of @invariant, its message holding @what. */
 static bool failed_with(struct stress *s, const char *invariant, const char *what)
 {
-	return stress_failed(s) && s->nr_failures &&
-	       !strcmp(s->failures[0].invariant, invariant) &&
-	       strstr(s->failures[0].msg, what);
+	return stress_failed(s) && s->tally.nr_failures &&
+	       !strcmp(s->tally.failures[0].invariant, invariant) &&
+	       strstr(s->tally.failures[0].msg, what);
 }
 
 /*
@@ -155,10 +146,10 @@ static bool library_passes(struct kt *t, struct stress *s)
 	if (HPCC_API_KERNEL)
 		kt_skip(t, "this tree fails counter_storm's own checks (%s): "
 			"the checker test needs a library that passes",
-			s->nr_failures ? s->failures[0].msg : "?");
+			s->tally.nr_failures ? s->tally.failures[0].msg : "?");
 	else
 		KT_EXPECT(t, false, "a correct library fails: %s",
-			  s->nr_failures ? s->failures[0].msg : "?");
+			  s->tally.nr_failures ? s->tally.failures[0].msg : "?");
 	return false;
 }
 
@@ -196,7 +187,7 @@ static void storm_accuracy_range_exact(struct kt *t)
 		quiet_end();
 		KT_EXPECT(t, failed_with(s, "contract", "accuracy range"),
 			  "%s: model under %+ld: %s", key_names[key], off[i],
-			  s->nr_failures ? s->failures[0].msg : "not failed");
+			  s->tally.nr_failures ? s->tally.failures[0].msg : "not failed");
 		st->kshape[key].under -= off[i];
 		st->kshape[key].over += off[i];
 		clear_failures(s);
@@ -205,7 +196,7 @@ static void storm_accuracy_range_exact(struct kt *t)
 		quiet_end();
 		KT_EXPECT(t, failed_with(s, "contract", "accuracy range"),
 			  "%s: model over %+ld: %s", key_names[key], off[i],
-			  s->nr_failures ? s->failures[0].msg : "not failed");
+			  s->tally.nr_failures ? s->tally.failures[0].msg : "not failed");
 		st->kshape[key].over -= off[i];
 		release(s);
 	}
@@ -280,7 +271,7 @@ static void storm_pair_contract_range_quoted(struct kt *t)
 	quiet_end();
 	snprintf(want, sizeof(want), "= [-%lu, +%lu]", lo, hi);
 	KT_EXPECT(t, failed_with(s, "compare", want), "want %s: %s", want,
-		  s->nr_failures ? s->failures[0].msg : "not failed");
+		  s->tally.nr_failures ? s->tally.failures[0].msg : "not failed");
 	release(s);
 }
 
@@ -360,7 +351,7 @@ static void storm_update_in_flight(struct kt *t)
 	storm_quiescent(s);
 	quiet_end();
 	KT_EXPECT(t, failed_with(s, "quiescence", "in flight"), "%s",
-		  s->nr_failures ? s->failures[0].msg : "not failed");
+		  s->tally.nr_failures ? s->tally.failures[0].msg : "not failed");
 	release(s);
 }
 
@@ -453,8 +444,7 @@ static struct stress *shadow_setup(struct kt *t, struct zone *z, struct cc_shado
 		return NULL;
 	}
 	s->sc = &sc;
-	pthread_mutex_init(&s->key_lock, NULL);
-	pthread_mutex_init(&s->fail_lock, NULL);
+	stress_tally_init(&s->tally);
 	memset(sh, 0, sizeof(*sh));
 	z->wseq = &sh->wseq;
 	return s;
@@ -489,11 +479,11 @@ static void cc_shadow_wrong_answer(struct kt *t)
 		KT_EXPECT_EQU(t, atomic_load(&sh.judged[CC_TX_SUCCESS]), 1);
 		if (!skew[i])
 			KT_EXPECT(t, !stress_failed(s), "a right answer failed: %s",
-				  s->nr_failures ? s->failures[0].msg : "?");
+				  s->tally.nr_failures ? s->tally.failures[0].msg : "?");
 		else
 			KT_EXPECT(t, failed_with(s, "shadow_success", "answers"),
 				  "answer %+ld: %s", skew[i],
-				  s->nr_failures ? s->failures[0].msg : "not failed");
+				  s->tally.nr_failures ? s->tally.failures[0].msg : "not failed");
 		zone_destroy(&z);
 		free(s);
 	}
@@ -530,11 +520,11 @@ static void cc_shadow_failed_reset_lost(struct kt *t)
 		KT_EXPECT_EQ(t, zone_read(&z, &z.compact_order_failed), lost ? 0 : 4);
 		if (!lost)
 			KT_EXPECT(t, !stress_failed(s), "a right reset failed: %s",
-				  s->nr_failures ? s->failures[0].msg : "?");
+				  s->tally.nr_failures ? s->tally.failures[0].msg : "?");
 		else
 			KT_EXPECT(t, failed_with(s, "shadow_failed_reset", "compaction_failed_reset"),
 				  "lost reset (%s): %s", alloc ? "allocated" : "watermark",
-				  s->nr_failures ? s->failures[0].msg : "not failed");
+				  s->tally.nr_failures ? s->tally.failures[0].msg : "not failed");
 		zone_destroy(&z);
 		free(s);
 	}

@@ -74,11 +74,12 @@ static void report_one(unsigned int mask, bool no_check, enum stress_report_fmt 
 	s->starved = mask & F_STARVED;
 	s->interrupted = mask & F_SIGNAL;
 	if (mask & F_FAIL) {
-		atomic_store(&s->failed, true);
-		s->nr_failures = s->nr_fail_events = 1;
-		snprintf(s->failures[0].invariant, sizeof(s->failures[0].invariant), "watchdog");
-		s->failures[0].cls = STRESS_CRASH;
-		snprintf(s->failures[0].msg, sizeof(s->failures[0].msg), "planted");
+		atomic_store(&s->tally.failed, true);
+		s->tally.nr_failures = s->tally.nr_fail_events = 1;
+		snprintf(s->tally.failures[0].invariant, sizeof(s->tally.failures[0].invariant),
+			 "watchdog");
+		s->tally.failures[0].cls = STRESS_CRASH;
+		snprintf(s->tally.failures[0].msg, sizeof(s->tally.failures[0].msg), "planted");
 	}
 	d->status = stress_exit_worse(STRESS_EXIT_PASS,
 				      stress_verdict_exit(stress_verdict_of(s),
@@ -231,7 +232,7 @@ static void unavailable_is_skip(struct kt *t)
 	KT_EXPECT(t, !strcmp(stress_verdict_reason(&s, 0, buf, sizeof(buf)), "no such thing here"),
 		  "reason");
 	/* The same run failing (a WARN at teardown) is a failure, not a skip. */
-	atomic_store(&s.failed, true);
+	atomic_store(&s.tally.failed, true);
 	KT_EXPECT(t, !strcmp(stress_verdict(&s), "FAIL"), "%s", stress_verdict(&s));
 	KT_EXPECT(t, stress_verdict_info(stress_verdict_of(&s))->ktap == KTAP_FAIL, "not 'not ok'");
 }
