@@ -2,21 +2,16 @@
 # tier: long
 # scripts/kernel-check --findings (docs/kernel-trees.md#findings-a-maintainer-can-act-on)
 # on a fixture series of ours: lib/hpcc laid out as a kernel tree (BASE),
-# then a commit that seeds two findings (the carry bit from an unsigned int
+# then a commit that seeds a finding (the carry bit from an unsigned int
 # get_count_order(): tests/seam/fixtures/ktrees/count-order-int.patch,
-# carry_batch_4g wrong-answer; precise_compare()'s re-test the long API's
-# way round: precise-compare-retest.patch, compare_pair_extremes
-# wrong-answer, only at 9 to 16 CPUs), then an unrelated one (HEAD).
-# Checked: the carry finding's KUnit case is written, fails on the tree and
+# carry_batch_4g wrong-answer), then an unrelated one (HEAD).
+# Checked: the finding's KUnit case is written, fails on the tree and
 # passes on the fixed copy (the shim's KTAP of both runs, in the shape
 # kunit_parser.py reads: the suite a subtest four spaces in); its report
 # is at most 72 columns (but the Fixes: tag, never wrapped), names the
 # function and carries the Fixes: line of
 # the seeding commit; its .cocci and .diff exist, the diff applies to
-# HEAD's files and undoes the seeded change; the pair finding's case
-# (its helpers once, before it) is verified at the 16 CPUs its state
-# needs: it fails there on the tree and passes on lib/hpcc, and its report
-# reproduces it at 16 CPUs; bad --findings is exit 2.
+# HEAD's files and undoes the seeded change; bad --findings is exit 2.
 # Env: CC. KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -29,7 +24,7 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 	echo "ok 1 findings # SKIP already building against KERNEL_SRC"
 	exit 0
 fi
-echo "1..8"
+echo "1..7"
 unset MAKEFLAGS MAKELEVEL MFLAGS
 n=0 failed=0
 tmp=$(mktemp -d)
@@ -44,7 +39,6 @@ cp lib/hpcc/percpu_counter_tree.c "$repo/lib/"
 cp lib/hpcc/include/linux/percpu_counter_tree.h "$repo/include/linux/"
 g add -A && g commit -q -m "base"
 g apply -p1 "$root/tests/seam/fixtures/ktrees/count-order-int.patch"
-g apply -p1 "$root/tests/seam/fixtures/ktrees/precise-compare-retest.patch"
 g add -A && g commit -q -m "percpu_counter_tree: carry bit from get_count_order()"
 seed=$(g rev-parse --short=12 HEAD)
 echo "int vmscan;" >"$repo/mm/vmscan.c"
@@ -57,7 +51,7 @@ rc=$?
 [ $rc = 2 ] && [ "$(wc -l <"$tmp/bad.out")" = 1 ]
 result $? "bad --findings: exit 2, one line" "rc=$rc: $(cat "$tmp/bad.out")"
 
-scripts/kernel-check --duration 0.2s --cpus 2 --unit test_hpcc_carry,test_hpcc_edges --jobs 2 \
+scripts/kernel-check --duration 0.2s --cpus 2 --unit test_hpcc_carry --jobs 2 \
 	--findings "$out" --git "$repo" "$base..HEAD" >"$tmp/series.out" 2>&1
 rc=$?
 f=$out/carry_batch_4g
@@ -86,9 +80,9 @@ shape() {	# KTAP RESULT
 }
 ok=0
 shape "$kdir/tree.ktap" "not ok" || ok=1
-shape "$kdir/fix-count-order-long/kunit.ktap" ok || ok=1
+shape "$kdir/build/kunit.ktap" ok || ok=1
 result $ok "the case fails on the tree, passes fixed; KTAP as kunit_parser reads it" \
-	"$(cat "$kdir/tree.ktap" "$kdir/fix-count-order-long/kunit.ktap" 2>&1)"
+	"$(cat "$kdir/tree.ktap" "$kdir/build/kunit.ktap" 2>&1)"
 
 # The case is the tree's API only, in the shape of the kernel's file.
 ok=0
@@ -120,25 +114,7 @@ grep -q 'fixed by (no new finding)' "$f.txt" || ok=1
 result $ok "the fix: .cocci and .diff, applies to HEAD, re-judged clean" \
 	"$(cat "$tmp/apply" "$f.diff" 2>&1 | head -20)"
 
-# The state of the pair finding needs 16 CPUs: its case is verified in a
-# KUnit run of its own at 16 (not at the default 8, where it skips). The
-# fix, swap-tolerances, swaps every call and so is no fix of this seed:
-# the case passes on lib/hpcc instead, and no .cocci or .diff is written.
-p=$out/compare_pair_extremes
-ok=0
-grep -q '^    not ok 1 hpcc_test_compare_pair_extremes$' "$kdir/tree-16cpus.ktap" || ok=1
-grep -q '^    ok 1 hpcc_test_compare_pair_extremes$' "$kdir/hpcc-build/kunit.ktap" || ok=1
-grep -q '^	KUNIT_CASE(hpcc_test_compare_pair_extremes),$' "$p.kunit.c" || ok=1
-[ "$(grep -c '^static void hpcc_extremes_fill(' "$p.kunit.c")" = 1 ] || ok=1
-grep -q 'KUNIT_CPUS=16 kunit$' "$p.txt" || ok=1
-tr '\n' ' ' <"$p.txt" | grep -q 'verified at 16 CPUs: it fails on this tree and passes on lib/hpcc' ||
-	ok=1
-grep -q "^Fixes: $seed " "$p.txt" || ok=1
-[ ! -e "$p.diff" ] || ok=1
-result $ok "a case that needs 16 CPUs: verified at 16, fails on the tree, passes on lib/hpcc" \
-	"$(cat "$kdir/tree-16cpus.ktap" "$kdir/hpcc-build/kunit.ktap" 2>&1; head -30 "$p.txt")"
-
-# Nothing else: two findings, their sets of files.
-[ "$(find "$out" -type f | wc -l)" = 6 ]
-result $? "two findings, six files" "$(ls "$out")"
+# Nothing else: one finding, one set of files.
+[ "$(find "$out" -type f | wc -l)" = 4 ]
+result $? "one finding, four files" "$(ls "$out")"
 [ "$failed" = 0 ]
