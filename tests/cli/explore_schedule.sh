@@ -6,14 +6,14 @@
 # failure; a saved counterexample of a seeded bug (mutants/
 # hpcc-root-carry-read-set) replays on this tree as "not reproduced"
 # (exit 0), and as its failure on the mutant's; --json/--save are written
-# whole or not at all (exit 3); the watchdog gives no verdict (exit 4);
+# whole or not at all (exit 3), a pipe in place (exit 0); the watchdog gives no verdict (exit 4);
 # the root's copy of ./stress replays a schedule. KTAP on stdout.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/lib/sh/common.sh
 . "$here/lib/sh/common.sh"
 XP=$(realpath -m "${BUILD:-build/cc}/explore/explore")
-NR=25
+NR=26
 echo "KTAP version 1"
 echo "1..$NR"
 if [ ! -x "$XP" ]; then
@@ -126,6 +126,11 @@ result $? json_written_whole "exit $rc"
 rc=$?
 [ $rc = 3 ] && grep -q 'cannot write /dev/full' err
 result $? json_write_error_exit_3 "exit $rc: $(cat err)"
+# A pipe is written in place, and that is a success (exit 0).
+"$XP" --bound 0 --json /dev/stdout 2>err | grep '^{"harness":"counter_storm",' >out
+rc=${PIPESTATUS[0]}
+[ $rc = 0 ] && python3 -c 'import json,sys; json.load(sys.stdin)' <out 2>/dev/null
+result $? json_onto_pipe_exit_0 "exit $rc: $(cat err)"
 mkdir jdir
 "$XP" --bound 0 --json jdir >out 2>err
 rc=$?
