@@ -80,5 +80,11 @@ explore: $(XP_BIN)
 endif
 
 # ./stress --replay SCHEDULE runs this build's explorer, also from the
-# root's copy of ./stress (src/replay_explore.c).
+# root's copy of ./stress (src/replay_explore.c). The path is compiled in
+# and .flags leaves $(BUILD) out: a build directory copied under another
+# name (scripts/mutants' baseline) rebuilds the object from this stamp.
 $(BUILD)/src/replay_explore.o: CPPFLAGS_ALL += -DSTRESS_XP_BIN='"$(BUILD)/explore/explore"'
+$(BUILD)/src/replay_explore.o: $(BUILD)/.xp-bin
+$(BUILD)/.xp-bin: FORCE
+	@mkdir -p $(@D)
+	@echo '$(BUILD)/explore/explore' | cmp -s - $@ || echo '$(BUILD)/explore/explore' > $@

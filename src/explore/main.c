@@ -92,6 +92,11 @@ static void json_cfg(struct json *j, const struct xp_cfg *cfg)
 	json_kstr(j, "mode", cfg->pct ? "pct" : "dfs");
 	json_ki64(j, "bound", cfg->bound);
 	json_kstr(j, "reduction", reduction_names[cfg->reduction]);
+	json_ku64(j, "budget", cfg->budget);
+	json_ku64(j, "depth", cfg->pct_depth);
+	json_ku64(j, "runs", cfg->pct_runs);
+	json_kseed(j, "seed", cfg->seed);
+	json_kbool(j, "plant", cfg->plant);
 }
 
 static void json_stats(struct json *j, const struct xp_stats *st)

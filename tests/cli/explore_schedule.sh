@@ -6,14 +6,16 @@
 # failure; a saved counterexample of a seeded bug (mutants/
 # hpcc-root-carry-read-set) replays on this tree as "not reproduced"
 # (exit 0), and as its failure on the mutant's; --json/--save are written
-# whole or not at all (exit 3); the watchdog gives no verdict (exit 4);
-# the root's copy of ./stress replays a schedule. KTAP on stdout.
+# whole or not at all (exit 3), a pipe in place (exit 0); the watchdog
+# gives no verdict (exit 4); the root's copy of ./stress replays a
+# schedule; the 1 MiB limit at its edge; a stray line is told what was
+# wanted there. KTAP on stdout.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/lib/sh/common.sh
 . "$here/lib/sh/common.sh"
 XP=$(realpath -m "${BUILD:-build/cc}/explore/explore")
-NR=25
+NR=30
 echo "KTAP version 1"
 echo "1..$NR"
 if [ ! -x "$XP" ]; then
@@ -59,6 +61,18 @@ rc=$?
 [ $rc = 1 ] && grep -q '^# replay .*: FAIL planted_total (expected planted_total)' out
 result $? schedule_replays_its_failure "exit $rc: $(grep '^# replay' out)"
 
+# The size limit at its edge: 1 MiB is read (and refused for what it
+# says), one byte more for its size.
+head -c $((1 << 20)) /dev/zero | tr '\0' x >t
+refused schedule_1mib_read t 'truncated (no newline at the end)'
+echo x >>t
+refused schedule_past_1mib_refused t 'not a schedule file (over 1 MiB)'
+# A stray line says what was wanted there: a step among the steps, the
+# end after the last.
+awk '/^step / && !d { print "bogus"; d = 1; next } 1' sched >t
+refused schedule_stray_line_wants_step t "want 'step FIBER ORDER KIND OBJECT' here, got 'bogus'"
+sed '/^end /i bogus' sched >t
+refused schedule_stray_line_wants_end t "want 'end SUM' here, got 'bogus'"
 head -n -1 sched >t && refused schedule_no_end_refused t 'truncated: no .end'
 head -n 30 sched >t && refused schedule_truncated_steps_refused t 'truncated: no .step'
 head -n 9 sched >t && refused schedule_truncated_config_refused t "truncated: no 'sizes'"
@@ -126,6 +140,11 @@ result $? json_written_whole "exit $rc"
 rc=$?
 [ $rc = 3 ] && grep -q 'cannot write /dev/full' err
 result $? json_write_error_exit_3 "exit $rc: $(cat err)"
+# A pipe is written in place, and that is a success (exit 0).
+"$XP" --bound 0 --json /dev/stdout 2>err | grep '^{"harness":"counter_storm",' >out
+rc=${PIPESTATUS[0]}
+[ $rc = 0 ] && python3 -c 'import json,sys; json.load(sys.stdin)' <out 2>/dev/null
+result $? json_onto_pipe_exit_0 "exit $rc: $(cat err)"
 mkdir jdir
 "$XP" --bound 0 --json jdir >out 2>err
 rc=$?

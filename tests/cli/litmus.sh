@@ -11,12 +11,13 @@
 # and primitive family (locks, RCU, atomics, dependencies) that
 # docs/litmus-kernel.md reports for the kernel's own tests. The check is
 # shown to fail on a Never that is observed and on a wrong Shown-under:
-# line; an unsupported primitive is a skipped row; bad input is exit 2.
+# line; an unsupported primitive is a skipped row; bad input is exit 2. A
+# weak outcome's schedule names the test's variables.
 set -u
 XP=${BUILD:-build/cc}/explore/explore
 here=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-NR=7
+NR=8
 echo "1..$NR"
 if [ ! -x "$XP" ]; then
 	for i in $(seq 1 $NR); do echo "ok $i litmus_$i # SKIP no $XP"; done
@@ -75,6 +76,17 @@ out=$(lit --check "$dir/SB-never.litmus" 2>&1)
 got=$?
 [ $got -eq 1 ] && grep -q '^# FAIL SB: LKMM says Never' <<<"$out"
 result never_observed_fails $? "exit $got
+$out"
+
+# The weak outcome's schedule names the test's variables (the explorer
+# given the translation's own form directly: SB, observed under tso).
+printf '%s\n' 'var a 0' 'var b 0' 'thread' 'st a 1 once' 'ld r0 b once' 'thread' \
+	'st b 1 once' 'ld r0 a once' 'exists 0:r0=0 1:r0=0' >"$dir/sb.xp"
+out=$("$XP" --harness litmus --litmus "$dir/sb.xp" --memory-model tso --bound -1 2>&1)
+got=$?
+[ $got -eq 1 ] && grep -q '^#  *[0-9]* fiber 0 write a$' <<<"$out" &&
+	grep -q '^#  *[0-9]* fiber 1 read a$' <<<"$out" && ! grep -q 'fiber .* 0x' <<<"$out"
+result schedule_names_variables $? "exit $got
 $out"
 
 # MP claimed shown under tso too: pso alone shows it.
