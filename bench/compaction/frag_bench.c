@@ -12,7 +12,14 @@
  *
  *   frag-bench [--seed N] [--threads N] [--requests N] [--free-pages N]
  *              [--cluster-max 32|256] [--p5 intended|as-posted]
- *              [--pin-churn N] [--check] [--json FILE]
+ *              [--pin-churn N] [--stable-mult N] [--stable-weight D]
+ *              [--kernels LIST] [--no-contrast] [--check] [--json FILE]
+ *
+ * --stable-mult, --stable-weight: Stable's limit is N running averages of
+ * the pages scanned per success, each success moving the average 1/D of
+ * the way (default 2 and 8). --kernels: run only these columns (a comma
+ * list of names, case-insensitive); the goals need Redesign and Threshold.
+ * --no-contrast: no second run with the other P5 form.
  *
  * --check: exit 1 unless the published direction holds in the main table
  * (Threshold scans >= 10x less than Redesign, loses <= 15 Success(N)
@@ -155,9 +162,13 @@ static void json_run(FILE *f, const char *kernel, const char *p5, bool main_tabl
 	J(deferred); J(skipped); J(resets); J(limited_runs); J(budget_stops);
 	J(limited_scanned); J(max_depth); J(zone_successes); J(stable_avg);
 	J(stable_samples); J(overshoot_violations); J(shift_overflows);
+	J(trace_step);
 #undef J
 #undef J2
-	fprintf(f, "}");
+	fprintf(f, ", \"limit_trace\": [");
+	for (unsigned int i = 0; i < st->trace_len; i++)
+		fprintf(f, "%s%ld", i ? ", " : "", st->limit_trace[i]);
+	fprintf(f, "]}");
 }
 
 static void print_diag(const struct frag_stats *st, bool run[NR_K])
@@ -194,6 +205,17 @@ static bool check_run(const char *what, const struct frag_stats *st)
 	return inv;
 }
 
+/* The candidates as placed, from the first run. */
+static unsigned long candidates(const struct frag_stats *st, const bool run[NR_K])
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_K; i++)
+		if (run[i])
+			return st[i].candidates;
+	return 0;
+}
+
 static double scan_ratio(const struct frag_stats *st)
 {
 	return st[FRAG_THRESHOLD].compact_migrate_scanned ?
@@ -219,6 +241,26 @@ static int parse_ulong(const char *opt, const char *s, unsigned long *v)
 	return 0;
 }
 
+/* --kernels: a comma list of column names; 0, or -1 on an unknown one. */
+static int parse_kernels(const char *arg, bool want[NR_K])
+{
+	char buf[128], *tok, *save = NULL;
+	unsigned int i;
+
+	if (strlen(arg) >= sizeof(buf))
+		return -1;
+	strcpy(buf, arg);
+	memset(want, 0, NR_K * sizeof(*want));
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < NR_K && strcasecmp(tok, kname[i]); i++)
+			;
+		if (i == NR_K)
+			return -1;
+		want[i] = true;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -229,6 +271,10 @@ int main(int argc, char **argv)
 		{ "cluster-max", required_argument, NULL, 'c' },
 		{ "p5", required_argument, NULL, 'p' },
 		{ "pin-churn", required_argument, NULL, 'u' },
+		{ "stable-mult", required_argument, NULL, 'm' },
+		{ "stable-weight", required_argument, NULL, 'w' },
+		{ "kernels", required_argument, NULL, 'K' },
+		{ "no-contrast", no_argument, NULL, 'n' },
 		{ "check", no_argument, NULL, 'k' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -241,9 +287,10 @@ int main(int argc, char **argv)
 	bool run[2][NR_K];
 	struct frag_config cfg;
 	unsigned long seed = 2015, threads = 4, requests = 3000, free_pages = 32768, cm = 32;
-	unsigned long churn = 0;
+	unsigned long churn = 0, smult = COMPACT_STABLE_MULT, sweight = COMPACT_STABLE_WEIGHT;
+	bool want[NR_K] = { true, true, true, true, true, true };
 	enum compact_p5 p5 = COMPACT_P5_AS_POSTED, other;
-	bool check = false, ok = true, inv_ok = true;
+	bool check = false, ok = true, inv_ok = true, contrast = true;
 	const char *json = NULL;
 	double ratio, t0, secs;
 	struct timespec ts;
@@ -297,6 +344,32 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'm':
+			if (parse_ulong("stable-mult", optarg, &smult) || !smult ||
+			    smult > COMPACT_STABLE_MULT_MAX) {
+				fprintf(stderr, "frag-bench: --stable-mult takes 1..%d\n",
+					COMPACT_STABLE_MULT_MAX);
+				return 2;
+			}
+			break;
+		case 'w':
+			if (parse_ulong("stable-weight", optarg, &sweight) || !sweight ||
+			    sweight > COMPACT_STABLE_WEIGHT_MAX) {
+				fprintf(stderr, "frag-bench: --stable-weight takes 1..%d\n",
+					COMPACT_STABLE_WEIGHT_MAX);
+				return 2;
+			}
+			break;
+		case 'K':
+			if (parse_kernels(optarg, want)) {
+				fprintf(stderr, "frag-bench: --kernels takes a comma list of Base, "
+					"Limit, Nonmovable, Redesign, Threshold, Stable\n");
+				return 2;
+			}
+			break;
+		case 'n':
+			contrast = false;
+			break;
 		case 'k':
 			check = true;
 			break;
@@ -306,8 +379,9 @@ int main(int argc, char **argv)
 		case 'h':
 			printf("usage: frag-bench [--seed N] [--threads N] [--requests N] "
 			       "[--free-pages N] [--cluster-max 32|256] "
-			       "[--p5 intended|as-posted] [--pin-churn N] [--check] "
-			       "[--json FILE]\n"
+			       "[--p5 intended|as-posted] [--pin-churn N] "
+			       "[--stable-mult N] [--stable-weight D] [--kernels LIST] "
+			       "[--no-contrast] [--check] [--json FILE]\n"
 			       "  --p5 chooses the main table's P5 (default as-posted, "
 			       "the measured code); the other form is the contrast\n");
 			return 0;
@@ -316,17 +390,22 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (check && (!want[FRAG_REDESIGN] || !want[FRAG_THRESHOLD])) {
+		fprintf(stderr, "frag-bench: --check needs Redesign and Threshold in --kernels\n");
+		return 2;
+	}
 	if (optind < argc) {
 		fprintf(stderr, "frag-bench: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
+	memset(st, 0, sizeof(st));
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	t0 = ts.tv_sec + ts.tv_nsec / 1e9;
 	other = p5 == COMPACT_P5_INTENDED ? COMPACT_P5_AS_POSTED : COMPACT_P5_INTENDED;
 	for (v = 0; v < 2; v++) {
 		for (i = 0; i < NR_K; i++) {
 			/* The contrast run: only the kernels that have P5. */
-			run[v][i] = !v || i >= FRAG_NONMOVABLE;
+			run[v][i] = want[i] && (!v || (contrast && i >= FRAG_NONMOVABLE));
 			if (!run[v][i])
 				continue;
 			frag_config_default(&cfg, i);
@@ -336,6 +415,8 @@ int main(int argc, char **argv)
 			cfg.free_pages = free_pages;
 			cfg.cluster_max = cm;
 			cfg.pin_churn = churn;
+			cfg.stable_mult = smult;
+			cfg.stable_weight = sweight;
 			cfg.p5 = v ? other : p5;
 			if (frag_run(&cfg, &st[v][i])) {
 				fprintf(stderr, "frag-bench: model run failed\n");
@@ -348,9 +429,10 @@ int main(int argc, char **argv)
 
 	printf("# fragmentation model, hogger-frag-movable: %lu frames, pageblock %lu, "
 	       "%lu pinned, %lu order-%d candidates, %lu requests, %lu threads, "
-	       "free pool %lu, COMPACT_CLUSTER_MAX %lu, pin churn %lu, seed %lu\n",
-	       cfg.nr_frames, cfg.pageblock, cfg.pinned, st[0][0].candidates, cfg.order,
-	       requests, threads, free_pages, cm, churn, seed);
+	       "free pool %lu, COMPACT_CLUSTER_MAX %lu, pin churn %lu, seed %lu, "
+	       "stable limit %lu x average, weight 1/%lu\n",
+	       cfg.nr_frames, cfg.pageblock, cfg.pinned, candidates(st[0], run[0]), cfg.order,
+	       requests, threads, free_pages, cm, churn, seed, smult, sweight);
 	printf("# main table: P5 %s%s\n", p5_name[p5],
 	       p5 == COMPACT_P5_AS_POSTED ? " (the code that was measured)" : "");
 	print_table("model", st[0], run[0]);
@@ -392,7 +474,10 @@ int main(int argc, char **argv)
 			inv_ok &= check_run(what, &st[v][i]);
 		}
 	ok &= inv_ok;
-	printf("# %.2f s for the %u runs\n", secs, 2 * NR_K - FRAG_NONMOVABLE);
+	for (c = 0, v = 0; v < 2; v++)
+		for (i = 0; i < NR_K; i++)
+			c += run[v][i];
+	printf("# %.2f s for the %d runs\n", secs, c);
 	{
 		char line[1024];
 		/* A kernel tree's deferral decides Base: any disagreement fails the bench. */
@@ -410,8 +495,9 @@ int main(int argc, char **argv)
 			}
 			fprintf(f, "{\"seed\": %lu, \"threads\": %lu, \"requests\": %lu, "
 				"\"free_pages\": %lu, \"cluster_max\": %lu, \"pin_churn\": %lu, "
+				"\"stable_mult\": %lu, \"stable_weight\": %lu, "
 				"\"seconds\": %.3f, \"invariants\": %s, \"base_deferral\": \"",
-				seed, threads, requests, free_pages, cm, churn, secs,
+				seed, threads, requests, free_pages, cm, churn, smult, sweight, secs,
 				inv_ok ? "true" : "false");
 			for (c = 0; line[c]; c++)
 				fprintf(f, line[c] == '"' || line[c] == '\\' ? "\\%c" : "%c",

@@ -183,6 +183,16 @@ long compaction_note_success(struct zone *z)
 	return zone_add_return(z, &z->compact_success, 1);
 }
 
+unsigned int compaction_stable_mult(const struct compact_params *par)
+{
+	return par->stable_mult ? par->stable_mult : COMPACT_STABLE_MULT;
+}
+
+unsigned int compaction_stable_weight(const struct compact_params *par)
+{
+	return par->stable_weight ? par->stable_weight : COMPACT_STABLE_WEIGHT;
+}
+
 long compaction_stable_limit(const struct compact_params *par, unsigned long managed,
 			     int order, long avg_fp)
 {
@@ -193,18 +203,18 @@ long compaction_stable_limit(const struct compact_params *par, unsigned long man
 	/* A mean above the zone is a full pass anyway; no overflow in the product. */
 	if ((unsigned long)avg_fp >= (managed << COMPACT_STABLE_FP_SHIFT))
 		return (long)max(managed, par->cluster_max);
-	x = ((unsigned long)avg_fp * COMPACT_STABLE_MULT) >> COMPACT_STABLE_FP_SHIFT;
+	x = ((unsigned long)avg_fp * compaction_stable_mult(par)) >> COMPACT_STABLE_FP_SHIFT;
 	return (long)max(min(x, managed), par->cluster_max);
 }
 
-long compaction_stable_average(long old_fp, long sample)
+long compaction_stable_average(const struct compact_params *par, long old_fp, long sample)
 {
 	long s = sample << COMPACT_STABLE_FP_SHIFT;
 
 	/* The first sample seeds the average. */
 	if (old_fp <= 0)
 		return s;
-	return old_fp + (s - old_fp) / (1L << COMPACT_STABLE_WEIGHT_SHIFT);
+	return old_fp + (s - old_fp) / (long)compaction_stable_weight(par);
 }
 
 void compaction_stable_scanned(struct zone *z, unsigned long n)
@@ -217,7 +227,7 @@ void compaction_stable_success(struct zone *z, struct compact_stable_update *u)
 	/* Unlocked, as the kernel would: a racing update may be lost (a hint). */
 	u->sample = max(zone_read(z, &z->compact_scan_since), 0L);
 	u->old_avg = zone_read(z, &z->compact_scan_avg);
-	u->new_avg = compaction_stable_average(u->old_avg, u->sample);
+	u->new_avg = compaction_stable_average(z->par, u->old_avg, u->sample);
 	zone_write(z, &z->compact_scan_avg, u->new_avg);
 	zone_add_return(z, &z->compact_scan_since, -u->sample);
 }

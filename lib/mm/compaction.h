@@ -39,14 +39,18 @@ enum compact_policy {
 
 /*
  * The self-stabilising scan limit (docs/compaction.md): every run's limit is
- * COMPACT_STABLE_MULT times a running average of the pages the zone scanned
- * per success (weight 1/2^COMPACT_STABLE_WEIGHT_SHIFT to the newest sample),
- * kept in fixed point (COMPACT_STABLE_FP_SHIFT fraction bits), within
- * [COMPACT_CLUSTER_MAX, managed]. No average yet: unlimited.
+ * a multiplier times a running average of the pages the zone scanned per
+ * success (weight 1/D to the newest sample), kept in fixed point
+ * (COMPACT_STABLE_FP_SHIFT fraction bits), within [COMPACT_CLUSTER_MAX,
+ * managed]. No average yet: unlimited. The multiplier and D are run-time
+ * parameters (struct compact_params; 0 there means the default below), in
+ * [1, COMPACT_STABLE_MULT_MAX] and [1, COMPACT_STABLE_WEIGHT_MAX].
  */
 #define COMPACT_STABLE_MULT		2
-#define COMPACT_STABLE_WEIGHT_SHIFT	3
+#define COMPACT_STABLE_WEIGHT		8
 #define COMPACT_STABLE_FP_SHIFT		4
+#define COMPACT_STABLE_MULT_MAX		16
+#define COMPACT_STABLE_WEIGHT_MAX	256
 
 enum compact_p5 {
 	COMPACT_P5_INTENDED,
@@ -65,6 +69,9 @@ struct compact_params {
 	enum compact_atomic_mode atomic_mode;
 	unsigned long cluster_max;	/* COMPACT_CLUSTER_MAX: 32 or 256 */
 	unsigned long min_scan_limit;	/* COMPACT_MIN_SCAN_LIMIT = pageblock_nr_pages */
+	/* STABLE: the limit's multiplier, the newest sample's weight 1/D; 0: default. */
+	unsigned int stable_mult;
+	unsigned int stable_weight;
 };
 
 /*
@@ -298,7 +305,10 @@ long compaction_scan_limit(const struct compact_params *par, unsigned long manag
 long compaction_stable_limit(const struct compact_params *par, unsigned long managed,
 			     int order, long avg_fp);
 /* The running average after one more sample of @sample pages per success. */
-long compaction_stable_average(long old_fp, long sample);
+long compaction_stable_average(const struct compact_params *par, long old_fp, long sample);
+/* The parameters in force: the defaults for 0. */
+unsigned int compaction_stable_mult(const struct compact_params *par);
+unsigned int compaction_stable_weight(const struct compact_params *par);
 
 /* What one success did to the average (for the invariant checkers). */
 struct compact_stable_update {

@@ -546,6 +546,20 @@ static void pin_churn(struct frag *m)
 	}
 }
 
+/* STABLE: the limit over time, sampled every trace_step requests. */
+static void trace_limit(struct frag *m)
+{
+	struct frag_stats *st = m->st;
+	struct zone *z = &m->zone;
+	long limit;
+
+	if (m->next_request % st->trace_step || st->trace_len >= FRAG_TRACE_LEN)
+		return;
+	limit = compaction_stable_limit(&m->par, z->desc->managed_pages, m->cfg->order,
+					zone_read(z, &z->compact_scan_avg));
+	st->limit_trace[st->trace_len++] = limit == COMPACT_SCAN_UNLIMITED ? 0 : limit;
+}
+
 enum req_step { STEP_START, STEP_ASYNC_ALLOC, STEP_RECLAIM, STEP_SYNC, STEP_SYNC_ALLOC };
 
 /* One step of one requester's current request; false when it has no more work. */
@@ -555,6 +569,8 @@ static bool request_step(struct frag *m, unsigned int *lists, enum req_step *ste
 	case STEP_START:
 		if (m->next_request >= m->cfg->requests)
 			return false;
+		if (m->stable)
+			trace_limit(m);
 		m->next_request++;
 		pin_churn(m);
 		refault(m);
@@ -658,7 +674,9 @@ int frag_run(const struct frag_config *cfg, struct frag_stats *st)
 	if (cfg->kernel >= FRAG_NR_KERNELS ||
 	    cfg->threads < 1 || cfg->order < 1 || cfg->order >= MAX_ORDER ||
 	    !cfg->pageblock || cfg->nr_frames % cfg->pageblock ||
-	    cfg->nr_frames >= FRAG_NIL || cfg->pageblock < (1UL << cfg->order))
+	    cfg->nr_frames >= FRAG_NIL || cfg->pageblock < (1UL << cfg->order) ||
+	    cfg->stable_mult > COMPACT_STABLE_MULT_MAX ||
+	    cfg->stable_weight > COMPACT_STABLE_WEIGHT_MAX)
 		return -EINVAL;
 	memset(st, 0, sizeof(*st));
 	rng_init(&m.rng, cfg->seed);
@@ -675,7 +693,9 @@ int frag_run(const struct frag_config *cfg, struct frag_stats *st)
 		.p5 = m.scanallfree ? cfg->p5 : COMPACT_P5_INTENDED,
 		.atomic_mode = COMPACT_ATOMIC_RELAXED,
 		.cluster_max = cfg->cluster_max, .min_scan_limit = cfg->pageblock,
+		.stable_mult = cfg->stable_mult, .stable_weight = cfg->stable_weight,
 	};
+	st->trace_step = max(DIV_ROUND_UP(cfg->requests, FRAG_TRACE_LEN), 1UL);
 	d = zone_desc_alloc(0, cfg->nr_frames, cfg->nr_frames, cfg->pageblock);
 	if (!d)
 		return -ENOMEM;

@@ -43,7 +43,12 @@ struct frag_config {
 	unsigned long refault;		/* pages the hogger takes back per request */
 	unsigned long pin_churn;	/* unmovable frames freed and re-allocated per request */
 	int order;			/* 3 */
+	unsigned int stable_mult;	/* STABLE: limit = this x the average (0: 2) */
+	unsigned int stable_weight;	/* STABLE: a sample moves the average 1/D (0: 8) */
 };
+
+/* STABLE: the limit sampled at FRAG_TRACE_LEN evenly spaced requests. */
+#define FRAG_TRACE_LEN	100
 
 /* The rows of the 2015 tables, plus the model's own diagnostics. */
 struct frag_stats {
@@ -73,6 +78,13 @@ struct frag_stats {
 	/* STABLE: the running average at the end (pages per success), its samples. */
 	unsigned long stable_avg;
 	unsigned long stable_samples;
+	/*
+	 * STABLE: the limit a run would get at the start of request
+	 * i x trace_step (0 while there is no average: unlimited).
+	 */
+	unsigned long trace_step;
+	unsigned int trace_len;
+	long limit_trace[FRAG_TRACE_LEN];
 	/* Diagnostics. */
 	unsigned long deferred;		/* COMPACT_DEFERRED, not stalls */
 	unsigned long skipped;		/* COMPACT_SKIPPED (P7 async stop) */

@@ -10,7 +10,9 @@ code it measured ('[model]' or '[kernel]') or 'Not measured'; a
 number of DIR/report.json equals it at the precision shown (thousands
 commas dropped). Quoted lines and the Reproduce block (option values) are
 not answers, nor are citations ([...] and <...>). The plots' data beside it (DIR/*.dat, one block per series,
-'# title' first): at least one file, and no series without a point; and
+'# title' first): at least one file, and no series without a point; the
+limit over time (limit.dat) has every trace of report.json with all its
+finite points; and
 gnuplot did not fail (report.json's plots_note). Prints 'DIR: ok' or DIR's first problem for each DIR and
 exits 1 when any has one."""
 import json
@@ -51,16 +53,47 @@ def traceable(tok_int, tok_frac, vals):
     return any(abs(x - v) <= half for x in vals)
 
 
-def check_plots(d):
+def series(path):
+    """{title: [data rows]} of a plot data file."""
+    out = {}
+    for b in open(path).read().strip("\n").split("\n\n\n"):
+        rows = b.strip("\n").split("\n")
+        out[rows[0].lstrip("# ")] = [r for r in rows if r.strip() and not r.startswith("#")]
+    return out
+
+
+def check_limit_plot(d, rep):
+    """Q6's limit over time: one series per trace of report.json (and the
+    sweep's two corners), each with every finite limit the trace holds."""
+    f6 = (((rep.get("compaction") or {}).get("data") or {}).get("section6") or {})
+    trace = f6.get("trace") or {}
+    if not trace:
+        return None
+    path = os.path.join(d, "limit.dat")
+    if not os.path.exists(path):
+        return "limit.dat missing: report.json has the limit over time"
+    ser = series(path)
+    for k, word in (("frozen", "placed once"), ("regenerating", "regenerate")):
+        if k not in trace:
+            continue
+        want = sum(1 for x in trace[k]["limit_trace"] if x > 0)
+        got = [len(v) for t, v in ser.items() if t.startswith("2x, 1/8") and word in t]
+        if got != [want]:
+            return "limit.dat: series '%s' has %s points, the trace %d" % (k, got, want)
+    if len(f6.get("sweep") or []) > 1 and len(ser) != len(trace) + 2:
+        return "limit.dat: %d series, want %d" % (len(ser), len(trace) + 2)
+    return None
+
+
+def check_plots(d, rep):
     dats = sorted(f for f in os.listdir(d) if f.endswith(".dat"))
     if not dats:
         return "no plot data (*.dat)"
     for f in dats:
-        for b in open(os.path.join(d, f)).read().strip("\n").split("\n\n\n"):
-            rows = b.strip("\n").split("\n")
-            if not [r for r in rows if r.strip() and not r.startswith("#")]:
-                return "%s: series '%s' has no point" % (f, rows[0].lstrip("# "))
-    return None
+        for t, rows in series(os.path.join(d, f)).items():
+            if not rows:
+                return "%s: series '%s' has no point" % (f, t)
+    return check_limit_plot(d, rep)
 
 
 def check(d):
@@ -102,7 +135,7 @@ def check(d):
                             % (k + 1, m.group(1), m.group(2) or "", ln.strip()))
     if str(rep.get("plots_note", "")).startswith("gnuplot failed"):
         return "plots: %s" % rep["plots_note"]
-    return check_plots(d)
+    return check_plots(d, rep)
 
 
 def main():

@@ -60,6 +60,14 @@ assert r["alloc_fast"] + r["alloc_async"] + r["alloc_reclaim"] + r["alloc_sync"]
 assert sum(r["mode_stall"]) == r["compact_stall"]
 assert isinstance(d["section6"]["answer"]["keeps_10x_cut"], bool)
 assert d["churn"][0]["exit"] == 0 and d["churn"][0]["checks"] > 0
+# Section 5's calibration and section 6's sweep and limit over time.
+cal = d["frag_bench_calibrated"][0]
+assert cal["pin_churn"] > 0 and "calibrated" in d["section5"], cal["pin_churn"]
+sw = d["section6"]["sweep"]
+assert sorted({(p["mult"], p["weight"]) for p in sw}) == \
+    [(m, w) for m in (1, 2, 4) for w in (2, 8, 32)], sw
+for p in sw + list(d["section6"]["trace"].values()):
+    assert len(p["limit_trace"]) == 100 and p["trace_step"] == 3, p
 PY
 result report_section_json "$([ $? -eq 0 ] && echo 1 || echo 0)"
 
@@ -76,4 +84,30 @@ for args in "--out $dir/x --seeds 3-1" "--out $dir/x --seeds x" "--out $dir/x --
 done
 [ -e "$dir/x" ] && { ok=0; echo "# a refused run created its --out"; }
 result report_section_bad_input $ok
+
+# The stable limit's parameters: out of range is one line and exit 2
+# before any run, in frag-bench and in compaction_churn's option rows.
+ok=1
+FB=$BUILD/bench/compaction/frag-bench
+for args in "$FB --stable-mult 0" "$FB --stable-mult 17" "$FB --stable-weight 0" \
+	    "$FB --stable-weight 257" "$FB --kernels Stable,Bogus" "$FB --kernels Stable --check" \
+	    "$BUILD/stress --scenario compaction_churn --stable-mult 17 --duration 0.1s" \
+	    "$BUILD/stress --scenario compaction_churn --stable-weight 0 --duration 0.1s"; do
+	# shellcheck disable=SC2086
+	$args >"$dir/o" 2>"$dir/e"
+	st=$?
+	if [ $st -ne 2 ] || [ "$(wc -l <"$dir/e")" -ne 1 ] || [ -s "$dir/o" ]; then
+		ok=0
+		echo "# $args: exit $st, stderr: $(head -c 300 "$dir/e")"
+	fi
+done
+result stable_params_bad_input $ok
+
+# ... and in range they reach the zone: the invariants check the limit and
+# the average against the options given.
+"$BUILD/stress" --scenario compaction_churn --depletion-policy stable --stable-mult 4 \
+	--stable-weight 2 --cpus 4 --duration 0.2s --seed 1 >"$dir/o" 2>&1
+st=$?
+result stable_params_reach_zone "$([ $st -eq 0 ] && grep -q 'stable limit:' "$dir/o" &&
+	echo 1 || echo 0)" "exit $st: $(tail -5 "$dir/o")"
 exit $rc

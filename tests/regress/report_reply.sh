@@ -15,21 +15,25 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$here" || exit 1
 CHECK="python3 $here/tests/lib/reply_check.py"
 echo "KTAP version 1"
-echo "1..12"
+echo "1..15"
 
 mkdir -p "$tmp/r"
 cp tests/seam/fixtures/report/report.json "$tmp/r/"
 scripts/report --render "$tmp/r" >"$tmp/out" 2>&1
 result $? reply_rendered "$(cat "$tmp/out")"
 
-# Section 1's percpu_counter 'before', kernel threads and writer, and
-# section 4's layout reach REPORT.md, REPLY.txt and the plot data.
+# Section 1's percpu_counter 'before', kernel threads and writer, section
+# 4's layout, section 5's calibration and section 6's sweep and limit over
+# time reach REPORT.md, REPLY.txt and the plot data.
 miss=
 for want in "REPLY.txt:one pass of percpu_counter_sum()" \
 	    "REPLY.txt:kernel threads in the list" "REPLY.txt:With a writer charging" \
 	    "REPLY.txt:straddle a cache line" "REPORT.md:### Kernel threads in the task list" \
 	    "REPORT.md:### Layout: blocks that straddle" "latency.dat:# percpu_counter " \
-	    "exact.dat:hpcc blocks line-aligned"; do
+	    "exact.dat:hpcc blocks line-aligned" "REPLY.txt:Calibrated off the ceiling" \
+	    "REPLY.txt:Calibrated with P5 intended" "REPLY.txt:Swept, 9 points" \
+	    "REPLY.txt:The limit over time" "REPORT.md:Calibrated off the ceiling" \
+	    "limit.dat:# 2x, 1/8, candidates regenerate"; do
 	# Prose is wrapped at 72 columns: read each file as one line.
 	tr '\n' ' ' <"$tmp/r/${want%%:*}" | grep -qF -- "${want#*:}" ||
 		miss+="${want%%:*} lacks '${want#*:}'; "
@@ -37,18 +41,23 @@ done
 result "$([ -z "$miss" ]; echo $?)" reply_latency_conditions_and_layout "$miss"
 
 # Each defect planted in a copy of its own; one checker run judges them all.
-plants=(wide untraced untagged long order emptyplot gnuplotfail)
+plants=(wide untraced untraced6 untagged long order emptyplot limitshort nolimit gnuplotfail)
 plant() {	# NAME SED-SCRIPT
 	cp -r "$tmp/r" "$tmp/$1"
 	sed -i "$2" "$tmp/$1/REPLY.txt"
 }
 plant wide '0,/^\[model\]/s/^\[model\] /[model] ........................................................................ /'
 plant untraced '0,/^\[model\]/s/^\[model\] /[model] 12345.6 /'
+plant untraced6 's/^Swept, 9 points/Swept, 12345.6/'
 plant untagged 's/\[model\] //; s/\[kernel\] //; s/Not measured/Not run/'
 plant long '/^> 2\./{n;s/^$/\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na\na/}'
 plant order 's/^> 1\./> 7./'
 plant emptyplot ''
 sed -i '/^# v16 max batch/,/^$/{/^[0-9]/d}' "$tmp/emptyplot/imprecision.dat"
+plant limitshort ''
+sed -i '/^# 2x, 1\/8, candidates regenerate/{n;d}' "$tmp/limitshort/limit.dat"
+plant nolimit ''
+rm "$tmp/nolimit/limit.dat"
 plant gnuplotfail ''
 python3 -c 'import json, sys; p = sys.argv[1]; r = json.load(open(p))
 r["plots_note"] = "gnuplot failed: line 0"; json.dump(r, open(p, "w"))' "$tmp/gnuplotfail/report.json"

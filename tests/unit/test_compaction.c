@@ -604,15 +604,26 @@ static void compaction_stable_limit_average(struct kt *t)
 	KT_EXPECT_EQ(t, compaction_stable_limit(&p, 131072, 3, LONG_MAX), 131072);
 	KT_EXPECT_EQ(t, compaction_threshold(COMPACT_POLICY_STABLE, 131072, 0), 1);
 	/* The first sample seeds; then 1/8 of the gap, never past the sample. */
-	KT_EXPECT_EQ(t, compaction_stable_average(0, 800), 800 << 4);
-	KT_EXPECT_EQ(t, compaction_stable_average(800 << 4, 0), 700 << 4);
-	KT_EXPECT_EQ(t, compaction_stable_average(800 << 4, 1600), 900 << 4);
+	KT_EXPECT_EQ(t, compaction_stable_average(&p, 0, 800), 800 << 4);
+	KT_EXPECT_EQ(t, compaction_stable_average(&p, 800 << 4, 0), 700 << 4);
+	KT_EXPECT_EQ(t, compaction_stable_average(&p, 800 << 4, 1600), 900 << 4);
 	for (avg = 0, i = 0; i < 200; i++) {
 		prev = avg;
-		avg = compaction_stable_average(avg, 4000);
+		avg = compaction_stable_average(&p, avg, 4000);
 		KT_EXPECT(t, avg >= prev && avg <= 4000 << 4, "step %ld: %ld -> %ld", i, prev, avg);
 	}
 	KT_EXPECT(t, avg > (3990 << 4), "converges to a constant sample: %ld", avg >> 4);
+	/* Run-time parameters: 4 averages a run, half of each gap; 0 keeps 2 and 1/8. */
+	p.stable_mult = 4;
+	p.stable_weight = 2;
+	KT_EXPECT_EQ(t, compaction_stable_limit(&p, 131072, 3, 1000 << 4), 4000);
+	KT_EXPECT_EQ(t, compaction_stable_average(&p, 800 << 4, 1600), 1200 << 4);
+	p.stable_mult = 1;
+	p.stable_weight = 1;
+	KT_EXPECT_EQ(t, compaction_stable_limit(&p, 131072, 3, 1000 << 4), 1000);
+	KT_EXPECT_EQ(t, compaction_stable_average(&p, 800 << 4, 1600), 1600 << 4);
+	p.stable_mult = 0;
+	p.stable_weight = 0;
 	if (!zone_setup(t, &z, &p, 131072))
 		return;
 	compaction_stable_scanned(&z, 300);

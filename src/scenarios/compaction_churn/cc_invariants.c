@@ -84,7 +84,7 @@ const struct stress_invariant cc_invariants[] = {
 			 "exactly",
 			 "docs/spec/compaction.md#cmp-scan-limit"),
 	STRESS_INVARIANT("stable_average",
-			 "--depletion-policy stable: a success moves the average 1/8 of the way "
+			 "--depletion-policy stable: a success moves the average 1/D of the way "
 			 "to its sample",
 			 "docs/spec/compaction.md#cmp-scan-limit"),
 	{ .name = NULL }

@@ -55,6 +55,8 @@ static struct cc_cfg {
 	unsigned long cluster_max;
 	double frag;		/* < 0: drift */
 	int depth_clamp;	/* 1: clamp; 0: fail */
+	unsigned int stable_mult;	/* stable: the limit is this many averages */
+	unsigned int stable_weight;	/* stable: the newest sample's weight is 1/D */
 } cfg;
 
 static const char *const atomic_names[] = { "plain", "relaxed", "seqcst", NULL };
@@ -119,6 +121,12 @@ static const struct stress_opt cc_opts[] = {
 	  .choices = guard_names, .deflt = "clamp",
 	  .help = "depth >= 64 (an undefined shift in the series) is clamped and reported "
 		  "(clamp) or a failure (fail)." },
+	{ "stable-mult", .arg = "N", .type = OPT_UINT, OPT_FIELD(struct cc_cfg, stable_mult),
+	  .min = 1, .max = COMPACT_STABLE_MULT_MAX, .deflt = "2",
+	  .help = "stable: each run is limited to N times the average pages per success." },
+	{ "stable-weight", .arg = "D", .type = OPT_UINT, OPT_FIELD(struct cc_cfg, stable_weight),
+	  .min = 1, .max = COMPACT_STABLE_WEIGHT_MAX, .deflt = "8",
+	  .help = "stable: a success moves the average 1/D of the way to its sample." },
 	{ .name = NULL }
 };
 
@@ -250,7 +258,7 @@ static bool stable_policy(void)
 
 /*
  * The stable policy's limit (docs/compaction.md), from the average the run
- * saw: unlimited without one, else COMPACT_STABLE_MULT times the average,
+ * saw: unlimited without one, else --stable-mult times the average,
  * within [COMPACT_CLUSTER_MAX, managed].
  */
 static void check_stable_limit(struct stress *s, int cpu, const struct zone_desc *d,
@@ -261,7 +269,7 @@ static void check_stable_limit(struct stress *s, int cpu, const struct zone_desc
 
 	if (avg > 0) {
 		want_u = (unsigned long)avg >= m << COMPACT_STABLE_FP_SHIFT ? m :
-			 min(((unsigned long)avg * COMPACT_STABLE_MULT) >> COMPACT_STABLE_FP_SHIFT, m);
+			 min(((unsigned long)avg * cfg.stable_mult) >> COMPACT_STABLE_FP_SHIFT, m);
 		want = (long)max(want_u, cfg.cluster_max);
 	}
 	if (limit != want)
@@ -274,14 +282,14 @@ static void check_stable_limit(struct stress *s, int cpu, const struct zone_desc
 
 /*
  * The running average moves from the old value towards the new sample by
- * 1/2^COMPACT_STABLE_WEIGHT_SHIFT of the gap (the first sample seeds it),
+ * 1/--stable-weight of the gap (the first sample seeds it),
  * so it never leaves the range of the two.
  */
 static void check_stable_average(struct stress *s, int cpu, const struct compact_stable_update *u)
 {
 	long x = u->sample << COMPACT_STABLE_FP_SHIFT;
 	long want = u->old_avg <= 0 ? x :
-		    u->old_avg + (x - u->old_avg) / (1L << COMPACT_STABLE_WEIGHT_SHIFT);
+		    u->old_avg + (x - u->old_avg) / (long)cfg.stable_weight;
 
 	if (u->new_avg != want || u->new_avg < min(u->old_avg, x) ||
 	    u->new_avg > max(u->old_avg, x) || u->sample < 0)
@@ -500,6 +508,7 @@ static int setup(struct stress *s)
 	C->par = (struct compact_params){
 		.policy = cfg.policy, .p5 = cfg.p5, .atomic_mode = cfg.atomic,
 		.cluster_max = cfg.cluster_max, .min_scan_limit = CC_PB,
+		.stable_mult = cfg.stable_mult, .stable_weight = cfg.stable_weight,
 	};
 	d = zone_desc_alloc(0, 131072, 131072, CC_PB);
 	if (!d)
