@@ -63,7 +63,7 @@ key_of() {	# key_of N: commit N's content key
 	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["commits"][int(sys.argv[2])]["content_key"])' \
 		"$tmp/series.json" "$1"
 }
-sopts=(--cpus 8 --steps 5000 --seed 1 --duration 60s --unit test_hpcc_carry --jobs 2)
+sopts=(--cpus 8 --steps 10000 --seed 1 --duration 60s --unit test_hpcc_carry --jobs 2)
 if ! { lay swap hpcc-compare-value-tol-swap &&
        lay two hpcc-compare-value-tol-swap hpcc-precise-compare-never-plus1 &&
        git init -q "$repo" && commit "base: the tolerances swapped" swap &&
@@ -163,7 +163,7 @@ row 0 | grep -q '| BASE | yes | 5/0/0 | .*counter_storm FAIL (compare, contract)
 	bad+="BASE row; "
 grep -q '^finding counter_storm compare contract approximate_compare_value ' "$bfind" ||
 	bad+="BASE findings: $(grep '^finding' "$bfind" | tr '\n' ';'); "
-grep -q '^stress: PASS counter_storm .* ops=40000 .* known=[1-9]' "$kswap/learn.out" ||
+grep -q '^stress: PASS counter_storm .* ops=80000 .* known=[1-9]' "$kswap/learn.out" ||
 	bad+="BASE's learning run: $(grep '^stress: [A-Z]* counter_storm' "$kswap/learn.out"); "
 [ -z "$bad" ]
 ok $? 7 series_base_finding_learned "$bad"
