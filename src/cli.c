@@ -527,11 +527,15 @@ static bool mode_opt(enum opt_id id)
 	       id == O_REPLAY || id == O_SHRINK;
 }
 
-/* What --describe reads: the tree's shape and how it is printed. */
+/*
+ * What --describe reads: the tree's shape and how it is printed, and a
+ * --known file, read and checked as a run reads it (scripts check one
+ * before anything runs).
+ */
 static bool describe_opt(enum opt_id id)
 {
 	return id == O_DESCRIBE || id == O_CPUS || id == O_BATCH || id == O_VERBOSE ||
-	       id == O_RCU;
+	       id == O_RCU || id == O_KNOWN;
 }
 
 /* The option that chose @act, for a usage error's line. */
@@ -559,8 +563,8 @@ static int check_applicable(struct parse_state *ps, const struct stress_config *
 		    !mode_opt(options[i].id))
 			return usage_error("%s does not apply to %s", as, act_name(act));
 		if (act == ACT_DESCRIBE && !describe_opt(options[i].id))
-			return usage_error("%s does not apply to --describe (it reads --cpus and "
-					   "--batch)", as);
+			return usage_error("%s does not apply to --describe (it reads --cpus, "
+					   "--batch and --known)", as);
 		if ((act == ACT_REPLAY || act == ACT_SHRINK) && (options[i].scope & RUN))
 			return usage_error("%s does not apply to %s: the replay file sets the run",
 					   as, mode);

@@ -208,6 +208,8 @@ static int stress_main(int argc, char **argv)
 		stress_list_invariants(stdout);
 		return 0;
 	case ACT_DESCRIBE:
+		if (cfg.known_file && known_load(&cfg, cfg.known_file))
+			return STRESS_EXIT_USAGE;
 		return stress_describe(&cfg);
 	case ACT_RUN:
 	case ACT_REPLAY:

@@ -18,7 +18,10 @@
 #  11   --duration 0 (./stress's run without an end): exit 2, one line
 #  12   a series' --json in a missing directory: exit 2, one line, before
 #       any commit is judged
-#  13   --json written as temp + rename: on a full file system (a 16 KiB
+#  13   --known FILE that ./stress's reader refuses (a misspelt invariant,
+#       no such file) and --findings-out in a missing directory: exit 2,
+#       one line, nothing run (./stress --describe reads the known file)
+#  14   --json written as temp + rename: on a full file system (a 16 KiB
 #       tmpfs, when this user may mount one) one line, exit 3, no traceback,
 #       the old file kept whole, no temporary file left
 # No tree is built. KTAP on stdout.
@@ -28,7 +31,7 @@ kc=$root/scripts/kernel-check
 . "$root/tests/lib/sh/common.sh"
 test_begin
 echo "KTAP version 1"
-echo "1..13"
+echo "1..14"
 
 mkdir -p tree/lib tree/include/linux repo
 cp "$root/lib/hpcc/percpu_counter_tree.c" tree/lib/
@@ -187,10 +190,25 @@ if [ $r != 2 ] || [ -s out ] || [ "$(wc -l <err)" != 1 ] || [ -s pids ] ||
 fi
 result $ok series_json_checked_first
 
-# 13. --json on a full file system: the writer kernel-series uses.
+# 13. Known-findings files checked first, in both modes.
+ok=0
+printf 'hpcc-stress findings 1\nfinding counter_storm comprae contract - 0\n' >typo.findings
+refuse '^kernel-check: --known typo.findings:2: unknown invariant' --known typo.findings || ok=1
+# The rest in one mode: both run the same kernel-options check.
+timeout 120 "$kc" --known nosuch.findings --findings-out nosuchdir/f tree >out 2>err
+r=$?
+[ $r = 2 ] && [ ! -s out ] && [ "$(wc -l <err)" = 1 ] &&
+	grep -q '^kernel-check: --known nosuch.findings: No such file' err || ok=1
+timeout 120 "$kc" --findings-out nosuchdir/f tree >out 2>err
+r=$?
+[ $r = 2 ] && [ ! -s out ] && [ "$(wc -l <err)" = 1 ] &&
+	grep -q '^kernel-check: --findings-out nosuchdir/f: cannot write there' err || ok=1
+result $ok known_files_checked_first
+
+# 14. --json on a full file system: the writer kernel-series uses.
 mkdir -p full
 if ! mount -t tmpfs -o size=16k tmpfs full 2>/dev/null; then
-	echo "ok 13 json_enospc_keeps_old_file # SKIP cannot mount a tmpfs here"
+	echo "ok 14 json_enospc_keeps_old_file # SKIP cannot mount a tmpfs here"
 	exit $((failed != 0))
 fi
 trap 'umount "$tmp/full" 2>/dev/null; rm -rf "$tmp"' EXIT

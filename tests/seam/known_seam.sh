@@ -1,62 +1,93 @@
 #!/usr/bin/env bash
 # tier: long
 # Known findings on a tree that carries one (docs/stress.md#known-findings):
-# lib/hpcc laid out as a kernel tree with a seeded bug of mutants/ applied,
-# built unchanged through KERNEL_SRC as kernel_src_seam.sh does (in one
-# build directory: they differ only in their .c):
+# lib/hpcc laid out as a kernel tree with a seeded bug of mutants/ applied:
 #   swap  hpcc-compare-value-tol-swap (the swapped compare_delta()
 #         tolerances four public versions carry)
 #   two   the same plus hpcc-precise-compare-never-plus1
+# Both are built once, by scripts/kernel-check --git on a series of ours
+# (case 1): BASE swap, a docs commit, two (a new bug on top of the known
+# finding), swap again; the cases after it run the series' builds.
 # counter_storm on swap stops at its compare finding; with the signatures
 # its --findings-out wrote as --known it does every step and makes as many
 # checks as lib/hpcc with the same options; on two, the same known file
-# still fails, on a signature it does not name. Runs are bounded by
-# --steps; the quiescent-only mode (--selectors 0 --stutter off) makes the
-# check counts a function of the seed.
+# still fails, on a signature it does not name. The series (7-9): BASE's
+# counter_storm stops at its finding and is learned past (its findings
+# known at every later commit); the new bug of two is caught by stress,
+# "first bad" at its commit, without a unit case failing; the commit with
+# only the known finding again is "fixed by", no regression; without the
+# known file the new bug's tree stops at the known finding first. Runs are
+# bounded by --steps (the series' too); the quiescent-only mode
+# (--selectors 0 --stutter off) makes the check counts a function of the
+# seed.
 # Env: BUILD (default build/cc), CC. KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
-# shellcheck source=tests/lib/sh/ktree.sh
-. tests/lib/sh/ktree.sh
 echo "KTAP version 1"
 if [ -n "${KERNEL_SRC:-}" ]; then
 	echo "1..1"
 	echo "ok 1 known_seam # SKIP already building against KERNEL_SRC"
 	exit 0
 fi
-echo "1..6"
+echo "1..9"
 build=${BUILD:-build/cc}
 kfix=$build/kfix-known
 cc=${CC:-cc}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+repo=$tmp/repo
 unset MAKEFLAGS MAKELEVEL MFLAGS
 
-# kbuild NAME MUTANT...: lib/hpcc as a kernel tree with those mutants
-# applied, its ./stress built as $kfix/NAME-stress. The trees differ only
-# in their .c: both are built in one slot (tests/lib/sh/ktree.sh).
-kbuild() {
-	local new=$kfix/lay name=$1 m
+# lay NAME MUTANT...: lib/hpcc as a kernel tree with those mutants applied.
+lay() {
+	local src=$kfix/$1-src m
 	shift
-	rm -rf "$new"
-	mkdir -p "$new/lib" "$new/include/linux" || return 1
-	cp lib/hpcc/percpu_counter_tree.c "$new/lib/" &&
-		cp lib/hpcc/include/linux/percpu_counter_tree.h "$new/include/linux/" || return 1
+	rm -rf "$src"
+	mkdir -p "$src/lib" "$src/include/linux" || return 1
+	cp lib/hpcc/percpu_counter_tree.c "$src/lib/" &&
+		cp lib/hpcc/include/linux/percpu_counter_tree.h "$src/include/linux/" || return 1
 	for m in "$@"; do
-		sed 's#/lib/hpcc/#/lib/#' "mutants/$m.patch" | patch -s -d "$new" -p1 || return 1
+		sed 's#/lib/hpcc/#/lib/#' "mutants/$m.patch" | patch -s -d "$src" -p1 || return 1
 	done
-	slot_place "$new" "$kfix/tree-src" "$kfix/tree" &&
-	make --no-print-directory -j2 KERNEL_SRC="$kfix/tree-src" BUILD="$kfix/tree" CC="$cc" \
-		"$kfix/tree/stress" "$build/stress" &&
-	cp "$kfix/tree/stress" "$kfix/$name-stress"
 }
-
-if ! { kbuild swap hpcc-compare-value-tol-swap &&
-       kbuild two hpcc-compare-value-tol-swap hpcc-precise-compare-never-plus1; } >"$tmp/log" 2>&1; then
+g() {
+	git -C "$repo" -c user.name=fixture -c user.email=fixture@localhost "$@"
+}
+commit() {	# commit SUBJECT [TREE]: TREE's judged files (or none), then the commit
+	[ -z "${2:-}" ] || cp -r "$kfix/$2-src/." "$repo/"
+	g add -A && g commit -q -m "$1"
+}
+# The series' builds (BUILD/kseries/KEY/build, KEY from its --json).
+key_of() {	# key_of N: commit N's content key
+	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["commits"][int(sys.argv[2])]["content_key"])' \
+		"$tmp/series.json" "$1"
+}
+sopts=(--cpus 8 --steps 10000 --seed 1 --duration 60s --unit test_hpcc_carry --jobs 2)
+if ! { lay swap hpcc-compare-value-tol-swap &&
+       lay two hpcc-compare-value-tol-swap hpcc-precise-compare-never-plus1 &&
+       git init -q "$repo" && commit "base: the tolerances swapped" swap &&
+       mkdir -p "$repo/Documentation" && echo notes >"$repo/Documentation/notes.txt" &&
+       commit "docs: notes" &&
+       commit "percpu_counter_tree: precise_compare() never answers +1" two &&
+       commit "percpu_counter_tree: revert precise_compare()" swap &&
+       make --no-print-directory -j2 CC="$cc" "$build/stress"; } >"$tmp/log" 2>&1; then
 	tail -n 30 "$tmp/log" | sed 's/^/# /'
 	echo "not ok 1 trees_build"
-	for i in 2 3 4 5 6; do echo "not ok $i known_seam_$i # no build"; done
+	for i in 2 3 4 5 6 7 8 9; do echo "not ok $i known_seam_$i # no build"; done
+	exit 1
+fi
+mapfile -t h < <(g rev-list --reverse --abbrev-commit --abbrev=12 HEAD)
+BUILD=$build CC=$cc scripts/kernel-check "${sopts[@]}" --json "$tmp/series.json" \
+	--git "$repo" HEAD~3..HEAD >"$tmp/series.out" 2>"$tmp/series.err"
+srun=$?
+dswap=$(realpath -m "$build/kseries/$(key_of 0 2>/dev/null)")
+dtwo=$(realpath -m "$build/kseries/$(key_of 2 2>/dev/null)")
+kswap=$dswap/build ktwo=$dtwo/build
+if [ ! -x "$kswap/stress" ] || [ ! -x "$ktwo/stress" ]; then
+	sed 's/^/# /' "$tmp/series.out" "$tmp/series.err" | tail -n 30
+	echo "not ok 1 trees_build"
+	for i in 2 3 4 5 6 7 8 9; do echo "not ok $i known_seam_$i # no build"; done
 	exit 1
 fi
 echo "ok 1 trees_build"
@@ -72,7 +103,7 @@ verdict() { grep '^stress: [A-Z]* counter_storm' "$1"; }
 num() { verdict "$2" | sed -n "s/.* $1=\([0-9]*\).*/\1/p"; }
 
 # 2. No --known: the tree's finding ends the run.
-(cd "$tmp" && "$root/$kfix/swap-stress" "${run[@]}" --findings-out f0 >a.out 2>&1)
+(cd "$tmp" && "$kswap/stress" "${run[@]}" --findings-out f0 >a.out 2>&1)
 st=$?
 ops=$(num ops "$tmp/a.out")
 [ $st = 1 ] && verdict "$tmp/a.out" | grep -q 'FAIL .*invariant=compare' && [ "${ops:-0}" -lt 160000 ] &&
@@ -82,7 +113,7 @@ ok $? 2 swap_fails_at_its_finding "status $st ops $ops: $(verdict "$tmp/a.out")"
 # 3. Learn every signature the tree shows (a run stops at each new one).
 cp "$tmp/f0" "$tmp/known"
 for i in 1 2 3 4 5; do
-	(cd "$tmp" && "$root/$kfix/swap-stress" "${opts[@]}" --seed "$i" --known known \
+	(cd "$tmp" && "$kswap/stress" "${opts[@]}" --seed "$i" --known known \
 		--findings-out ./fi >b.out 2>&1)
 	st=$?
 	[ $st = 0 ] || [ $st = 1 ] || { echo "# learning run $i: status $st"; rc=1; }
@@ -90,7 +121,7 @@ for i in 1 2 3 4 5; do
 		grep -q "^finding $s $inv $cls $fn " "$tmp/known" || echo "$w $s $inv $cls $fn $hits"
 	done >>"$tmp/known"
 done
-(cd "$tmp" && "$root/$kfix/swap-stress" "${run[@]}" --known known >b.out 2>&1)
+(cd "$tmp" && "$kswap/stress" "${run[@]}" --known known >b.out 2>&1)
 st=$?
 v=$(verdict "$tmp/b.out")
 [ $st = 0 ] && echo "$v" | grep -q 'PASS .* ops=160000 .* known=[1-9][0-9]* ([1-9][0-9]* hits)$' &&
@@ -99,7 +130,7 @@ ok $? 3 swap_with_known_runs_every_step "status $st: $v; known: $(grep -c '^find
 echo "# swap, known: $v"
 
 # 4. As many checks as lib/hpcc (quiescent-only: a function of the seed).
-(cd "$tmp" && "$root/$kfix/swap-stress" "${run[@]}" "${quiet[@]}" --known known >c.out 2>&1)
+(cd "$tmp" && "$kswap/stress" "${run[@]}" "${quiet[@]}" --known known >c.out 2>&1)
 st=$?
 (cd "$tmp" && "$root/$build/stress" "${run[@]}" "${quiet[@]}" >d.out 2>&1)
 st2=$?
@@ -109,7 +140,7 @@ ok $? 4 swap_with_known_checks_as_much_as_lib_hpcc "swap+known $st checks=$c1, l
 echo "# quiescent-only checks: swap with known $c1, lib/hpcc $c2"
 
 # 5. A second seeded bug still fails the run, on a signature not known.
-(cd "$tmp" && "$root/$kfix/two-stress" "${run[@]}" "${quiet[@]}" --known known \
+(cd "$tmp" && "$ktwo/stress" "${run[@]}" "${quiet[@]}" --known known \
 	--findings-out f2 >e.out 2>&1)
 st=$?
 new=$(sed -n '/^# new:/{n;p}' "$tmp/f2")
@@ -122,4 +153,46 @@ ok $? 5 second_bug_fails_past_the_known_one "status $st: $(verdict "$tmp/e.out")
 st=$?
 [ $st = 0 ] && [ "$(num checks "$tmp/g.out")" = "$c2" ] && ! grep -q 'known=' "$tmp/g.out"
 ok $? 6 known_without_findings_changes_nothing "status $st: $(verdict "$tmp/g.out")"
+
+# 7. The series: BASE stops at its finding, which is learned past and known later.
+sed 's/^/# /' "$tmp/series.out"
+bad=
+row() { grep "^| ${h[$1]} |" "$tmp/series.out"; }
+bfind=$dswap/findings
+row 0 | grep -q '| BASE | yes | 5/0/0 | .*counter_storm FAIL (compare, contract) known' ||
+	bad+="BASE row; "
+grep -q '^finding counter_storm compare contract approximate_compare_value ' "$bfind" ||
+	bad+="BASE findings: $(grep '^finding' "$bfind" | tr '\n' ';'); "
+grep -q '^stress: PASS counter_storm .* ops=80000 .* known=[1-9]' "$kswap/learn.out" ||
+	bad+="BASE's learning run: $(grep '^stress: [A-Z]* counter_storm' "$kswap/learn.out"); "
+[ -z "$bad" ]
+ok $? 7 series_base_finding_learned "$bad"
+
+# 8. The new bug is caught by stress at its commit; only there.
+bad=
+[ $srun = 1 ] || bad+="exit $srun; "
+grep -q '^4 commits judged, 1 regress, 1 fixed, 0 without verdict$' "$tmp/series.out" ||
+	bad+="summary; "
+[ "$(grep -c '^first bad: ' "$tmp/series.out")" = 1 ] &&
+	grep -q "^first bad: ${h[2]} .*: stress counter_storm FAIL (compare, wrong-answer)$" \
+		"$tmp/series.out" || bad+="first bad; "
+row 2 | grep -q '| judged | yes | 5/0/0 | .*counter_storm FAIL (compare, wrong-answer)' ||
+	bad+="row 2; "
+grep -q ' precise_compare ' "$dtwo/findings" && grep -q '^finding .* approximate_compare_value ' \
+	"$dtwo/findings" || bad+="two's findings: $(grep '^finding' "$dtwo/findings" | tr '\n' ';'); "
+[ -z "$bad" ]
+ok $? 8 series_new_bug_first_bad_by_stress "$bad"
+
+# 9. The known finding alone again is a fix, not a regression; without the
+#    known file the new bug's tree stops at the known finding first.
+bad=
+grep -q "^fixed by: ${h[3]} .*: stress counter_storm$" "$tmp/series.out" || bad+="fixed by; "
+row 3 | grep -q "| cached from ${h[0]} | yes | 5/0/0 | .*counter_storm FAIL (compare, contract) known" ||
+	bad+="row 3; "
+(cd "$tmp" && "$ktwo/stress" "${run[@]}" >h.out 2>&1)
+st=$?
+[ $st = 1 ] && verdict "$tmp/h.out" | grep -q 'FAIL .*invariant=compare class=contract' ||
+	bad+="two without --known: status $st: $(verdict "$tmp/h.out"); "
+[ -z "$bad" ]
+ok $? 9 series_known_alone_no_regression "$bad"
 exit $rc
