@@ -35,6 +35,9 @@ KUNIT_RT_OBJS	:= $(KUNIT_RT_SRCS:lib/kcompat/kunit/%.c=$(BUILD)/kunit/rt/%.o)
 KUNIT_PCPU_UNIT	:= 4160
 KUNIT_PU	:= -DKC_PERCPU_UNIT=$(KUNIT_PCPU_UNIT)
 KUNIT_CPPFLAGS	 = $(CPPFLAGS_ALL) -Ilib/kcompat/kunit/include $(KUNIT_PU)
+# Every KUnit object depends on these flags too: a change of the unit
+# rebuilds them all, never a binary of two layouts.
+KUNIT_FLAGS	:= $(BUILD)/kunit/.flags
 KUNIT_KC_OBJS	:= $(KC_OBJS:$(BUILD)/%=$(BUILD)/kunit/pu/%)
 KUNIT_KC_OLD_OBJS := $(HANDOFF_OLD_OBJS:$(BUILD)/%=$(BUILD)/kunit/pu/%) \
 		     $(filter-out %/turn.o %/cpu.o,$(KUNIT_KC_OBJS))
@@ -56,24 +59,29 @@ $(KUNIT_API_H): $(KUNIT_PROBES) $(PROBE_DEPS)
 	@scripts/probe --cc '$(CC)' --cflags '$(PROBE_CFLAGS)' --guard _KUNIT_API_H \
 		--what 'the KUnit shim' --out $@ $(KUNIT_PROBES)
 
-$(BUILD)/kunit/pu/lib/kcompat/%.o: lib/kcompat/%.c $(BUILD)/.flags
+$(KUNIT_FLAGS): $(BUILD)/.flags FORCE
+	@mkdir -p $(@D)
+	@echo '$(subst $(BUILD)/,BUILD/,$(KUNIT_CPPFLAGS) $(KUNIT_PU))' > $@.new
+	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
+
+$(BUILD)/kunit/pu/lib/kcompat/%.o: lib/kcompat/%.c $(KUNIT_FLAGS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(CPPFLAGS_ALL) $(KUNIT_PU) -c -o $@ $<
 
-$(BUILD)/kunit/pu/handoff-old/lib/kcompat/%.o: lib/kcompat/%.c $(BUILD)/.flags
+$(BUILD)/kunit/pu/handoff-old/lib/kcompat/%.o: lib/kcompat/%.c $(KUNIT_FLAGS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -DKC_HANDOFF_OLD $(CPPFLAGS_ALL) $(KUNIT_PU) -c -o $@ $<
 
-$(KUNIT_HPCC_OBJ): $(HPCC_SRC) $(BUILD)/.flags $(HPCC_REQ_H) \
+$(KUNIT_HPCC_OBJ): $(HPCC_SRC) $(KUNIT_FLAGS) $(HPCC_REQ_H) \
 		$(if $(KERNEL_SRC),$(BUILD)/kinc/linux/percpu_counter_tree.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(HPCC_CFLAGS) $(CPPFLAGS_ALL) $(KUNIT_PU) -c -o $@ $<
 
-$(BUILD)/kunit/rt/%.o: lib/kcompat/kunit/%.c $(BUILD)/.flags | $(KUNIT_API_H)
+$(BUILD)/kunit/rt/%.o: lib/kcompat/kunit/%.c $(KUNIT_FLAGS) | $(KUNIT_API_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(KUNIT_CPPFLAGS) -c -o $@ $<
 
-$(BUILD)/kunit/fixture/%.o: tests/seam/kunit/%.c $(BUILD)/.flags | $(KUNIT_API_H)
+$(BUILD)/kunit/fixture/%.o: tests/seam/kunit/%.c $(KUNIT_FLAGS) | $(KUNIT_API_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(KUNIT_CPPFLAGS) -c -o $@ $<
 
@@ -83,7 +91,7 @@ $(KUNIT_FIXTURE): $(BUILD)/kunit/fixture/kunit_fixture.o $(KUNIT_RT_OBJS) $(KUNI
 ifneq ($(KERNEL_SRC),)
 KUNIT_SRC	:= $(KSRC)/$(KUNIT_REL)
 
-$(BUILD)/kunit/percpu_counter_tree_kunit.o: $(KUNIT_SRC) $(BUILD)/.flags \
+$(BUILD)/kunit/percpu_counter_tree_kunit.o: $(KUNIT_SRC) $(KUNIT_FLAGS) \
 		$(BUILD)/kinc/linux/percpu_counter_tree.h | $(KUNIT_API_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(KUNIT_KFLAGS) $(KUNIT_CPPFLAGS) -c -o $@ $<
@@ -133,7 +141,7 @@ kunit-asan:
 KUNIT_FIXTURE_OLD := $(BUILD)/kunit/kunit_fixture-old
 KUNIT_RT_OLD_OBJS := $(KUNIT_RT_SRCS:lib/kcompat/kunit/%.c=$(BUILD)/handoff-old/kunit/rt/%.o)
 
-$(BUILD)/handoff-old/kunit/rt/%.o: lib/kcompat/kunit/%.c $(BUILD)/.flags | $(KUNIT_API_H)
+$(BUILD)/handoff-old/kunit/rt/%.o: lib/kcompat/kunit/%.c $(KUNIT_FLAGS) | $(KUNIT_API_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -DKC_HANDOFF_OLD $(KUNIT_CPPFLAGS) -c -o $@ $<
 
