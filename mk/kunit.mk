@@ -32,14 +32,18 @@ KUNIT_RT_OBJS	:= $(KUNIT_RT_SRCS:lib/kcompat/kunit/%.c=$(BUILD)/kunit/rt/%.o)
 # CPUs fall in different cache sets. Everything a KUnit binary links
 # (kcompat, hpcc, the shim) is compiled with it, apart from the suite's
 # objects; kcompat and hpcc without the shim's include directory.
+# Only where a kernel tree's file is built (KERNEL_SRC): the fixture of
+# the default build links the suite's kcompat, which costs make check no
+# second build of it.
 KUNIT_PCPU_UNIT	:= 4160
-KUNIT_PU	:= -DKC_PERCPU_UNIT=$(KUNIT_PCPU_UNIT)
+KUNIT_PU	:= $(if $(KERNEL_SRC),-DKC_PERCPU_UNIT=$(KUNIT_PCPU_UNIT))
 KUNIT_CPPFLAGS	 = $(CPPFLAGS_ALL) -Ilib/kcompat/kunit/include $(KUNIT_PU)
 # Every KUnit object depends on these flags too: a change of the unit
 # rebuilds them all, never a binary of two layouts.
 KUNIT_FLAGS	:= $(BUILD)/kunit/.flags
-KUNIT_KC_OBJS	:= $(KC_OBJS:$(BUILD)/%=$(BUILD)/kunit/pu/%)
-KUNIT_KC_OLD_OBJS := $(HANDOFF_OLD_OBJS:$(BUILD)/%=$(BUILD)/kunit/pu/%) \
+KUNIT_PU_DIR	:= $(if $(KERNEL_SRC),$(BUILD)/kunit/pu,$(BUILD))
+KUNIT_KC_OBJS	:= $(KC_OBJS:$(BUILD)/%=$(KUNIT_PU_DIR)/%)
+KUNIT_KC_OLD_OBJS := $(HANDOFF_OLD_OBJS:$(BUILD)/%=$(KUNIT_PU_DIR)/%) \
 		     $(filter-out %/turn.o %/cpu.o,$(KUNIT_KC_OBJS))
 KUNIT_HPCC_OBJ	:= $(BUILD)/kunit/pu/hpcc/percpu_counter_tree.o
 KUNIT_FIXTURE	:= $(BUILD)/kunit/kunit_fixture
