@@ -118,12 +118,7 @@ static void futex_wake(_Atomic unsigned int *word, int n)
 	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
 }
 
-/* task_struct references (linux/sched/task.h); the last put frees the kthread. */
-void get_task_struct(struct task_struct *t)
-{
-	atomic_inc(&t->usage);
-}
-
+/* The last task_struct reference (get_task_struct(): kthread_common.c) frees the kthread. */
 void put_task_struct(struct task_struct *t)
 {
 	if (atomic_dec_and_test(&t->usage))
@@ -496,15 +491,8 @@ int kthread_stop(struct task_struct *p)
 	return ret;
 }
 
-int kthread_stop_put(struct task_struct *p)
-{
-	int ret = kthread_stop(p);
-
-	put_task_struct(p);
-	return ret;
-}
-
-bool kthread_should_stop(void)
+/* kthread_should_stop() (kthread_common.c) for this path. */
+bool kc_kthread_poll_stop(void)
 {
 	struct kc_kthread *k = kc_current_kthread;
 

@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Between the shim's wait queues (kapi.c) and its kthreads (kthread.c). */
+/*
+ * Between the shim's wait queues (kapi.c), its kthreads (kthread.c or
+ * kthread_old.c) and what both kthread paths share (kthread_common.c).
+ */
 #ifndef _KC_KTHREAD_INT_H
 #define _KC_KTHREAD_INT_H
+
+#include <stdbool.h>
 
 /*
  * The calling thread is about to sleep (wait_event(), kthread_stop()) /
@@ -10,5 +15,11 @@
  */
 void kc_kthread_block(void);
 void kc_kthread_unblock(void);
+
+/*
+ * kthread_should_stop() of the path built (kthread.c, or kthread_old.c
+ * with -DKC_HANDOFF_OLD): false outside a kthread.
+ */
+bool kc_kthread_poll_stop(void);
 
 #endif /* _KC_KTHREAD_INT_H */

@@ -63,16 +63,7 @@ static struct kc_kthread *to_kthread(struct task_struct *t)
 	return (struct kc_kthread *)t;
 }
 
-/*
- * task_struct references (linux/sched/task.h); the last put frees the
- * kthread. The KUnit binary has no OOM task model, whose tasks these
- * would otherwise be (lib/mm/oom_task.c is not linked in).
- */
-void get_task_struct(struct task_struct *t)
-{
-	atomic_inc(&t->usage);
-}
-
+/* The last task_struct reference (get_task_struct(): kthread_common.c) frees the kthread. */
 void put_task_struct(struct task_struct *t)
 {
 	struct kc_kthread *k = to_kthread(t);
@@ -270,15 +261,8 @@ int kthread_stop(struct task_struct *p)
 	return ret;
 }
 
-int kthread_stop_put(struct task_struct *p)
-{
-	int ret = kthread_stop(p);
-
-	put_task_struct(p);
-	return ret;
-}
-
-bool kthread_should_stop(void)
+/* kthread_should_stop() (kthread_common.c) for this path. */
+bool kc_kthread_poll_stop(void)
 {
 	struct kc_kthread *k = kc_current_kthread;
 	bool stop;
