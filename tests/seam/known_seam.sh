@@ -148,10 +148,16 @@ new=$(sed -n '/^# new:/{n;p}' "$tmp/f2")
 	[ -n "$new" ] && ! grep -qF "${new% *}" "$tmp/known" && echo "$new" | grep -q ' precise_compare '
 ok $? 5 second_bug_fails_past_the_known_one "status $st: $(verdict "$tmp/e.out"); new: $new"
 
-# 6. A known file naming nothing present changes nothing: lib/hpcc passes as before.
-(cd "$tmp" && "$root/$build/stress" "${run[@]}" "${quiet[@]}" --known known >g.out 2>&1)
+# 6. A known file naming nothing present changes nothing: lib/hpcc passes as
+#    before. On one vCPU, where the check count is a function of the seed (at
+#    8 the workers' own checks follow the interleaving: 4,220 or 4,229 at seed 1).
+one=(--scenario counter_storm --cpus 1 --steps 20000 --duration 0 --stat-interval 0
+     --replay-search 0 --seed 1)
+(cd "$tmp" && "$root/$build/stress" "${one[@]}" "${quiet[@]}" >h.out 2>&1)
+c3=$(num checks "$tmp/h.out")
+(cd "$tmp" && "$root/$build/stress" "${one[@]}" "${quiet[@]}" --known known >g.out 2>&1)
 st=$?
-[ $st = 0 ] && [ "$(num checks "$tmp/g.out")" = "$c2" ] && ! grep -q 'known=' "$tmp/g.out"
+[ $st = 0 ] && [ -n "$c3" ] && [ "$(num checks "$tmp/g.out")" = "$c3" ] && ! grep -q 'known=' "$tmp/g.out"
 ok $? 6 known_without_findings_changes_nothing "status $st: $(verdict "$tmp/g.out")"
 
 # 7. The series: BASE stops at its finding, which is learned past and known later.
