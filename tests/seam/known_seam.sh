@@ -17,9 +17,11 @@
 # "first bad" at its commit, without a unit case failing; the commit with
 # only the known finding again is "fixed by", no regression; without the
 # known file the new bug's tree stops at the known finding first. Runs are
-# bounded by --steps (the series' too); the quiescent-only mode
-# (--selectors 0 --stutter off) makes the check counts a function of the
-# seed.
+# bounded by --steps (the series' too); the quiescent-only mode makes the
+# check counts a function of the seed: no selectors, stutter or hotplug,
+# and no hops (--inject off, the small pattern), since where an add lands
+# when a vCPU hops follows the host's scheduling, and with it the state the
+# final check sees and how many comparisons it makes.
 # Env: BUILD (default build/cc), CC. KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -98,7 +100,7 @@ ok() {	# ok STATUS N NAME DIAG
 opts=(--scenario counter_storm --cpus 8 --steps 20000 --duration 0 --stat-interval 0
       --replay-search 0)
 run=("${opts[@]}" --seed 1)
-quiet=(--selectors 0 --stutter off --hotplug off)
+quiet=(--selectors 0 --stutter off --hotplug off --inject off --storm-pattern small)
 verdict() { grep '^stress: [A-Z]* counter_storm' "$1"; }
 num() { verdict "$2" | sed -n "s/.* $1=\([0-9]*\).*/\1/p"; }
 
@@ -148,16 +150,10 @@ new=$(sed -n '/^# new:/{n;p}' "$tmp/f2")
 	[ -n "$new" ] && ! grep -qF "${new% *}" "$tmp/known" && echo "$new" | grep -q ' precise_compare '
 ok $? 5 second_bug_fails_past_the_known_one "status $st: $(verdict "$tmp/e.out"); new: $new"
 
-# 6. A known file naming nothing present changes nothing: lib/hpcc passes as
-#    before. On one vCPU, where the check count is a function of the seed (at
-#    8 the workers' own checks follow the interleaving: 4,220 or 4,229 at seed 1).
-one=(--scenario counter_storm --cpus 1 --steps 20000 --duration 0 --stat-interval 0
-     --replay-search 0 --seed 1)
-(cd "$tmp" && "$root/$build/stress" "${one[@]}" "${quiet[@]}" >h.out 2>&1)
-c3=$(num checks "$tmp/h.out")
-(cd "$tmp" && "$root/$build/stress" "${one[@]}" "${quiet[@]}" --known known >g.out 2>&1)
+# 6. A known file naming nothing present changes nothing: lib/hpcc passes as before.
+(cd "$tmp" && "$root/$build/stress" "${run[@]}" "${quiet[@]}" --known known >g.out 2>&1)
 st=$?
-[ $st = 0 ] && [ -n "$c3" ] && [ "$(num checks "$tmp/g.out")" = "$c3" ] && ! grep -q 'known=' "$tmp/g.out"
+[ $st = 0 ] && [ "$(num checks "$tmp/g.out")" = "$c2" ] && ! grep -q 'known=' "$tmp/g.out"
 ok $? 6 known_without_findings_changes_nothing "status $st: $(verdict "$tmp/g.out")"
 
 # 7. The series: BASE stops at its finding, which is learned past and known later.
@@ -184,8 +180,11 @@ grep -q '^4 commits judged, 1 regress, 1 fixed, 0 without verdict$' "$tmp/series
 		"$tmp/series.out" || bad+="first bad; "
 row 2 | grep -q '| judged | yes | 5/0/0 | .*counter_storm FAIL (compare, wrong-answer)' ||
 	bad+="row 2; "
-grep -q ' precise_compare ' "$dtwo/findings" && grep -q '^finding .* approximate_compare_value ' \
-	"$dtwo/findings" || bad+="two's findings: $(grep '^finding' "$dtwo/findings" | tr '\n' ';'); "
+# The run stops at the new signature; whether the known one was met before
+# it follows the interleaving, so only the new one is required.
+grep -q '^finding counter_storm compare wrong-answer precise_compare ' "$dtwo/findings" &&
+	grep -q '^# new: precise_compare(' "$dtwo/findings" ||
+	bad+="two's findings: $(grep '^finding\|^# new' "$dtwo/findings" | tr '\n' ';'); "
 [ -z "$bad" ]
 ok $? 8 series_new_bug_first_bad_by_stress "$bad"
 
