@@ -130,6 +130,16 @@ const char *kc_rcu_flavor(void)
 	return flavor()->name;
 }
 
+int kc_rcu_barriers(unsigned long *asked, unsigned long *done)
+{
+	const struct kc_rcu_flavor *f = flavor();
+
+	if (!f->barriers)
+		return -1;
+	f->barriers(asked, done);
+	return 0;
+}
+
 void kc_rcu_register_thread(void)
 {
 	const struct kc_rcu_flavor *f = flavor();

@@ -235,6 +235,14 @@ static void ck_barrier(void)
 	pthread_mutex_unlock(&R.lock);
 }
 
+static void ck_barriers(unsigned long *asked, unsigned long *done)
+{
+	pthread_mutex_lock(&R.lock);
+	*asked = R.barrier_req;
+	*done = R.barrier_done;
+	pthread_mutex_unlock(&R.lock);
+}
+
 const struct kc_rcu_flavor kc_rcu_ck_epoch = {
 	.name			= "ck-epoch",
 	.init			= ck_init,
@@ -245,4 +253,5 @@ const struct kc_rcu_flavor kc_rcu_ck_epoch = {
 	.synchronize		= ck_synchronize,
 	.call			= ck_call,
 	.cb_barrier		= ck_barrier,
+	.barriers		= ck_barriers,
 };

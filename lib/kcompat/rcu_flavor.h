@@ -38,6 +38,12 @@ struct kc_rcu_flavor {
 	void (*call)(struct kc_rcu_head *head);
 	/* Every kc_rcu_invoke() of a call() made before it has returned. */
 	void (*cb_barrier)(void);
+	/*
+	 * cb_barrier() requests the callback thread sees so far, and those
+	 * it has completed (NULL: no way to ask): for tests that order a
+	 * barrier against that thread (kc_rcu_barriers()).
+	 */
+	void (*barriers)(unsigned long *asked, unsigned long *done);
 	/* qsbr only (NULL elsewhere): see kc_rcu_quiescent_state(). */
 	void (*quiescent_state)(void);
 	void (*thread_online)(void);

@@ -5,7 +5,8 @@
  * the flavor is the one asked for; a thread's RCU state (ck-epoch: its
  * record) passes to a later thread; a grace period waits for the
  * outermost section of a nested reader; rcu_barrier() waits for the
- * callbacks of other threads, live or exited; threads that never
+ * callbacks of other threads, live or exited, and for one queued while
+ * the callback thread is busy; threads that never
  * registered read and exit cleanly; a reader that reports its own
  * quiescent states (the engine's workers under qsbr) is waited for inside
  * a section and not while offline; a quiescent state inside a section
@@ -224,6 +225,73 @@ static void rcu_barrier_right_after_call(struct kt *t)
 	}
 	rcu_barrier();
 	KT_EXPECT(t, lost == 0, "%lu of 50 callbacks outlived the barrier after them", lost);
+}
+
+/*
+ * A barrier asked for while the callback thread is busy in a callback: a
+ * callback queued behind the busy one, which the flavor could not take in
+ * yet, must run before that barrier completes. The busy callback returns
+ * only once the flavor sees the barrier, and the one behind it notes how
+ * many barriers had completed when it ran, so the verdict is the same on
+ * every run (flavors that cannot say skip the case).
+ */
+static atomic_int busy_state;	/* 1: the busy callback runs; 2: let it return */
+static atomic_ulong behind_saw_done;
+
+static void cb_busy(struct rcu_head *head)
+{
+	atomic_store(&busy_state, 1);
+	while (atomic_load(&busy_state) != 2)
+		sched_yield();
+	kfree(container_of(head, struct cb_obj, rcu));
+}
+
+static void cb_behind(struct rcu_head *head)
+{
+	unsigned long asked, done;
+
+	kc_rcu_barriers(&asked, &done);
+	atomic_store(&behind_saw_done, done);
+	cb_count(head);
+}
+
+static void *barrier_thread(void *arg)
+{
+	rcu_barrier();
+	return NULL;
+}
+
+static void rcu_barrier_behind_busy_callback(struct kt *t)
+{
+	unsigned long asked, done, now;
+	struct cb_obj *busy, *behind;
+	pthread_t tid;
+
+	if (kc_rcu_barriers(&asked, &done) < 0) {
+		kt_skip(t, "%s cannot say when it sees a barrier", kc_rcu_flavor());
+		return;
+	}
+	atomic_store(&cb_ran, 0);
+	atomic_store(&busy_state, 0);
+	atomic_store(&behind_saw_done, ~0UL);
+	busy = kmalloc(sizeof(*busy), GFP_KERNEL);
+	behind = kmalloc(sizeof(*behind), GFP_KERNEL);
+	KT_ASSERT(t, busy && behind, "alloc");
+	call_rcu(&busy->rcu, cb_busy);
+	while (atomic_load(&busy_state) != 1)
+		sched_yield();
+	behind->count = &cb_ran;
+	call_rcu(&behind->rcu, cb_behind);
+	KT_ASSERT(t, pthread_create(&tid, NULL, barrier_thread, NULL) == 0, "create");
+	do
+		sched_yield();
+	while (kc_rcu_barriers(&now, &done), now == asked);
+	atomic_store(&busy_state, 2);
+	pthread_join(tid, NULL);
+	KT_EXPECT_EQU(t, atomic_load(&cb_ran), 1);
+	KT_EXPECT(t, atomic_load(&behind_saw_done) < now,
+		  "the callback queued before barrier %lu ran after it completed", now);
+	rcu_barrier();
 }
 
 /* Threads that never register: read, queue, exit; nothing waits for them. */
@@ -532,6 +600,7 @@ static const struct kt_case cases[] = {
 	KT_CASE(rcu_nested_section),
 	KT_CASE(rcu_barrier_other_threads),
 	KT_CASE(rcu_barrier_right_after_call),
+	KT_CASE(rcu_barrier_behind_busy_callback),
 	KT_CASE(rcu_unregistered_threads),
 	KT_CASE(rcu_self_reporting_reader),
 	KT_CASE(rcu_offline_reader_comes_back),

@@ -220,6 +220,12 @@ void kc_rcu_unregister_thread(void);
 /* Wait for all call_rcu() callbacks queued so far, by any thread. */
 void kc_rcu_barrier(void);
 /*
+ * rcu_barrier() requests the flavor's callback thread sees so far and
+ * those it has completed, for tests that order a barrier against that
+ * thread; -1: the flavor cannot say (liburcu's flavors).
+ */
+int kc_rcu_barriers(unsigned long *asked, unsigned long *done);
+/*
  * Quiescent-state reporting, for qsbr (no-ops under the other flavors).
  * A thread that calls kc_rcu_thread_online() reports its own quiescent
  * states: kc_rcu_quiescent_state() between read-side sections, and
