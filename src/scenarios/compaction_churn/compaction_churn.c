@@ -31,10 +31,10 @@
 #include "mm/kcompact.h"
 #include "util/json.h"
 #include "scenario.h"
+#include "cc_bounds.h"
 #include "cc_shadow.h"
 
 #define CC_ORDER	3
-#define CC_PB		512
 #define CC_MAX_PAGES	(1UL << 20)		/* largest zone after a resize */
 #define CC_MAX_BLOCKS	(CC_MAX_PAGES / CC_PB)
 #define CC_CONTENTION	64	/* a run ends PARTIAL on contention: 1 round in 64 */
@@ -165,7 +165,7 @@ static void note_depth(unsigned long depth)
 /* Invariant 5: a depth that would make the limit shift undefined. */
 static void shift_guard(struct stress *s, int cpu, unsigned long depth, const char *where)
 {
-	if (depth < BITS_PER_LONG)
+	if (cc_shift_ok(depth))
 		return;
 	if (cfg.depth_clamp) {
 		atomic_fetch_add_explicit(&C->depth_clamps, 1, memory_order_relaxed);
@@ -189,7 +189,7 @@ static void check_deferral_range(struct stress *s, int cpu)
 	struct zone *z = &C->zone;
 	long sh = zone_read(z, &z->compact_defer_shift), c = zone_read(z, &z->compact_considered);
 
-	if (sh < 0 || sh > COMPACT_MAX_DEFER_SHIFT || c < 0 || c > 1L << COMPACT_MAX_DEFER_SHIFT)
+	if (!cc_defer_shift_ok(sh) || !cc_considered_ok(c))
 		stress_fail(s, "deferral_range", cpu,
 			    "compact_defer_shift %ld, compact_considered %ld: outside [0, %d], "
 			    "[0, %d]", sh, c, COMPACT_MAX_DEFER_SHIFT, 1 << COMPACT_MAX_DEFER_SHIFT);
@@ -438,7 +438,7 @@ static enum run_status compact_run(struct stress *s, unsigned int cpu, struct st
 	atomic_fetch_add_explicit(&me->scanned, scanned, memory_order_relaxed);
 	/* Invariant 4: overshoot by at most one pageblock, no success after the budget. */
 	if (start_limit != COMPACT_SCAN_UNLIMITED) {
-		if (scanned > (unsigned long)start_limit + CC_PB || limit < -(long)CC_PB)
+		if (!cc_overshoot_ok(scanned, start_limit, limit))
 			stress_fail(s, "limit_overshoot", cpu,
 				    "limited run scanned %lu with a limit of %ld (final %ld, PB %d)",
 				    scanned, start_limit, limit, CC_PB);
@@ -615,7 +615,7 @@ static void select_step(struct stress *s, unsigned int id, struct stress_rng *rn
 	f = zone_read(z, &z->compact_failed);
 	/* Invariants 1 and 2. */
 	th = compaction_threshold(C->par.policy, managed, cof);
-	if (cof < 0 || cof > MAX_ORDER)
+	if (!cc_failed_order_ok(cof))
 		stress_fail(s, "failed_order", cpu, "compact_order_failed %ld outside [0, %d]",
 			    cof, MAX_ORDER);
 	if (C->par.policy == COMPACT_POLICY_P9 ?
