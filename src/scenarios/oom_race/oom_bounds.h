@@ -39,4 +39,14 @@ static inline bool oom_v16_shortfall_ok(long shortfall, long max_shortfall)
 	return max_shortfall < 0 || shortfall <= max_shortfall;
 }
 
+/*
+ * task_churn: the task list holds at most the slots' tasks, one victim per
+ * CPU (marked or reaped: one kill at a time per CPU), init and the kernel
+ * thread.
+ */
+static inline bool oom_churn_ok(unsigned long tasks, unsigned long slots, unsigned long cpus)
+{
+	return tasks <= slots + cpus + 2;
+}
+
 #endif /* _STRESS_OOM_BOUNDS_H */

@@ -32,6 +32,12 @@ static bool v16_shortfall(long v, long max)
 	return oom_v16_shortfall_ok(v, max);
 }
 
+/* 48 slots (the default) on 8 CPUs. */
+static bool churn(long v, long arg)
+{
+	return oom_churn_ok(v, 48, 8);
+}
+
 #define SUMS	OOM_MAX_PRECISE_BADNESS_SUMS
 
 static const struct stress_bound budget[] = {
@@ -56,6 +62,11 @@ static const struct stress_bound bounded_shortfall[] = {
 static const struct stress_bound v16_shortfall_max[] = {
 	{ "--oom-max-shortfall 0", 0, STRESS_AT_MOST, v16_shortfall, 0 },
 	{ "--oom-max-shortfall 8192", 8192, STRESS_AT_MOST, v16_shortfall, 8192 },
+	{ .ok = NULL }
+};
+
+static const struct stress_bound churn_tasks[] = {
+	{ "tasks on the list, 48 slots, 8 CPUs", 48 + 8 + 2, STRESS_AT_MOST, churn, 0 },
 	{ .ok = NULL }
 };
 
@@ -86,6 +97,10 @@ const struct stress_invariant oom_invariants[] = {
 	STRESS_INVARIANT("task_leak",
 			 "every task is freed by the end of the run",
 			 "docs/spec/oom.md#oom-v16-driver"),
+	STRESS_INVARIANT("task_churn",
+			 "quiescent: the task churn within its limits (--oom-tasks slots, one "
+			 "victim per CPU; none in the chain layout)",
+			 "docs/spec/stress.md#stress-invariants", .bounds = churn_tasks),
 	STRESS_INVARIANT("precise_badness",
 			 "quiescent: each task's precise badness equals its truth",
 			 "docs/spec/oom.md#oom-badness"),

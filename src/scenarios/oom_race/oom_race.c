@@ -84,6 +84,7 @@ struct oom_race {
 	atomic_ulong seq;
 	atomic_long active_victims;
 	atomic_ulong last_skip_done;
+	atomic_ulong chain_churn;	/* forks, exits, adj changes in the chain layout */
 	/* Statistics. */
 	atomic_ulong selections[3], aborts, budget_runs[3], fallbacks[3];
 	unsigned long q_checks, q_pending, q_exact, q_crowded, q_v16_runout, q_v16_sel;
@@ -179,6 +180,13 @@ static void draw_targets(void)
 static bool churn_allowed(void)
 {
 	return R->phase != L_CHAIN;
+}
+
+/* A fork, an exit or an adj change: the chain layout has none (task_churn). */
+static void churn_note(void)
+{
+	if (R->phase == L_CHAIN)
+		atomic_fetch_add_explicit(&R->chain_churn, 1, memory_order_relaxed);
 }
 
 /* --- tasks --- */
@@ -436,6 +444,7 @@ static void cpu_step(struct stress *s, unsigned int cpu, struct stress_rng *rng)
 	else if (k->killing && kill_stage_done(k))
 		oom_kill_finish(s, cpu);
 	if (churn_allowed() && r < 100) {
+		churn_note();
 		/* Fork into an empty slot, or exit (sometimes by OOM kill). */
 		p = __atomic_load_n(&sl->task, __ATOMIC_ACQUIRE);
 		if (!p) {
@@ -462,10 +471,12 @@ static void cpu_step(struct stress *s, unsigned int cpu, struct stress_rng *rng)
 	rcu_read_lock();
 	p = rcu_dereference(sl->task);
 	if (p && p != SLOT_CLAIMED && oom_task_alive(p, "charge path")) {
-		if (churn_allowed() && r < 110)
+		if (churn_allowed() && r < 110) {
+			churn_note();
 			change_adj(s, cpu, rng, p);
-		else
+		} else {
 			steer(s, cpu, rng, sl, p);
+		}
 	}
 	rcu_read_unlock();
 }
@@ -822,6 +833,35 @@ static void next_phase(void)
 	reset_adj();
 }
 
+/*
+ * The task churn held to its documented limits (docs/oom.md, the
+ * scenario), stated again here so that a churn past them fails the run:
+ * forks only into an empty slot and one kill at a time per CPU, so at a
+ * quiescent point the task list holds at most --oom-tasks tasks, one
+ * victim per CPU, init and the kernel thread; the chain layout has no
+ * churn at all.
+ */
+static void check_churn_limits(struct stress *s)
+{
+	unsigned long n = 0, chain = atomic_load(&R->chain_churn);
+	struct task_struct *p;
+
+	rcu_read_lock();
+	for_each_process(p)
+		n++;
+	rcu_read_unlock();
+	stress_count_checks(s, 2);
+	if (!oom_churn_ok(n, R->nr_slots, stress_nr_cpus(s)))
+		stress_fail(s, "task_churn", -1,
+			    "%lu tasks on the task list, at most %u may be (%u slots, %u CPUs, "
+			    "init and a kernel thread)", n, R->nr_slots + stress_nr_cpus(s) + 2,
+			    R->nr_slots, stress_nr_cpus(s));
+	else if (chain)
+		stress_fail(s, "task_churn", -1,
+			    "%lu forks, exits or oom_score_adj changes in the chain layout, "
+			    "which has none", chain);
+}
+
 /* Every vCPU parked: badness, then each selection under test, then the oracle. */
 static void quiescent(struct stress *s)
 {
@@ -832,6 +872,7 @@ static void quiescent(struct stress *s)
 
 	if (!stress_checking(s))
 		return;
+	check_churn_limits(s);
 	q = calloc(cap, sizeof(*q));
 	if (!q)
 		return;
