@@ -12,7 +12,7 @@ set -u
 XP=${BUILD:-build/cc}/explore/explore
 STRESS=${BUILD:-build/cc}/stress
 echo "KTAP version 1"
-NR=30
+NR=33
 echo "1..$NR"
 if [ ! -x "$XP" ]; then
 	# Not built for KERNEL_SRC or sanitizer builds (mk/explore.mk).
@@ -86,6 +86,16 @@ expect explore_zone_desc_pso_b1 0 '^# complete within bound 1$' \
 	--harness zone_desc --bound 1 --reduction none --memory-model pso
 expect explore_compaction_b2 0 '^# complete within bound 2$' \
 	--harness compaction --bound 2 --reduction none
+
+# The budget at its threshold: the search's own count of executions T
+# (exhaustive within the bound); a budget of T - 1 cuts it there, T and
+# T + 1 let it complete.
+b_args=(--cpus 2 --adds 2 --readers 0 --batch 2 --bound 1 --reduction none)
+T=$("$XP" "${b_args[@]}" | sed -n 's/^# executions \([0-9]*\) .*/\1/p')
+expect explore_budget_below_total 0 "^# cut by budget at $((T - 1)) executions " \
+	"${b_args[@]}" --budget $((T - 1))
+expect explore_budget_at_total 0 '^# complete within bound 1$' "${b_args[@]}" --budget "$T"
+expect explore_budget_above_total 0 '^# complete within bound 1$' "${b_args[@]}" --budget $((T + 1))
 
 # same_traces NAME ARGS...: --reduction dpor covers the distinct traces that
 # --reduction none does, over fewer executions, both passing.
