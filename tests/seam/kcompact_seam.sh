@@ -87,9 +87,26 @@ refused no-file compaction.c "$work/bad-none/mm/compaction.c" probe "$work/bad-n
 result 2 kcompact_probe_refuses_with_one_line
 
 # 3-4. Each tree through KERNEL_SRC: the unit tests and the scenario run its code.
-kbuild() {	# TREE BUILD
-	make --no-print-directory -j2 KERNEL_SRC="$1" BUILD="$2" CC="$cc" \
-		"$2/tests/test_compaction" "$2/stress" >"$log" 2>&1
+# The trees differ only in their compaction files: each is laid in turn into
+# one tree, $ks, built in one build directory, $kb, so that make rebuilds what
+# depends on the files that differ (and probes each tree anew: the probe's
+# stamp is removed), not the whole suite once per tree.
+ks=$work/slot-src kb=$work/slot
+mkdir -p "$ks"
+cp -r "$work/tree-flat/lib" "$work/tree-flat/include" "$ks/"
+kbuild() {	# TREE: lay its compaction files into $ks, build into $kb
+	local f
+	for f in mm/compaction.c include/linux/compaction.h; do
+		if [ ! -f "$1/$f" ]; then
+			rm -f "$ks/$f"
+		elif ! cmp -s "$1/$f" "$ks/$f"; then
+			mkdir -p "$(dirname "$ks/$f")"
+			cp "$1/$f" "$ks/$f" || return 1
+		fi
+	done
+	rm -f "$kb/kcompact/.probed"
+	make --no-print-directory -j2 KERNEL_SRC="$ks" BUILD="$kb" CC="$cc" \
+		"$kb/tests/test_compaction" "$kb/stress" >"$log" 2>&1
 }
 churn() {	# BUILD: a bounded Base run of compaction_churn
 	"$1/stress" --scenario compaction_churn --depletion-policy base --cpus 16 \
@@ -98,10 +115,9 @@ churn() {	# BUILD: a bounded Base run of compaction_churn
 n=3
 for t in flat split; do
 	bad=
-	kb=$work/build-$t
-	src=$work/tree-$t/mm/compaction.c
-	sha=$(sha256sum "$src" | cut -c1-12)
-	if ! kbuild "$work/tree-$t" "$kb"; then
+	src=$ks/mm/compaction.c
+	sha=$(sha256sum "$work/tree-$t/mm/compaction.c" | cut -c1-12)
+	if ! kbuild "$work/tree-$t"; then
 		bad+="build: $(tail -n 20 "$log")"$'\n'
 	else
 		"$kb/tests/test_compaction" >"$log" 2>&1 ||
@@ -124,9 +140,9 @@ sed -i -e 's/^\tif (zone->compact_defer_shift > COMPACT_MAX_DEFER_SHIFT)$/\tif (
 	"$work/tree-flat/mm/compaction.c"
 if ! grep -q 'COMPACT_MAX_DEFER_SHIFT + 1)' "$work/tree-flat/mm/compaction.c"; then
 	bad+="could not break the fixture copy"$'\n'
-elif ! kbuild "$work/tree-flat" "$work/build-flat"; then
+elif ! kbuild "$work/tree-flat"; then
 	bad+="build of the broken copy: $(tail -n 20 "$log")"$'\n'
-elif "$work/build-flat/tests/test_compaction" >"$log" 2>&1; then
+elif "$kb/tests/test_compaction" >"$log" 2>&1; then
 	bad+="the broken copy passed test_compaction: the seam is not live"$'\n'
 elif ! grep -q 'defer_compaction(order [0-9]*) from considered [0-9]* shift 6 .*: model 0 -> [0-9]*/6/[0-9]*, kernel 0 -> [0-9]*/7/' "$log"; then
 	bad+="no disagreement with both answers: $(grep -m3 'disagree' "$log")"$'\n'
@@ -135,7 +151,7 @@ else
 fi
 result 5 kcompact_seam_live_unit_tests
 bad=
-if [ -x "$work/build-flat/stress" ] && churn "$work/build-flat"; then
+if [ -x "$kb/stress" ] && churn "$kb"; then
 	bad+="the broken copy passed compaction_churn"$'\n'
 elif ! grep -Eq 'invariant=(kernel_deferral|deferral_range)' "$log"; then
 	bad+="compaction_churn failed otherwise: $(grep -m2 -E 'failure|FAIL' "$log")"$'\n'

@@ -9,6 +9,8 @@
 #    one process would give the 4-CPU counters all three topologies'
 #    accuracy, and the producers' own checks would fail. Every section runs
 #    on it: one that booted twice in one process would be refused;
+#    both producers come from one build of that tree (one build
+#    directory: the second build compiles only its own program);
 #  - make report on a tree of an older API (int values,
 #    tests/seam/fixtures/ktrees/int-items) falls back to the model's producer and
 #    says what the tree's API leaves unmeasured; section 3's window is the
@@ -32,13 +34,14 @@ trap 'rm -rf "$tmp"' EXIT
 unset MAKEFLAGS MAKELEVEL MFLAGS
 kf=$(realpath -m "${BUILD:-build/cc}/kfix")
 
-accumulate_tree "$kf/bench-accumulate-src" &&
-make --no-print-directory -j2 KERNEL_SRC="$kf/bench-accumulate-src" \
-	BUILD="$kf/bench-accumulate" CC="${CC:-cc}" \
-	"$kf/bench-accumulate/bench/hpcc-bench" >"$tmp/kb" 2>&1 &&
-"$kf/bench-accumulate/bench/hpcc-bench" $BENCH_SMALL --out "$tmp/acc.json" >>"$tmp/kb" 2>&1 &&
+ks=$kf/accumulate-src kb=$kf/accumulate acc=
+accumulate_tree "$ks" && acc=1
+[ -n "$acc" ] &&
+make --no-print-directory -j2 KERNEL_SRC="$ks" BUILD="$kb" CC="${CC:-cc}" \
+	"$kb/bench/hpcc-bench" >"$tmp/kb" 2>&1 &&
+"$kb/bench/hpcc-bench" $BENCH_SMALL --out "$tmp/acc.json" >>"$tmp/kb" 2>&1 &&
 bench_rows "$tmp/acc.json" >>"$tmp/kb" 2>&1 &&
-python3 - "$tmp/acc.json" "$kf/bench-accumulate-src" >>"$tmp/kb" 2>&1 <<'PY'
+python3 - "$tmp/acc.json" "$ks" >>"$tmp/kb" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["meta"]["hpcc_source"] == sys.argv[2], d["meta"]["hpcc_source"]
@@ -47,16 +50,15 @@ result $? bench_point_per_process \
 	"$(grep -v '^\(cc\|clang\|ar\|rm\|make\|#\) ' "$tmp/kb" | tail -n 3 | tr '\n' ' ')"
 
 kfail=build
-accumulate_tree "$kf/report-accumulate-src" &&
-make --no-print-directory -j2 KERNEL_SRC="$kf/report-accumulate-src" \
-	BUILD="$kf/report-accumulate" CC="${CC:-cc}" \
-	"$kf/report-accumulate/bench/hpcc-report" >"$tmp/kb" 2>&1 && kfail=
+[ -n "$acc" ] &&
+make --no-print-directory -j2 KERNEL_SRC="$ks" BUILD="$kb" CC="${CC:-cc}" \
+	"$kb/bench/hpcc-report" >"$tmp/kb" 2>&1 && kfail=
 [ -z "$kfail" ] &&
 for s in latency order imprecision exact; do	# a second boot is refused
-	"$kf/report-accumulate/bench/hpcc-report" --tiny --section $s \
+	"$kb/bench/hpcc-report" --tiny --section $s \
 		--out "$tmp/acc-$s.json" >>"$tmp/kb" 2>&1 || { kfail=$s; break; }
 done
-[ -z "$kfail" ] && python3 - "$tmp" "$kf/report-accumulate-src" >>"$tmp/kb" 2>&1 <<'PY'
+[ -z "$kfail" ] && python3 - "$tmp" "$ks" >>"$tmp/kb" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1] + "/acc-imprecision.json"))
 assert d["window_code"]["counter"] == sys.argv[2], d["window_code"]
