@@ -31,6 +31,12 @@ wait_bounded() {
 	wait "$1"
 }
 
+# expect NAME FILE [ARG...]: the JSON report FILE meets the expectation
+# NAME of tests/lib/report_expect.py (its usage lists them).
+expect() {
+	python3 "${BASH_SOURCE[0]%/*}/../report_expect.py" "$@"
+}
+
 # result RC NAME [DIAG]: one KTAP line; DIAG is printed only on failure.
 result() {
 	n=$((n + 1))
