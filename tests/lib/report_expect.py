@@ -96,16 +96,17 @@ CHECKS = {"pass-counts": (pass_counts, 0, 0), "fail-reproducer": (fail_reproduce
           "known": (known, 4, 4)}
 
 
-def main(argv):
-    if len(argv) < 3 or argv[1] not in CHECKS:
-        print("report_expect: usage: report_expect.py NAME FILE [ARG...] (NAME: %s)"
-              % ", ".join(CHECKS), file=sys.stderr)
+def run(prog, checks, argv):
+    """argv: [prog, NAME, FILE, ARG...]; checks: NAME -> (function of the
+    document and the ARGs, least and most ARGs (None: no most))."""
+    if len(argv) < 3 or argv[1] not in checks:
+        print("%s: usage: %s.py NAME FILE [ARG...] (NAME: %s)"
+              % (prog, prog, ", ".join(checks)), file=sys.stderr)
         return 2
-    fn, lo, hi = CHECKS[argv[1]]
+    fn, lo, hi = checks[argv[1]]
     args = argv[3:]
     if len(args) < lo or (hi is not None and len(args) > hi):
-        print("report_expect: %s takes %s argument(s) after FILE" % (argv[1], lo),
-              file=sys.stderr)
+        print("%s: %s takes %s argument(s) after FILE" % (prog, argv[1], lo), file=sys.stderr)
         return 2
     try:
         with open(argv[2]) as f:
@@ -117,4 +118,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(run("report_expect", CHECKS, sys.argv))

@@ -37,6 +37,12 @@ expect() {
 	python3 "${BASH_SOURCE[0]%/*}/../report_expect.py" "$@"
 }
 
+# json_set IN OUT EDIT...: IN with some values changed, written to OUT
+# (tests/lib/json_set.py).
+json_set() {
+	python3 "${BASH_SOURCE[0]%/*}/../json_set.py" "$@"
+}
+
 # result RC NAME [DIAG]: one KTAP line; DIAG is printed only on failure.
 result() {
 	n=$((n + 1))
