@@ -19,7 +19,8 @@ Usage: report_expect.py NAME FILE [ARG...]
                            the scenarios NOT_RUN listed as not run
   known FILE OPS HITS FUNCTION CLASS
                            PASS with OPS operations and one known finding
-Exit status: 0 met; 1 not met (a "# " line says what was found); 2 usage."""
+Exit status: 0 met; 1 not met (a FILE not JSON or without a field, and
+some expectations, say why on a "# " line); 2 usage."""
 import json
 import signal
 import sys

@@ -10,7 +10,8 @@ Usage: summary_expect.py NAME FILE [ARG...]
                         the summary's verdict, and those counts
   skipped FILE SCENARIO not PASS, a cell or more skipped, all of SCENARIO
   groups FILE N         N groups (the baseline file has no verdict)
-Exit status: 0 met; 1 not met (a "# " line says what was found); 2 usage."""
+Exit status: 0 met; 1 not met (a FILE not JSON or without a field, and
+some expectations, say why on a "# " line); 2 usage."""
 import re
 import sys
 
