@@ -11,6 +11,7 @@
 set -u
 XP=${BUILD:-build/cc}/explore/explore
 STRESS=${BUILD:-build/cc}/stress
+lib=$(cd "$(dirname "$0")/../lib" && pwd)
 echo "KTAP version 1"
 NR=33
 echo "1..$NR"
@@ -142,18 +143,7 @@ expect explore_dpor_compaction_b2 0 '^# exhausted within bound 2 with DPOR' \
 # start, the exiter first, then the default): nothing fails, "not reproduced".
 # sched_v2 HARNESS FIBER...: a version 2 file with those starts, summed.
 sched_v2() {
-	python3 - "$@" <<'EOF'
-import sys
-h, fibers = sys.argv[1], sys.argv[2:]
-body = ('hpcc-stress-schedule 2\nharness %s\ncpus 2\nadds 3\nreaders 1\nreads 1\nbatch 2\n'
-	'plant 0\nsizes default\ntasks 2\nforks 0\nalgo bounded\nchosen %d\npreemptions 0\n'
-	'expect no_such_failure\nsteps %d\n' % (h, len(fibers), len(fibers)))
-body += ''.join('step %s 0 start -\n' % f for f in fibers)
-v = 0xcbf29ce484222325
-for c in body.encode():
-	v = ((v ^ c) * 0x100000001b3) & 0xffffffffffffffff
-sys.stdout.write(body + 'end %016x\n' % v)
-EOF
+	python3 "$lib/sched_seal.py" --v2 "$@"
 }
 sched_v2 oom 1 0 >"$dir/oom"
 expect explore_oom_replay_file 0 '^# replay .*: not reproduced' --replay-schedule "$dir/oom"

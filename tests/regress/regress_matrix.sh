@@ -22,6 +22,7 @@ else
 fi
 export BUILD
 REGRESS="$root/scripts/regress"
+summary=(python3 "$root/tests/lib/summary_expect.py")
 n=0 failed=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -50,19 +51,7 @@ result $? matrix_ktap_one_result_per_cell "rc=$rc $(tail -n 3 e1 k1 | tr '\n' ' 
 
 # 2. The JSON summary: valid, eight passing cells (two seeds per group), merged
 #    from both slots; each group keeps its throughput samples.
-python3 - run1/summary.json <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-cells = d["cells"]
-assert len(cells) == 8 and d["verdict"] == "PASS" and d["slots"] == 2, d["verdict"]
-assert sorted((c["cpus"], c["batch"]) for c in cells) == sorted(
-	[(1, 2), (1, 256), (3, 2), (3, 256)] * 2)
-assert all(c["verdict"] == "PASS" and c["ops_per_s"] > 0 for c in cells)
-assert all(c["cpu_s"] > 0 and c["ops_per_cpu_s"] > 0 for c in cells)
-assert all(c["calib_ops_per_cpu_s"] > 0 and c["rel_throughput"] > 0 for c in cells)
-assert len(d["groups"]) == 4
-assert all(len(g["rel_samples"]) == 2 for g in d["groups"].values())
-EOF
+"${summary[@]}" cells run1/summary.json
 result $? summary_json_has_every_cell
 
 # 3. The baseline was written, and a comparison with itself passes.
@@ -73,13 +62,7 @@ result $? compare_with_own_baseline_passes "rc=$rc $(cat k3)"
 # 4. A baseline 10x faster: the scenario's throughput (relative to the
 #    calibration run) regressed: one flag for the scenario, 8 vs 8 samples.
 #    With a noise floor of 0.95 (only a ratio below 0.05 counts), it does not.
-python3 - base.json fast.json <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for g in d["groups"].values():
-	g["rel_samples"] = [10 * v for v in g["rel_samples"]]
-json.dump(d, open(sys.argv[2], "w"))
-EOF
+json_set base.json fast.json 'groups.*.rel_samples=*10'
 #    (load=inf,steal=1: however busy this host was during run 1.) A host too
 #    busy (load=0: any runnable thread is too many) makes it inconclusive,
 #    not regressed.
@@ -98,13 +81,7 @@ result $? throughput_regression_flagged "rc=$rc/$rc4b/$rc4c $(grep -h 'regressio
 
 # 5. Margins depend on timing: a baseline with far smaller margins is
 #    reported, never flagged.
-python3 - base.json tight.json <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for g in d["groups"].values():
-	g["margins"] = {m: -1.0 for m in g["margins"]}
-json.dump(d, open(sys.argv[2], "w"))
-EOF
+json_set base.json tight.json 'groups.*.margins.*=-1.0'
 "$REGRESS" --compare run1/summary.json --baseline tight.json >k5 2>&1; rc5=$?
 [ $rc5 = 0 ] && grep -q 'margin .*timing-dependent: reported, not flagged' k5 &&
 	! grep -q '^# regression' k5
@@ -113,7 +90,7 @@ result $? margins_reported_not_flagged "rc=$rc5"
 # 6. Merging: a run of one more group keeps the others in the baseline.
 "$REGRESS" --budget 60s --max-run 1s --cpus 2 --batch 32 --scenarios counter_storm \
 	--seeds 1 --out run2 --baseline base.json --update-baseline >k6 2>&1; rc=$?
-python3 -c "import json,sys; g=json.load(open('base.json'))['groups']; sys.exit(len(g) != 5)"
+"${summary[@]}" groups base.json 5
 result $? baseline_update_merges "rc=$rc"
 
 # 7. A failing cell: not ok, the reproducer and the replay file in the
@@ -138,9 +115,7 @@ result $? failing_cell_reported_with_reproducer "rc=$rc $(grep -E '^(not )?ok' k
 	--out run4 >k8 2>&1; rc=$?
 grep -q '^ok 3 .* # SKIP budget exhausted' k8 &&
 	! grep -E '^ok [12] ' k8 | grep -qv 'SKIP budget exhausted' && [ $rc != 0 ] &&
-	python3 -c "import json,sys; d=json.load(open('run4/summary.json'))
-sys.exit(not (d['verdict'] != 'PASS' and d['skipped_cells'] >= 1 and
-	      d['skipped_by_scenario']['selftest'] == d['skipped_cells']))"
+	"${summary[@]}" skipped run4/summary.json selftest
 result $? cells_past_the_budget_are_skipped "rc=$rc $(grep -E '^(not )?ok' k8 | tr '\n' ' ')"
 
 # 9. Skipped cells and nothing failed: INCOMPLETE, exit 4.
@@ -166,33 +141,7 @@ result $? plan_interleaves_scenarios "$(head -4 k10 | tr '\n' ' ')"
 
 # 11. The statistics: one-sided Mann-Whitney p-values, exact (ties too: the
 #     same as counting every split of the pooled values) and approximated.
-python3 - "$REGRESS" <<'EOF'
-import importlib.machinery, itertools, random, sys
-r = importlib.machinery.SourceFileLoader("regress", sys.argv[1]).load_module()
-mw = r.mann_whitney_less
-assert abs(mw([1, 2, 3], [4, 5, 6]) - 1 / 20) < 1e-12		# all below: 1 / C(6,3)
-assert abs(mw([4, 5, 6], [1, 2, 3]) - 1.0) < 1e-12
-assert abs(mw([1, 2, 4], [3, 5, 6]) - 2 / 20) < 1e-12		# one swap
-assert mw([1.0] * 5, [1.0] * 5) == 1.0				# ties only: no evidence
-
-def brute(x, y):
-	u = lambda a, b: sum((p < q) + 0.5 * (p == q) for p in a for q in b)
-	pool, obs, hit, tot = x + y, u(x, y), 0, 0
-	for idx in itertools.combinations(range(len(pool)), len(x)):
-		rest = [pool[i] for i in range(len(pool)) if i not in idx]
-		tot += 1
-		hit += u([pool[i] for i in idx], rest) >= obs - 1e-9
-	return hit / tot
-
-random.seed(15)
-for _ in range(100):
-	x = [random.randint(0, 4) for _ in range(random.randint(1, 6))]
-	y = [random.randint(0, 4) for _ in range(random.randint(1, 6))]
-	assert abs(mw(x, y) - brute(x, y)) < 1e-12, (x, y)
-big = [float(i) for i in range(30)]
-assert mw(big, [v + 100 for v in big]) < 1e-9			# normal approximation
-assert 0.3 < mw(big, [v + 0.5 for v in big]) < 0.7
-EOF
+python3 "$root/tests/lib/regress_stats_check.py" "$REGRESS"
 result $? mann_whitney_exact_and_approx
 
 # 12. Bad options: one line on stderr, exit 2.
@@ -236,8 +185,7 @@ for target in pid group; do
 		grep -qs "$tmp/$out/" /proc/$p/cmdline && left=$((left + 1))
 	done
 	[ $rc = 130 ] && [ "$left" = 0 ] && grep -q '^# regress: INTERRUPTED' k-$target &&
-		python3 -c "import json,sys; d=json.load(open('$out/summary.json'))
-sys.exit(not (d['verdict'] == 'INTERRUPTED' and d['interrupted_cells'] >= 1))"
+		"${summary[@]}" verdict "$out/summary.json" INTERRUPTED 'interrupted_cells>=1'
 	result $? "sigint_to_${target}_stops_everything" "exit $rc ${ms} ms after SIGINT, $left left"
 done
 

@@ -59,8 +59,7 @@ sed -i '/^# 2x, 1\/8, candidates regenerate/{n;d}' "$tmp/limitshort/limit.dat"
 plant nolimit ''
 rm "$tmp/nolimit/limit.dat"
 plant gnuplotfail ''
-python3 -c 'import json, sys; p = sys.argv[1]; r = json.load(open(p))
-r["plots_note"] = "gnuplot failed: line 0"; json.dump(r, open(p, "w"))' "$tmp/gnuplotfail/report.json"
+json_set "$tmp/gnuplotfail/report.json" "$tmp/gnuplotfail/report.json" 'plots_note="gnuplot failed: line 0"'
 $CHECK "$tmp/r" "${plants[@]/#/$tmp/}" >"$tmp/chk" 2>&1
 grep -qx "$tmp/r: ok" "$tmp/chk"
 result $? reply_and_plots_pass_check "$(cat "$tmp/chk")"

@@ -41,12 +41,7 @@ rc=$?
 result $? incomplete_is_a_record_exit_4 "stress exit $src, exit $rc: $out"
 
 # The report asks for two scenarios and has one run: the other is "none".
-python3 - pass.json two.json <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-d["config"]["scenarios"] = ["selftest", "oom_race"]
-json.dump(d, open(sys.argv[2], "w"))
-EOF
+json_set pass.json two.json 'config.scenarios=["selftest", "oom_race"]'
 out=$("$sv" two.json)
 rc=$?
 [ $rc = 4 ] && [ "$(printf '%s\n' "$out" | cut -f2,3 | tr '\t\n' ' ')" = "selftest PASS oom_race none " ]
@@ -66,12 +61,7 @@ rc3=$?
 result $? missing_or_malformed_report_is_none "$rc1$rc2$rc3: $out1 | $out2 | $out3"
 
 # A FAIL whose invariant holds a tab and a newline: still one record of four fields.
-python3 - fail.json evil.json <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-d["runs"][0]["failures"][0]["invariant"] = "a\tb\nc\x1b[2J"
-json.dump(d, open(sys.argv[2], "w"))
-EOF
+json_set fail.json evil.json 'runs.0.failures.0.invariant="a\tb\nc\u001b[2J"'
 out=$("$sv" evil.json)
 rc=$?
 [ $rc = 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&

@@ -31,6 +31,18 @@ wait_bounded() {
 	wait "$1"
 }
 
+# expect NAME FILE [ARG...]: the JSON report FILE meets the expectation
+# NAME of tests/lib/report_expect.py (its usage lists them).
+expect() {
+	python3 "${BASH_SOURCE[0]%/*}/../report_expect.py" "$@"
+}
+
+# json_set IN OUT EDIT...: IN with some values changed, written to OUT
+# (tests/lib/json_set.py).
+json_set() {
+	python3 "${BASH_SOURCE[0]%/*}/../json_set.py" "$@"
+}
+
 # result RC NAME [DIAG]: one KTAP line; DIAG is printed only on failure.
 result() {
 	n=$((n + 1))
