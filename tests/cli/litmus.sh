@@ -5,7 +5,9 @@
 # outcome is observed under exactly the models its Shown-under: line names
 # (SB and R under tso and pso, MP, S, ISA2, 2+2W and a critical section read
 # without its lock under pso, a reader that starts after a grace period
-# under all three, LB, WRC, IRIW and Z6.0 under none). Their table is
+# under all three, double-checked locking without acquire and release
+# under pso, LB, WRC, IRIW and Z6.0 under none; a filter clause keeps the
+# roach-motel tests' Never). Their table is
 # docs/litmus.md's, row for row (with, for each Never, whether pso shows it
 # once its ordering is taken out), and has a row of each pattern, verdict
 # and primitive family (locks, RCU, atomics, dependencies) that
