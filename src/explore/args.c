@@ -262,6 +262,8 @@ int xp_args_parse(int argc, char **argv, struct xp_args *a)
 		}
 		if (apply(&rows[o - XO_VAL], a, optarg))
 			return -1;
+		a->batch_given |= rows[o - XO_VAL].id == XO_BATCH;
+		a->algo_given |= rows[o - XO_VAL].id == XO_ALGO;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "explore: unexpected argument '%s'\n", argv[optind]);
