@@ -119,6 +119,7 @@ static bool lt_run(unsigned int id, const struct lt_insn *in)
 	case LT_CMPXCHG: *reg = atomic_cmpxchg(atom(in->var), in->val, in->val2); break;
 	case LT_ADD: atomic_add(in->val, atom(in->var)); break;
 	case LT_ADD_RETURN: *reg = atomic_add_return(in->val, atom(in->var)); break;
+	case LT_ADD_UNLESS: atomic_add_unless(atom(in->var), in->val, in->val2); break;
 	case LT_ADDI: *reg += in->val; break;
 	case LT_IF_EQ: return *reg == in->val;
 	case LT_IF_NE: return *reg != in->val;

@@ -23,7 +23,7 @@ enum lt_op {
 	LT_MB, LT_WMB, LT_RMB,
 	LT_LOCK, LT_UNLOCK, LT_ISLOCKED,
 	LT_RCU_LOCK, LT_RCU_UNLOCK, LT_SYNC,
-	LT_XCHG, LT_CMPXCHG, LT_ADD, LT_ADD_RETURN,
+	LT_XCHG, LT_CMPXCHG, LT_ADD, LT_ADD_RETURN, LT_ADD_UNLESS,
 	LT_ADDI, LT_IF_EQ, LT_IF_NE,
 };
 
@@ -31,7 +31,8 @@ struct lt_insn {
 	enum lt_op op;
 	unsigned int var, reg;	/* LT_LD_PTR, LT_ST_REG: var is the source register */
 	int val, val2;		/* a store's value; cmpxchg's old, new; an if's
-				 * operations to skip when it fails */
+				 * operations to skip when it fails;
+				 * add_unless's addend, unless */
 };
 
 /* A disjunction of conjunctions: a term with or_next ends its conjunction. */

@@ -19,6 +19,7 @@
  *   cmpxchg REG VAR OLD NEW        atomic_cmpxchg()
  *   add VAR VALUE                  atomic_add() (returns nothing)
  *   add_return REG VAR VALUE       atomic_add_return()
+ *   add_unless VAR VALUE UNLESS    atomic_add_unless() (its result unused)
  *   addi REG VALUE                 REG += VALUE, no access
  *   if REG ==|!= VALUE             the next operation runs only when it holds
  *   if REG ==|!= VALUE {  ...  }   the operations up to the matching "}"
@@ -183,6 +184,11 @@ static bool parse_op(const struct lt_prog *t, char **w, unsigned int n, struct l
 	if (!strcmp(c, "add") && n == 3) {
 		in->op = LT_ADD;
 		return parse_var(t, w[1], &in->var) && parse_val(t, w[2], &in->val);
+	}
+	if (!strcmp(c, "add_unless") && n == 4) {
+		in->op = LT_ADD_UNLESS;
+		return parse_var(t, w[1], &in->var) && parse_val(t, w[2], &in->val) &&
+		       parse_val(t, w[3], &in->val2);
 	}
 	if (!strcmp(c, "addi") && n == 3) {
 		in->op = LT_ADDI;
