@@ -11,11 +11,7 @@
 #include "oom_select.h"
 #include "oom_koom.h"
 
-const char *const oom_algo_names[] = {
-	[OOM_ALGO_PRECISE]	= "precise",
-	[OOM_ALGO_V16]		= "v16",
-	[OOM_ALGO_BOUNDED]	= "bounded",
-};
+const char *const oom_algo_names[OOM_NR_ALGOS] = OOM_ALGO_NAMES;
 
 void (*oom_between_passes_hook)(struct oom_control *oc);
 void (*oom_pass2_task_hook)(struct task_struct *p, struct oom_control *oc);

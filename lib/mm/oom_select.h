@@ -10,14 +10,8 @@
 #ifndef _MM_OOM_SELECT_H
 #define _MM_OOM_SELECT_H
 
+#include "oom_algo.h"
 #include "oom_task.h"
-
-enum oom_algo {
-	OOM_ALGO_PRECISE,	/* merged fix / mm-new: one precise pass */
-	OOM_ALGO_V16,		/* v16 3/3 two-pass */
-	OOM_ALGO_BOUNDED,	/* two-pass with a monotone floor */
-	OOM_NR_ALGOS
-};
 
 /*
  * Two implementations behind this interface, chosen at build time: the
@@ -33,7 +27,7 @@ const char *oom_impl_describe(enum oom_impl impl);
 /* The algorithm the kernel tree implements, or OOM_NR_ALGOS (none). */
 enum oom_algo oom_kernel_algo(void);
 
-extern const char *const oom_algo_names[];
+extern const char *const oom_algo_names[OOM_NR_ALGOS];
 /* 0 and *algo set, or -1 for an unknown name. */
 int oom_algo_parse(const char *name, enum oom_algo *algo);
 

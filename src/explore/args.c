@@ -12,6 +12,7 @@
 #include "args.h"
 #include "ctx.h"
 #include "memmodel.h"
+#include "mm/oom_algo.h"
 
 enum {
 	XO_ROW,			/* stress_opt_parse() does it all */
@@ -26,10 +27,10 @@ enum {
 static const char *const reductions[] = { "none", "sleep", "dpor", NULL };
 static const char *const switches[] = { "asm", "ucontext", NULL };
 /*
- * The oom harness's selections, by the names oom_algo_parse() takes
- * (lib/mm/oom_select.h; this file is also linked without lib/mm).
+ * The oom harness's selections, by the names oom_algo_parse() takes (this
+ * file is also linked without lib/mm: the names from their header).
  */
-static const char *const algos[] = { "precise", "v16", "bounded", NULL };
+static const char *const algos[OOM_NR_ALGOS + 1] = OOM_ALGO_NAMES;
 
 #define F(field)	OPT_FIELD(struct xp_args, field)
 #define U(lo, hi)	.type = OPT_UINT, .min = (lo), .max = (hi)
@@ -261,6 +262,8 @@ int xp_args_parse(int argc, char **argv, struct xp_args *a)
 		}
 		if (apply(&rows[o - XO_VAL], a, optarg))
 			return -1;
+		a->batch_given |= rows[o - XO_VAL].id == XO_BATCH;
+		a->algo_given |= rows[o - XO_VAL].id == XO_ALGO;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "explore: unexpected argument '%s'\n", argv[optind]);

@@ -23,6 +23,8 @@ struct xp_args {
 	int model;		/* enum xp_model */
 	int fiber_switch;	/* 0: asm, 1: ucontext */
 	int algo;		/* the --algo row's choice */
+	/* given on the command line: a schedule file must have the same */
+	bool batch_given, algo_given;
 	bool help, help_markdown, list;
 };
 

@@ -6,7 +6,8 @@
  * atomics on int variables (the program's form: litmus_parse.c).
  *
  * The execution fails (litmus_exists) when the exists clause holds at the
- * end (after every store buffer drained): the outcome was observed. A
+ * end (after every store buffer drained) and so does the filter clause,
+ * when there is one: the outcome was observed. A
  * load through a register that holds no variable's address fails it too
  * (litmus_bad_pointer).
  */
@@ -87,7 +88,7 @@ static int deref(unsigned int id, unsigned int r)
 	return -1;
 }
 
-/* Run @in on fiber @id; false when the next operation is skipped. */
+/* Run @in on fiber @id; false when the if's operations are skipped. */
 static bool lt_run(unsigned int id, const struct lt_insn *in)
 {
 	int *reg = &regs[id][in->reg], *w = &vars[in->var], p;
@@ -118,6 +119,7 @@ static bool lt_run(unsigned int id, const struct lt_insn *in)
 	case LT_CMPXCHG: *reg = atomic_cmpxchg(atom(in->var), in->val, in->val2); break;
 	case LT_ADD: atomic_add(in->val, atom(in->var)); break;
 	case LT_ADD_RETURN: *reg = atomic_add_return(in->val, atom(in->var)); break;
+	case LT_ADD_UNLESS: atomic_add_unless(atom(in->var), in->val, in->val2); break;
 	case LT_ADDI: *reg += in->val; break;
 	case LT_IF_EQ: return *reg == in->val;
 	case LT_IF_NE: return *reg != in->val;
@@ -127,31 +129,40 @@ static bool lt_run(unsigned int id, const struct lt_insn *in)
 
 static void lt_fiber(unsigned int id)
 {
+	const struct lt_insn *in;
 	unsigned int i;
 
-	for (i = 0; i < T.nr_ops[id] && !xp_failed(); i++)
-		if (!lt_run(id, &T.ops[id][i]))
-			i++;
+	for (i = 0; i < T.nr_ops[id] && !xp_failed(); i++) {
+		in = &T.ops[id][i];
+		if (!lt_run(id, in))
+			i += in->val2;
+	}
 }
 
-static void lt_final(void)
+/* Does @c hold at the end? An empty one does. */
+static bool lt_holds(const struct lt_cond *c)
 {
 	unsigned int i;
 	bool all = true;
 
-	for (i = 0; i < T.nr_terms; i++) {
-		int got = T.term[i].thread < 0 ? vars[T.term[i].idx] :
-			  regs[T.term[i].thread][T.term[i].idx];
+	for (i = 0; i < c->nr_terms; i++) {
+		int got = c->term[i].thread < 0 ? vars[c->term[i].idx] :
+			  regs[c->term[i].thread][c->term[i].idx];
 
-		all = all && got == T.term[i].val;
-		if (!T.term[i].or_next && i + 1 < T.nr_terms)
+		all = all && got == c->term[i].val;
+		if (!c->term[i].or_next && i + 1 < c->nr_terms)
 			continue;
-		if (all) {
-			xp_fail("litmus_exists", "the exists clause holds");
-			return;
-		}
+		if (all)
+			return true;
 		all = true;
 	}
+	return !c->nr_terms;
+}
+
+static void lt_final(void)
+{
+	if (lt_holds(&T.filter) && lt_holds(&T.exists))
+		xp_fail("litmus_exists", "the exists clause holds");
 }
 
 static const char *lt_addr_name(const void *addr, char *buf, size_t len)

@@ -23,14 +23,27 @@ enum lt_op {
 	LT_MB, LT_WMB, LT_RMB,
 	LT_LOCK, LT_UNLOCK, LT_ISLOCKED,
 	LT_RCU_LOCK, LT_RCU_UNLOCK, LT_SYNC,
-	LT_XCHG, LT_CMPXCHG, LT_ADD, LT_ADD_RETURN,
+	LT_XCHG, LT_CMPXCHG, LT_ADD, LT_ADD_RETURN, LT_ADD_UNLESS,
 	LT_ADDI, LT_IF_EQ, LT_IF_NE,
 };
 
 struct lt_insn {
 	enum lt_op op;
 	unsigned int var, reg;	/* LT_LD_PTR, LT_ST_REG: var is the source register */
-	int val, val2;		/* a store's value; cmpxchg's old, new */
+	int val, val2;		/* a store's value; cmpxchg's old, new; an if's
+				 * operations to skip when it fails;
+				 * add_unless's addend, unless */
+};
+
+/* A disjunction of conjunctions: a term with or_next ends its conjunction. */
+struct lt_cond {
+	struct {
+		int thread;		/* -1: a variable */
+		unsigned int idx;
+		int val;
+		bool or_next;
+	} term[LT_TERMS];
+	unsigned int nr_terms;
 };
 
 struct lt_prog {
@@ -39,14 +52,8 @@ struct lt_prog {
 	unsigned int nr_vars, nr_threads;
 	struct lt_insn ops[LT_THREADS][LT_OPS];
 	unsigned int nr_ops[LT_THREADS];
-	/* exists: terms; a term with or_next ends its conjunction. */
-	struct {
-		int thread;		/* -1: a variable */
-		unsigned int idx;
-		int val;
-		bool or_next;
-	} term[LT_TERMS];
-	unsigned int nr_terms;
+	/* filter: an execution whose end it does not hold for observes nothing */
+	struct lt_cond exists, filter;
 };
 
 /* Read @path into @t: 0, or -1 with one line printed. */

@@ -19,10 +19,15 @@
  *   cmpxchg REG VAR OLD NEW        atomic_cmpxchg()
  *   add VAR VALUE                  atomic_add() (returns nothing)
  *   add_return REG VAR VALUE       atomic_add_return()
+ *   add_unless VAR VALUE UNLESS    atomic_add_unless() (its result unused)
  *   addi REG VALUE                 REG += VALUE, no access
  *   if REG ==|!= VALUE             the next operation runs only when it holds
+ *   if REG ==|!= VALUE {  ...  }   the operations up to the matching "}"
+ *                                  (a line of its own) run only when it holds
  *   exists TERM...                 a disjunction of conjunctions: terms
  *                                  T:REG=V or VAR=V, "|" between conjunctions
+ *   filter TERM...                 as exists: an execution whose end it does
+ *                                  not hold for cannot observe the outcome
  *
  * A VALUE is an integer or &NAME (a variable declared before). REG is
  * r0..r8.
@@ -83,46 +88,49 @@ static bool parse_var(const struct lt_prog *t, const char *s, unsigned int *v)
 	return i >= 0;
 }
 
-static bool parse_term(struct lt_prog *t, char *tok)
+static bool parse_term(const struct lt_prog *t, struct lt_cond *c, char *tok)
 {
 	char *eq = strchr(tok, '='), *colon = strchr(tok, ':');
 	int v, th;
 
-	if (!eq || t->nr_terms >= LT_TERMS)
+	if (!eq || c->nr_terms >= LT_TERMS)
 		return false;
 	*eq = '\0';
 	if (!parse_val(t, eq + 1, &v))
 		return false;
-	t->term[t->nr_terms].val = v;
+	c->term[c->nr_terms].val = v;
 	if (colon && colon < eq) {
 		*colon = '\0';
 		if (!parse_int(tok, &th) || th < 0 || (unsigned int)th >= t->nr_threads ||
-		    !parse_reg(colon + 1, &t->term[t->nr_terms].idx))
+		    !parse_reg(colon + 1, &c->term[c->nr_terms].idx))
 			return false;
-		t->term[t->nr_terms].thread = th;
+		c->term[c->nr_terms].thread = th;
 	} else {
-		if (!parse_var(t, tok, &t->term[t->nr_terms].idx))
+		if (!parse_var(t, tok, &c->term[c->nr_terms].idx))
 			return false;
-		t->term[t->nr_terms].thread = -1;
+		c->term[c->nr_terms].thread = -1;
 	}
-	t->term[t->nr_terms++].or_next = false;
+	c->term[c->nr_terms++].or_next = false;
 	return true;
 }
 
-static bool parse_exists(struct lt_prog *t, char *line)
+/* An exists or filter clause: once each. */
+static bool parse_cond(const struct lt_prog *t, struct lt_cond *c, char *line)
 {
 	char *tok;
 
+	if (c->nr_terms)
+		return false;
 	for (tok = strtok(line, " \t"); tok; tok = strtok(NULL, " \t")) {
 		if (!strcmp(tok, "|")) {
-			if (!t->nr_terms || t->term[t->nr_terms - 1].or_next)
+			if (!c->nr_terms || c->term[c->nr_terms - 1].or_next)
 				return false;
-			t->term[t->nr_terms - 1].or_next = true;
-		} else if (!parse_term(t, tok)) {
+			c->term[c->nr_terms - 1].or_next = true;
+		} else if (!parse_term(t, c, tok)) {
 			return false;
 		}
 	}
-	return t->nr_terms && !t->term[t->nr_terms - 1].or_next;
+	return c->nr_terms && !c->term[c->nr_terms - 1].or_next;
 }
 
 /* The word after an access names its order: @names[i] is op @base + i. */
@@ -177,12 +185,18 @@ static bool parse_op(const struct lt_prog *t, char **w, unsigned int n, struct l
 		in->op = LT_ADD;
 		return parse_var(t, w[1], &in->var) && parse_val(t, w[2], &in->val);
 	}
+	if (!strcmp(c, "add_unless") && n == 4) {
+		in->op = LT_ADD_UNLESS;
+		return parse_var(t, w[1], &in->var) && parse_val(t, w[2], &in->val) &&
+		       parse_val(t, w[3], &in->val2);
+	}
 	if (!strcmp(c, "addi") && n == 3) {
 		in->op = LT_ADDI;
 		return parse_reg(w[1], &in->reg) && parse_int(w[2], &in->val);
 	}
-	if (!strcmp(c, "if") && n == 4) {
+	if (!strcmp(c, "if") && (n == 4 || (n == 5 && !strcmp(w[4], "{")))) {
 		in->op = !strcmp(w[2], "==") ? LT_IF_EQ : LT_IF_NE;
+		in->val2 = 1;	/* a block's: set at its "}" */
 		return parse_reg(w[1], &in->reg) && parse_val(t, w[3], &in->val) &&
 		       (!strcmp(w[2], "==") || !strcmp(w[2], "!="));
 	}
@@ -197,21 +211,43 @@ static bool parse_op(const struct lt_prog *t, char **w, unsigned int n, struct l
 	return !strcmp(c, "cmpxchg") && n == 5 && parse_val(t, w[4], &in->val2);
 }
 
+/* The if blocks open in the current thread: their operations' indexes. */
+struct lt_blocks {
+	unsigned int open[LT_OPS];
+	unsigned int depth;
+};
+
+/* "}" closes the innermost block: its if skips what the block holds. */
+static bool close_block(struct lt_prog *t, struct lt_blocks *b)
+{
+	unsigned int th = t->nr_threads - 1, at;
+
+	if (!b->depth)
+		return false;
+	at = b->open[--b->depth];
+	t->ops[th][at].val2 = (int)(t->nr_ops[th] - at - 1);
+	return true;
+}
+
 /* One line of the program; false: bad. */
-static bool parse_line(struct lt_prog *t, char *line)
+static bool parse_line(struct lt_prog *t, struct lt_blocks *b, char *line)
 {
 	char *w[6], *tok;
 	unsigned int n = 0, th = t->nr_threads - 1;
 	int v;
 
 	if (!strncmp(line, "exists", 6) && (line[6] == ' ' || line[6] == '\t'))
-		return parse_exists(t, line + 6);
+		return !b->depth && parse_cond(t, &t->exists, line + 6);
+	if (!strncmp(line, "filter", 6) && (line[6] == ' ' || line[6] == '\t'))
+		return !b->depth && parse_cond(t, &t->filter, line + 6);
 	for (tok = strtok(line, " \t"); tok && n < 6; tok = strtok(NULL, " \t"))
 		w[n++] = tok;
 	if (!n)
 		return true;
 	if (tok)
 		return false;
+	if (!strcmp(w[0], "}") && n == 1)
+		return t->nr_threads && close_block(t, b);
 	if (!strcmp(w[0], "var") && n == 3) {
 		if (t->nr_vars >= LT_VARS || strlen(w[1]) >= sizeof(t->name[0]) ||
 		    var_index(t, w[1]) >= 0 || !parse_val(t, w[2], &v))
@@ -221,15 +257,20 @@ static bool parse_line(struct lt_prog *t, char *line)
 		return true;
 	}
 	if (!strcmp(w[0], "thread") && n == 1)
-		return t->nr_threads < LT_THREADS && (t->nr_threads++, true);
+		return !b->depth && t->nr_threads < LT_THREADS && (t->nr_threads++, true);
 	if (!t->nr_threads || t->nr_ops[th] >= LT_OPS)
 		return false;
 	memset(&t->ops[th][t->nr_ops[th]], 0, sizeof(t->ops[0][0]));
-	return parse_op(t, w, n, &t->ops[th][t->nr_ops[th]++]);
+	if (!parse_op(t, w, n, &t->ops[th][t->nr_ops[th]++]))
+		return false;
+	if (n == 5 && !strcmp(w[0], "if"))
+		b->open[b->depth++] = t->nr_ops[th] - 1;
+	return true;
 }
 
 int lt_parse(const char *path, struct lt_prog *t)
 {
+	struct lt_blocks b = { .depth = 0 };
 	char line[1024];
 	int lineno = 0;
 	FILE *f = fopen(path, "r");
@@ -241,15 +282,16 @@ int lt_parse(const char *path, struct lt_prog *t)
 	while (fgets(line, sizeof(line), f)) {
 		lineno++;
 		line[strcspn(line, "\n#")] = '\0';
-		if (!parse_line(t, line)) {
+		if (!parse_line(t, &b, line)) {
 			fprintf(stderr, "explore: %s:%d: bad litmus line\n", path, lineno);
 			fclose(f);
 			return -1;
 		}
 	}
 	fclose(f);
-	if (!t->nr_threads || !t->nr_terms) {
-		fprintf(stderr, "explore: %s: no thread or no exists clause\n", path);
+	if (!t->nr_threads || !t->exists.nr_terms || b.depth) {
+		fprintf(stderr, "explore: %s: no thread, no exists clause or an if block not closed\n",
+			path);
 		return -1;
 	}
 	return 0;

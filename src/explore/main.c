@@ -147,14 +147,36 @@ static int json_fill(FILE *f, const void *p)
 	return ferror(f) ? -1 : 0;
 }
 
+/*
+ * A schedule replays the search that saved it: --batch or --algo given
+ * with it must be the file's (now in @a), 0; else -1 with one line.
+ */
+static int replay_agrees(const struct xp_args *a, unsigned long batch, const char *algo)
+{
+	if (a->batch_given && batch != a->cfg.batch) {
+		fprintf(stderr, "explore: %s was saved with --batch %lu, not %lu\n", a->replay,
+			a->cfg.batch, batch);
+		return -1;
+	}
+	if (a->algo_given && strcmp(algo, a->cfg.algo)) {
+		fprintf(stderr, "explore: %s was saved with --algo %s, not %s\n", a->replay,
+			a->cfg.algo, algo);
+		return -1;
+	}
+	return 0;
+}
+
 /* The schedule file checked, the watchdog armed, the harness and machine ready: 0 or 2. */
 static int prepare(struct xp_args *a, struct xp_sched *sched, const struct xp_harness **hp)
 {
 	const struct xp_harness *h;
+	unsigned long batch = a->cfg.batch;
+	const char *algo = a->cfg.algo;
 
 	/* A schedule file names its own model. */
 	xp_mm = (enum xp_model)a->model;
-	if (a->replay && xp_schedule_load(a->replay, &a->cfg, sched))
+	if (a->replay && (xp_schedule_load(a->replay, &a->cfg, sched) ||
+			  replay_agrees(a, batch, algo)))
 		return 2;
 	/* Its races miss a flush that a buffered store enables: docs/explore.md. */
 	if (xp_mm != XP_MM_SC && a->cfg.reduction == XP_RED_DPOR && !a->cfg.pct) {

@@ -19,7 +19,10 @@
  *	step FIBER ORDER KIND OBJECT	(N of them)
  *	end SUM			(FNV-1a 64 of every byte before this line)
  *
- * A truncated or edited file fails the sum and is refused (exit 2).
+ * A truncated or edited file fails the sum and is refused (exit 2), and
+ * so is a value the command line would refuse (a batch that is not a
+ * power of two, an unknown algo). The file's batch and algo are the
+ * replay's: --batch or --algo given with a different value is refused.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -29,6 +32,7 @@
 #include "args.h"
 #include "xp.h"
 #include "memmodel.h"
+#include "mm/oom_algo.h"
 
 #define XP_SCHED_MAGIC	"hpcc-stress-schedule"
 #define XP_SCHED_FORMAT	2
@@ -136,12 +140,12 @@ static const struct {
 	[K_ADDS] = { "adds", "1..8", 1, XP_MAX_ADDS },
 	[K_READERS] = { "readers", "0..2", 0, 2 },
 	[K_READS] = { "reads", "0..16", 0, 16 },
-	[K_BATCH] = { "batch", "2..2^20", 2, 1L << 20 },
+	[K_BATCH] = { "batch", "a power of two, 2..2^20", 2, 1L << 20 },
 	[K_PLANT] = { "plant", "0 or 1", 0, 1 },
 	[K_SIZES] = { "sizes", "default, or 1..8 sizes, each within +-2^52", 0, 0 },
 	[K_TASKS] = { "tasks", "2..20", 2, XP_OOM_MAX_TASKS },
 	[K_FORKS] = { "forks", "0 or 1", 0, 1 },
-	[K_ALGO] = { "algo", "precise, v16 or bounded", 0, 0 },
+	[K_ALGO] = { "algo", "a name --algo takes", 0, 0 },
 	[K_CHOSEN] = { "chosen", "0..steps", 0, XP_MAX_STEPS },
 	[K_PREEMPTIONS] = { "preemptions", "0..4096", 0, XP_MAX_STEPS },
 	[K_EXPECT] = { "expect", "an invariant's name", 0, 0 },
@@ -170,6 +174,9 @@ static bool is_word(const char *v, bool dash)
 			return false;
 	return true;
 }
+
+/* The values --algo takes: a file's must be one, as the command line's. */
+static const char *const algo_names[OOM_NR_ALGOS] = OOM_ALGO_NAMES;
 
 static const char *const old_keys[] = {
 	"harness", "tasks", "forks", "algo", "cpus", "adds", "readers", "reads", "batch",
@@ -297,11 +304,11 @@ int xp_schedule_load(const char *path, struct xp_cfg *cfg, struct xp_sched *s)
 					goto bad_value;
 				break;
 			case K_ALGO:
-				if (!is_word(val, true))
+				for (i = 0; i < OOM_NR_ALGOS && strcmp(val, algo_names[i]); i++)
+					;
+				if (i == OOM_NR_ALGOS)
 					goto bad_value;
-				cfg->algo = strdup(val);	/* checked by the harness's init */
-				if (!cfg->algo)
-					goto bad_value;
+				cfg->algo = algo_names[i];
 				break;
 			case K_EXPECT:
 				if (!is_word(val, false) || strlen(val) >= sizeof(s->expect))
@@ -316,7 +323,11 @@ int xp_schedule_load(const char *path, struct xp_cfg *cfg, struct xp_sched *s)
 				case K_ADDS: cfg->adds = (unsigned int)n; break;
 				case K_READERS: cfg->readers = (unsigned int)n; break;
 				case K_READS: cfg->reads = (unsigned int)n; break;
-				case K_BATCH: cfg->batch = (unsigned long)n; break;
+				case K_BATCH:
+					if (n & (n - 1))
+						goto bad_value;
+					cfg->batch = (unsigned long)n;
+					break;
 				case K_PLANT: cfg->plant = n; break;
 				case K_TASKS: cfg->tasks = (unsigned int)n; break;
 				case K_FORKS: cfg->forks = (unsigned int)n; break;

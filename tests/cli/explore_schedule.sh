@@ -2,9 +2,10 @@
 # Explorer schedule files (docs/explore.md#schedule-files), read as
 # strictly as ./stress's replay files: a truncated or edited file, a bad
 # step, an out-of-range size or a file of the first format is exit 2 with
-# one line, never a replay; sizes at the accepted extremes give no false
-# failure; a saved counterexample of a seeded bug (mutants/
-# hpcc-root-carry-read-set) replays on this tree as "not reproduced"
+# one line, never a replay, and so is a batch or algo the command line
+# would refuse or a --batch/--algo other than the file's; sizes at the
+# accepted extremes give no false failure; a saved counterexample of a
+# seeded bug (mutants/hpcc-root-carry-read-set) replays on this tree as "not reproduced"
 # (exit 0), and as its failure on the mutant's; --json/--save are written
 # whole or not at all (exit 3), a pipe in place (exit 0); the watchdog
 # gives no verdict (exit 4); the root's copy of ./stress replays a
@@ -15,7 +16,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/lib/sh/common.sh
 . "$here/lib/sh/common.sh"
 XP=$(realpath -m "${BUILD:-build/cc}/explore/explore")
-NR=30
+NR=35
 echo "KTAP version 1"
 echo "1..$NR"
 if [ ! -x "$XP" ]; then
@@ -31,10 +32,11 @@ resum() {
 	python3 "$here/lib/sched_seal.py" "$1"
 }
 
-# refused NAME FILE PATTERN: replaying FILE is exit 2 with one line matching PATTERN.
+# refused NAME FILE PATTERN [ARG...]: replaying FILE (with ARGs) is exit 2
+# with one line matching PATTERN.
 refused() {
 	local rc
-	"$XP" --replay-schedule "$2" >out 2>err
+	"$XP" --replay-schedule "$2" "${@:4}" >out 2>err
 	rc=$?
 	[ $rc = 2 ] && [ ! -s out ] && [ "$(wc -l <err)" = 1 ] && grep -q -- "$3" err
 	result $? "$1" "exit $rc, stdout $(wc -l <out) lines: $(head -c 300 err)"
@@ -84,6 +86,19 @@ sed 's/^sizes default$/sizes 4503599627370497/' sched >t && resum t
 refused schedule_size_over_2p52_refused t 'bad sizes'
 sed 's/^batch 2$/batch 99999999999999999999/' sched >t && resum t
 refused schedule_batch_overflow_refused t 'bad batch'
+# The file's batch and algo are checked as the command line's are (not
+# left to the harness), and are the replay's: a different --batch or
+# --algo given with it is refused; the same ones replay.
+sed 's/^batch 2$/batch 6/' sched >t && resum t
+refused schedule_batch_not_power_of_two_refused t "bad batch '6' (a power of two"
+sed 's/^algo bounded$/algo fastest/' sched >t && resum t
+refused schedule_algo_unknown_refused t "bad algo 'fastest'"
+refused schedule_other_batch_refused sched 'saved with --batch 2, not 4' --batch 4
+refused schedule_other_algo_refused sched 'saved with --algo bounded, not v16' --algo v16
+"$XP" --replay-schedule sched --batch 2 --algo bounded >out 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q '^# replay .*: FAIL planted_total' out
+result $? schedule_same_batch_algo_replays "exit $rc: $(grep '^# replay' out)"
 printf 'harness counter_storm\ncpus 2\nschedule 0 1\nexpect planted_total\n' >t
 refused schedule_first_format_refused t 'a schedule of the first format'
 

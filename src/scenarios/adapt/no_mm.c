@@ -28,7 +28,7 @@ static const struct scenario compaction_churn = {
 };
 SCENARIO_REGISTER(compaction_churn)
 
-const char *const oom_algo_names[] = { "precise", "v16", "bounded" };
+const char *const oom_algo_names[OOM_NR_ALGOS] = OOM_ALGO_NAMES;
 
 enum oom_impl oom_impl_of(enum oom_algo algo)
 {

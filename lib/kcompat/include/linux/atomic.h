@@ -100,6 +100,20 @@ static inline t pfx##_cmpxchg_relaxed(atype *v, t old, t new)		\
 		memory_order_relaxed, memory_order_relaxed);		\
 	return old;							\
 }									\
+/* Adds @a unless the value is @u: whether it added. */		\
+static inline bool pfx##_add_unless(atype *v, t a, t u)		\
+{									\
+	t __c;								\
+									\
+	kc_xp(&v->counter, KC_XP_RMW);				\
+	__c = atomic_load_explicit(&v->counter, memory_order_relaxed);	\
+	do {								\
+		if (__c == u)						\
+			return false;					\
+	} while (!atomic_compare_exchange_weak_explicit(&v->counter, &__c, \
+		__c + a, memory_order_seq_cst, memory_order_relaxed));	\
+	return true;							\
+}									\
 static inline bool pfx##_try_cmpxchg(atype *v, t *old, t new)		\
 {									\
 	kc_xp(&v->counter, KC_XP_RMW);				\
