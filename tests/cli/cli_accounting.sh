@@ -65,19 +65,22 @@ result $? starved_stall_is_incomplete "exit $rc; $(grep -v '^#  ' e | head -c 30
 
 # 5. The minimum a run must do (docs/stress.md, Exit status): one operation
 #    per vCPU. --selftest-idle keeps every vCPU but 0 from stepping, --steps
-#    bounds vCPU 0: 3 operations on 4 vCPUs is INCOMPLETE (exit 4, KTAP SKIP
-#    with the numbers, no rate: ops/s=-, JSON null), 4 is a PASS.
+#    bounds vCPU 0: at most 3 operations on 4 vCPUs (fewer if the host is
+#    slow to run vCPU 0 in the window) is INCOMPLETE (exit 4, KTAP SKIP with
+#    the numbers, no rate: ops/s=-, JSON null). Exactly 4, one step on each
+#    of 4 vCPUs, is a PASS: that run ends when its steps are done, not at a
+#    deadline, so its count does not depend on the host's speed.
 STRESS_SELFTEST=1 "$STRESS" --scenario selftest --selftest-idle --cpus 4 --steps 3 \
 	--duration 200ms --stat-interval 0 --seed 1 --report ktap --json m.json >o 2>e
 rc=$?
-[ $rc = 4 ] && grep -qx 'ok 1 selftest # SKIP incomplete: 3 operation(s) in the measured window, fewer than the minimum 4 (one per vCPU)' o &&
-	grep -q '^# stress: INCOMPLETE selftest .* ops=3 ops/s=- ' o &&
+[ $rc = 4 ] && grep -qx 'ok 1 selftest # SKIP incomplete: [0-3] operation(s) in the measured window, fewer than the minimum 4 (one per vCPU)' o &&
+	grep -q '^# stress: INCOMPLETE selftest .* ops=[0-3] ops/s=- ' o &&
 	python3 "$here/lib/json_check.py" "$schema" m.json >schema.out &&
 	grep -q '"verdict":"INCOMPLETE"' m.json && grep -q '"ops_per_s":null' m.json &&
 	grep -q '"exit_status":4}' m.json
 result $? below_minimum_ops_is_incomplete "exit $rc; $(grep -E '^(ok|not ok|# stress: [A-Z]+ selftest)' o | head -c 300 | tr '\n' ' ')"
-STRESS_SELFTEST=1 "$STRESS" --scenario selftest --selftest-idle --cpus 4 --steps 4 \
-	--duration 200ms --stat-interval 0 --seed 1 >o 2>e
+STRESS_SELFTEST=1 "$STRESS" --scenario selftest --cpus 4 --steps 1 --duration 0 \
+	--stat-interval 0 --seed 1 >o 2>e
 rc=$?
 [ $rc = 0 ] && grep -q '^stress: PASS selftest .* ops=4 ops/s=[0-9]' o
 result $? minimum_ops_is_judged "exit $rc; $(grep '^stress: [A-Z]* selftest' o | head -c 300 | tr '\n' ' ')"
