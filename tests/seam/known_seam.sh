@@ -85,7 +85,8 @@ if ! { lay swap hpcc-compare-value-tol-swap &&
 fi
 mapfile -t h < <(g rev-list --reverse --abbrev-commit --abbrev=12 HEAD)
 BUILD=$build CC=$cc scripts/kernel-check "${sopts[@]}" --json "$tmp/series.json" \
-	--findings-out "$tmp/series.findings" --git "$repo" HEAD~3..HEAD >"$tmp/series.out" 2>"$tmp/series.err"
+	--findings-out "$tmp/series.findings" --git "$repo" HEAD~3..HEAD \
+	>"$tmp/series.out" 2>"$tmp/series.err"
 srun=$?
 dswap=$(realpath -m "$build/kseries/$(key_of 0 2>/dev/null)")
 dtwo=$(realpath -m "$build/kseries/$(key_of 2 2>/dev/null)")
