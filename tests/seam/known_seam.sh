@@ -16,7 +16,10 @@
 # known at every later commit); the new bug of two is caught by stress,
 # "first bad" at its commit, without a unit case failing; the commit with
 # only the known finding again is "fixed by", no regression; without the
-# known file the new bug's tree stops at the known finding first. Runs are
+# known file the new bug's tree stops at the known finding first. The
+# series' --findings-out is the last commit's findings file (10). BASE's
+# known file that cannot be written (a directory in its place) stops a
+# series at BASE: no verdict, exit 4, one line (11). Runs are
 # bounded by --steps (the series' too); the quiescent-only mode makes the
 # check counts a function of the seed: no selectors, stutter or hotplug,
 # and no hops (--inject off, the small pattern), since where an add lands
@@ -32,12 +35,13 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 	echo "ok 1 known_seam # SKIP already building against KERNEL_SRC"
 	exit 0
 fi
-echo "1..9"
+echo "1..11"
 build=${BUILD:-build/cc}
 kfix=$build/kfix-known
 cc=${CC:-cc}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+dswap=
+trap 'rm -rf "$tmp"; [ -z "$dswap" ] || rmdir "$dswap/known" 2>/dev/null' EXIT
 repo=$tmp/repo
 unset MAKEFLAGS MAKELEVEL MFLAGS
 
@@ -76,12 +80,13 @@ if ! { lay swap hpcc-compare-value-tol-swap &&
        make --no-print-directory -j2 CC="$cc" "$build/stress"; } >"$tmp/log" 2>&1; then
 	tail -n 30 "$tmp/log" | sed 's/^/# /'
 	echo "not ok 1 trees_build"
-	for i in 2 3 4 5 6 7 8 9; do echo "not ok $i known_seam_$i # no build"; done
+	for i in 2 3 4 5 6 7 8 9 10 11; do echo "not ok $i known_seam_$i # no build"; done
 	exit 1
 fi
 mapfile -t h < <(g rev-list --reverse --abbrev-commit --abbrev=12 HEAD)
 BUILD=$build CC=$cc scripts/kernel-check "${sopts[@]}" --json "$tmp/series.json" \
-	--git "$repo" HEAD~3..HEAD >"$tmp/series.out" 2>"$tmp/series.err"
+	--findings-out "$tmp/series.findings" --git "$repo" HEAD~3..HEAD \
+	>"$tmp/series.out" 2>"$tmp/series.err"
 srun=$?
 dswap=$(realpath -m "$build/kseries/$(key_of 0 2>/dev/null)")
 dtwo=$(realpath -m "$build/kseries/$(key_of 2 2>/dev/null)")
@@ -89,7 +94,7 @@ kswap=$dswap/build ktwo=$dtwo/build
 if [ ! -x "$kswap/stress" ] || [ ! -x "$ktwo/stress" ]; then
 	sed 's/^/# /' "$tmp/series.out" "$tmp/series.err" | tail -n 30
 	echo "not ok 1 trees_build"
-	for i in 2 3 4 5 6 7 8 9; do echo "not ok $i known_seam_$i # no build"; done
+	for i in 2 3 4 5 6 7 8 9 10 11; do echo "not ok $i known_seam_$i # no build"; done
 	exit 1
 fi
 echo "ok 1 trees_build"
@@ -202,4 +207,26 @@ st=$?
 	bad+="two without --known: status $st: $(verdict "$tmp/h.out"); "
 [ -z "$bad" ]
 ok $? 9 series_known_alone_no_regression "$bad"
+
+# 10. --findings-out: the last commit's findings as its runs met them (that
+#     commit is cached from BASE: BASE's learned findings, with their hits).
+bad=
+cmp -s "$tmp/series.findings" "$dswap/findings" || bad+="not the last commit's findings; "
+grep -q '^finding counter_storm compare contract approximate_compare_value [1-9]' \
+	"$tmp/series.findings" || bad+="$(tr '\n' ';' <"$tmp/series.findings" 2>&1); "
+[ -z "$bad" ]
+ok $? 10 series_findings_out_last_commit "$bad"
+
+# 11. BASE's known file cannot be written (a directory where it goes): the
+#     series stops there, no verdict, one line. Only BASE is judged (the
+#     docs commit is cached from it), on its build, with few steps.
+rm -f "$dswap/known" && mkdir "$dswap/known"
+BUILD=$build CC=$cc scripts/kernel-check --cpus 8 --steps 200 --seed 1 --duration 60s \
+	--unit test_hpcc_carry --jobs 2 --git "$repo" HEAD~3..HEAD~2 >"$tmp/k.out" 2>"$tmp/k.err"
+st=$?
+rmdir "$dswap/known"
+[ $st = 4 ] && [ ! -s "$tmp/k.out" ] && [ "$(wc -l <"$tmp/k.err")" = 1 ] &&
+	grep -qx "kernel-check: no verdict: BASE's known findings .*/kseries/${dswap##*/}/known: Is a directory" \
+		"$tmp/k.err"
+ok $? 11 series_base_known_unwritable_no_verdict "status $st: $(head -c 600 "$tmp/k.err" | tr '\n' ';')"
 exit $rc

@@ -11,12 +11,15 @@
 #     crash (timeout), the other case still run, exit 1
 #   5 bad input: no such tree, --cpus 0, a VAR that is not VAR=VALUE: 2,
 #     one line each; a tree without a KUnit file: SKIP, exit 0
+#   6 make kunit (the same build, run after 1 and 2): 0 on the passing
+#     suite; on the failing one GNU make's 2, its last line naming the
+#     driver's 1; no such tree: 2, one line
 # Env: BUILD (default build/cc), CC. KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
 . tests/lib/sh/seam.sh
-seam_begin 5 kunit-exit
+seam_begin 6 kunit-exit
 src=$work/tree
 mkdir -p "$src/lib/tests" "$src/include/linux"
 cp lib/hpcc/percpu_counter_tree.c "$src/lib/"
@@ -66,6 +69,13 @@ run() {
 	shift 2
 	scripts/kunit --cpus 4 --build "$work/b" "$@" "$src" CC="$cc" >"$work/out" 2>"$work/err"
 }
+# mk: make kunit on the tree as it is (what run left), its status in $mrc.
+mk() {
+	make --no-print-directory KERNEL_SRC="$1" BUILD="$work/b" KUNIT_CPUS=4 CC="$cc" kunit \
+		>"$work/mout" 2>"$work/merr"
+	mrc=$?
+}
+mbad=
 bad=
 run 5 0
 rc=$?
@@ -73,6 +83,9 @@ rc=$?
 grep -qx '# Totals: pass:2 fail:0 skip:0 total:2' "$work/out" || bad+="pass: $(cat "$work/out")"$'\n'
 [ -z "$bad" ] || bad+=$(tail -5 "$work/err")
 result 1 passing_suite_exit_0
+mk "$src"
+[ $mrc = 0 ] && grep -qx '# Totals: pass:2 fail:0 skip:0 total:2' "$work/mout" ||
+	mbad+="make kunit, passing: exit $mrc: $(tail -3 "$work/merr")"$'\n'
 
 bad=
 run 6 0
@@ -80,6 +93,9 @@ rc=$?
 [ $rc = 1 ] || bad+="fail: exit $rc: $(tail -5 "$work/err")"$'\n'
 grep -q '^    not ok 1 exit_sum$' "$work/b/kunit.ktap" || bad+="fail: $(cat "$work/b/kunit.ktap")"$'\n'
 result 2 failing_suite_exit_1
+mk "$src"
+[ $mrc = 2 ] && [ "$(grep '^kunit: ' "$work/merr" | tail -1)" = "kunit: KTAP in $work/b/kunit.ktap, exit 1" ] ||
+	mbad+="make kunit, failing: exit $mrc: $(tail -3 "$work/merr")"$'\n'
 
 bad=
 run 5 1 --timeout 3s
@@ -120,4 +136,12 @@ mkdir -p "$work/nofile/lib"
 chk 0 "kunit: SKIP $work/nofile has no lib/tests/percpu_counter_tree_kunit.c" \
 	--build "$work/b" "$work/nofile"
 result 5 bad_input_exit_2_skip_0
+
+bad=$mbad
+mk "$work/none"
+[ $mrc = 2 ] && [ ! -s "$work/mout" ] &&
+	grep -qx "kunit: KERNEL_SRC=$work/none: no such directory" "$work/merr" &&
+	[ "$(grep -vc '^make: \*\*\*' "$work/merr")" = 1 ] ||
+	bad+="make kunit, no tree: exit $mrc: $(cat "$work/mout" "$work/merr")"$'\n'
+result 6 make_kunit_status
 exit $((failed != 0))
