@@ -6,11 +6,17 @@
 #     the --kunit-cpus default; by_cpus() puts each count in a run of its own
 #   2 a KUnit file of both _extremes cases holds their shared helper once,
 #     before the cases, and no template's "// needs:" line
+#   3 a tree of the int-valued API (adapter shape int-items) has rows of
+#     its own: its approximate_compare_value() findings (the adapter's
+#     wrong-answer, counter_storm's compare contract) get the edge case
+#     and the swap-tolerances fix
+#   4 that case is the int-items template, in the int API (an unsigned
+#     int range, int values), not the long API's of the same name
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..2"
+echo "1..4"
 python3 - "$root" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1] + "/scripts")
@@ -57,5 +63,21 @@ first = min(text.index("static void hpcc_test_compare_value_extremes("),
 result(fill == 1 and text.index("static void hpcc_extremes_fill(") < first and
        "// needs:" not in text and "@FN@" not in text,
        "helpers_once_before_cases", f"fill defined {fill} times")
+
+api = "shape=int-items(int values, caller items, unsigned int batch and range)"
+sh = fd.shape({"builds": "adapter", "api": api})
+ints = []
+for cls, case in (("wrong-answer", "adapt_compare_value"), ("contract", "counter_storm:compare")):
+	r = fd.match(rows, sh, {"class": cls, "fn": "approximate_compare_value", "case": case})
+	ints.append({"shape": sh, "row": r, "kfn": "hpcc_test_" + case.replace(":", "_"),
+		     "kcpus": fd.case_cpus(r, "8")})
+got = [(c["row"] or {}).get("case") for c in ints] + [(c["row"] or {}).get("fix") for c in ints]
+result(sh == "int-items" and got == ["compare_value_edge"] * 2 + ["swap-tolerances"] * 2 and
+       [c["kcpus"] for c in ints] == ["8", "8"], "int_items_rows", f"shape {sh}, rows {got}")
+
+text = fd.kunit_file(ints, ["x"]) if all(c["row"] for c in ints) else ""
+result("unsigned int under = 0, over = 0;" in text and "unsigned long" not in text and
+       text.count("(int)under);") == 2, "int_items_template",
+       "the int-items cases are not the int API's template")
 sys.exit(1 if failed else 0)
 PY
