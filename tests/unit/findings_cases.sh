@@ -12,11 +12,14 @@
 #     and the swap-tolerances fix
 #   4 that case is the int-items template, in the int API (an unsigned
 #     int range, int values), not the long API's of the same name
+#   5 a KUnit run on a tree of an adapter shape asks make for
+#     KUNIT_ANY_API=1 (the full suite's API probes refuse such a tree),
+#     one on a long-API tree does not (make is not run: its command is)
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..4"
+echo "1..5"
 python3 - "$root" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1] + "/scripts")
@@ -79,5 +82,13 @@ text = fd.kunit_file(ints, ["x"]) if all(c["row"] for c in ints) else ""
 result("unsigned int under = 0, over = 0;" in text and "unsigned long" not in text and
        text.count("(int)under);") == 2, "int_items_template",
        "the int-items cases are not the int API's template")
+
+calls = []
+fd.subprocess.run = lambda cmd, **kw: calls.append(cmd)
+for sh in ("int-items", "rfc", "long"):
+	fd.run_kunit("/nonexistent/tree", "/nonexistent/build", "8", "/dev/null", sh)
+anyapi = ["KUNIT_ANY_API=1" in c for c in calls]
+result(anyapi == [True, True, False] and all(c[-1] == "kunit" for c in calls),
+       "kunit_any_api_for_adapter_shapes", f"calls {calls}")
 sys.exit(1 if failed else 0)
 PY
