@@ -12,6 +12,12 @@
 # function and carries the Fixes: line of
 # the seeding commit; its .cocci and .diff exist, the diff applies to
 # HEAD's files and undoes the seeded change; bad --findings is exit 2.
+# Then the _extremes cases (the catalogue's CASE@16) in the KUnit build
+# the series' findings left: the template with its shared helper, run at
+# the catalogue's CPU count on the swapped-tolerances fixture
+# (compare_value_extremes fails) and on lib/hpcc (both pass, neither
+# skipped); only the tree's .c and the KUnit file change, so make
+# rebuilds two objects, not kcompat.
 # Env: CC. KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,7 +30,7 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 	echo "ok 1 findings # SKIP already building against KERNEL_SRC"
 	exit 0
 fi
-echo "1..7"
+echo "1..8"
 unset MAKEFLAGS MAKELEVEL MFLAGS
 n=0 failed=0
 tmp=$(mktemp -d)
@@ -117,4 +123,48 @@ result $ok "the fix: .cocci and .diff, applies to HEAD, re-judged clean" \
 # Nothing else: one finding, one set of files.
 [ "$(find "$out" -type f | wc -l)" = 4 ]
 result $? "one finding, four files" "$(ls "$out")"
+# The _extremes cases at their own CPU count, in the series' KUnit build.
+mkdir -p "$tmp/sw/lib" "$tmp/sw/include/linux"
+cp lib/hpcc/percpu_counter_tree.c "$tmp/sw/lib/"
+cp lib/hpcc/include/linux/percpu_counter_tree.h "$tmp/sw/include/linux/"
+patch -s -d "$tmp/sw" -p1 <tests/seam/fixtures/ktrees/swapped.patch
+# Without the series' KUnit build (an earlier case failed) nothing runs.
+[ -n "$kdir" ] && [ -d "$kdir/tree" ] && [ -d "$kdir/build" ] &&
+python3 - "$root" "$kdir" "$tmp" >"$tmp/ext.out" 2>&1 <<'PY'
+import filecmp, os, shutil, sys
+root, kdir, tmp = sys.argv[1:]
+sys.path.insert(0, root + "/scripts")
+from hpccpy.load import load_script
+fd = load_script("findings")
+rows, cases = fd.catalogue(), []
+for fn, case in (("approximate_compare_value", "compare_value_extremes"),
+		 ("precise_compare", "compare_pair_extremes")):
+	r = fd.match(rows, "long", {"class": "wrong-answer", "fn": fn, "case": case})
+	cases.append({"shape": "long", "row": r, "kfn": "hpcc_test_" + case,
+		      "kcpus": fd.case_cpus(r, "8")})
+tree, bdir = kdir + "/tree", kdir + "/build"
+fd.put_kunit(tree, fd.kunit_file(cases, ["x"]))
+for name, c, h in (("swapped", f"{tmp}/sw/{fd.C_REL}", f"{tmp}/sw/{fd.H_REL}"),
+		   ("hpcc", f"{root}/lib/hpcc/percpu_counter_tree.c",
+		    f"{root}/lib/hpcc/{fd.H_REL}")):
+	# A header with the same content keeps its time stamp (no probe re-runs).
+	if not filecmp.cmp(h, f"{tree}/{fd.H_REL}", shallow=False):
+		shutil.copyfile(h, f"{tree}/{fd.H_REL}")
+	shutil.copyfile(c, f"{tree}/{fd.C_REL}")
+	try:
+		os.unlink(bdir + "/kunit/pu/hpcc/percpu_counter_tree.o")
+	except FileNotFoundError:
+		pass
+	got = fd.run_kunit(tree, bdir, cases[0]["kcpus"], f"{tmp}/ext-{name}.log")
+	res = {k: v[0] for k, v in got[0].items()} if got else None
+	skip = sum("# SKIP" in l for l in got[1]) if got else "-"
+	print(name, cases[0]["kcpus"], res, "skipped", skip)
+PY
+ok=0
+grep -qx "swapped 16 {'hpcc_test_compare_value_extremes': False, 'hpcc_test_compare_pair_extremes': True} skipped 0" \
+	"$tmp/ext.out" || ok=1
+grep -qx "hpcc 16 {'hpcc_test_compare_value_extremes': True, 'hpcc_test_compare_pair_extremes': True} skipped 0" \
+	"$tmp/ext.out" || ok=1
+result $ok "the _extremes cases at 16 CPUs: fail on swapped tolerances, pass on lib/hpcc" \
+	"$(cat "$tmp/ext.out"; tail -5 "$tmp"/ext-*.log 2>/dev/null)"
 [ "$failed" = 0 ]
