@@ -53,4 +53,28 @@ first = min(text.index("static void hpcc_test_compare_value_extremes("),
 result(fill == 1 and text.index("static void hpcc_extremes_fill(") < first and
        "// needs:" not in text and "@FN@" not in text,
        "helpers_once_before_cases", f"fill defined {fill} times")
+
+api = "shape=int-items(int values, caller items, unsigned int batch and range)"
+sh = fd.shape({"builds": "adapter", "api": api})
+ints = []
+for cls, case in (("wrong-answer", "adapt_compare_value"), ("contract", "counter_storm:compare")):
+    r = fd.match(rows, sh, {"class": cls, "fn": "approximate_compare_value", "case": case})
+    ints.append({"shape": sh, "row": r, "kfn": "hpcc_test_" + case.replace(":", "_"),
+                 "kcpus": fd.case_cpus(r, "8")})
+got = [(c["row"] or {}).get("case") for c in ints] + [(c["row"] or {}).get("fix") for c in ints]
+result(sh == "int-items" and got == ["compare_value_edge"] * 2 + ["swap-tolerances"] * 2 and
+       [c["kcpus"] for c in ints] == ["8", "8"], "int_items_rows", f"shape {sh}, rows {got}")
+
+text = fd.kunit_file(ints, ["x"]) if all(c["row"] for c in ints) else ""
+result("unsigned int under = 0, over = 0;" in text and "unsigned long" not in text and
+       text.count("(int)under);") == 2, "int_items_template",
+       "the int-items cases are not the int API's template")
+
+calls = []
+fd.subprocess.run = lambda cmd, **kw: calls.append(cmd)
+for sh in ("int-items", "rfc", "long"):
+    fd.run_kunit("/nonexistent/tree", "/nonexistent/build", "8", "/dev/null", sh)
+anyapi = ["KUNIT_ANY_API=1" in c for c in calls]
+result(anyapi == [True, True, False] and all(c[-1] == "kunit" for c in calls),
+       "kunit_any_api_for_adapter_shapes", f"calls {calls}")
 sys.exit(1 if failed else 0)
