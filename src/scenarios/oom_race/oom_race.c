@@ -839,9 +839,9 @@ static void next_phase(void)
  * forks only into an empty slot and one kill at a time per CPU, so at a
  * quiescent point the task list holds at most --oom-tasks tasks, one
  * victim per CPU, init and the kernel thread; the chain layout has no
- * churn at all.
+ * churn at all. Returns the number of tasks on the list.
  */
-static void check_churn_limits(struct stress *s)
+static unsigned int check_churn_limits(struct stress *s)
 {
 	unsigned long n = 0, chain = atomic_load(&R->chain_churn);
 	struct task_struct *p;
@@ -860,20 +860,26 @@ static void check_churn_limits(struct stress *s)
 		stress_fail(s, "task_churn", -1,
 			    "%lu forks, exits or oom_score_adj changes in the chain layout, "
 			    "which has none", chain);
+	return n;
 }
 
 /* Every vCPU parked: badness, then each selection under test, then the oracle. */
 static void quiescent(struct stress *s)
 {
 	struct qtask *q;
-	unsigned int n, inwin, pending, cap = R->nr_slots + 2;
+	unsigned int n, inwin, pending, cap;
 	long pmax = LONG_MIN, amax = LONG_MIN;
 	int a;
 
 	if (!stress_checking(s))
 		return;
-	check_churn_limits(s);
-	q = calloc(cap, sizeof(*q));
+	/*
+	 * Room for every task on the (quiescent, so unchanging) list: victims
+	 * still being killed are on it too, and a task left out would be
+	 * neither checked nor counted in the maxima.
+	 */
+	cap = check_churn_limits(s);
+	q = calloc(cap + 1, sizeof(*q));
 	if (!q)
 		return;
 	n = check_badness(s, q, cap, &pmax, &amax);
