@@ -62,7 +62,7 @@ static const struct stress_opt rows[] = {
 	  .help = "Store buffers whose flushes are scheduled under tso and pso (reduction none"
 		  " or sleep)." },
 	{ "budget", 0, "N", U(1, 1UL << 40), F(cfg.budget),
-	  .help = "Stop after N executions (\"cut by budget\")." },
+	  .help = "Stop after N executions (\"cut by budget\": no verdict, exit 4)." },
 	{ "pct", 0, NULL, OPT_FLAG, F(cfg.pct), .help = "PCT instead of the enumeration." },
 	{ "depth", 0, "D", U(1, 16), F(cfg.pct_depth), .deflt = "3",
 	  .help = "PCT: the bug depth." },

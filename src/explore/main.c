@@ -4,7 +4,8 @@
  * Prints KTAP; exit 0 when no execution failed (or a replayed schedule
  * did not reproduce), 1 when one did (its shrunk schedule is printed and,
  * with --save, written), 2 on bad input, 3 when an output file cannot be
- * written, 4 when the watchdog (--timeout) ended it without a verdict.
+ * written, 4 when the watchdog (--timeout) or the budget (--budget, before
+ * a failure) ended it without a verdict.
  */
 #include <math.h>
 #include <signal.h>
@@ -275,10 +276,29 @@ static int report_failure(const struct xp_args *a, const struct xp_stats *st,
 	return 0;
 }
 
+/* What a search cut by its budget left unexplored, in @buf. */
+static const char *unexplored(const struct xp_cfg *cfg, const struct xp_stats *st, char *buf,
+			      size_t len)
+{
+	int b = st->bound_reached;
+
+	if (b < 0)
+		snprintf(buf, len, "the unbounded search not exhausted");
+	else if (b == cfg->bound)
+		snprintf(buf, len, "bound %d not exhausted", b);
+	else if (b + 1 == cfg->bound)
+		snprintf(buf, len, "bound %d not exhausted, bound %d not explored", b, b + 1);
+	else
+		snprintf(buf, len, "bound %d not exhausted, bounds %d to %d not explored", b, b + 1,
+			 cfg->bound);
+	return buf;
+}
+
 /* What a search without a failure covered. */
 static void report_pass(const struct xp_cfg *cfg, const struct xp_stats *st)
 {
 	double p = 1.0 / xp_nr_fibers();
+	char left[96];
 	unsigned int i;
 
 	if (cfg->pct) {
@@ -288,8 +308,8 @@ static void report_pass(const struct xp_cfg *cfg, const struct xp_stats *st)
 			  " depth-%u bug is found with probability >= %.3g per execution)",
 			  st->executions, cfg->pct_depth, st->pct_k, cfg->pct_depth, p);
 	} else if (st->budget_cut) {
-		ktap_diag(&ktap, "cut by budget at %lu executions (bound %d not exhausted)",
-			  st->executions, st->bound_reached);
+		ktap_diag(&ktap, "cut by budget at %lu executions (%s): no verdict", st->executions,
+			  unexplored(cfg, st, left, sizeof(left)));
 	} else if (cfg->reduction == XP_RED_SLEEP && cfg->bound >= 0) {
 		ktap_diag(&ktap, "exhausted within bound %d with sleep sets (a heuristic under a"
 			  " bound: docs/explore.md)", cfg->bound);
@@ -324,6 +344,11 @@ static int explore(const struct xp_args *a)
 	snprintf(name, sizeof(name), "explore %s%s%s%s%s", a->cfg.harness,
 		 xp_mm == XP_MM_SC ? "" : " ", xp_mm == XP_MM_SC ? "" : xp_mm_name(),
 		 failed ? " " : "", failed ? fail.invariant : "");
+	/* A search its budget cut has no verdict on the schedules it left. */
+	if (!failed && st.budget_cut) {
+		ktap_result(&ktap, KTAP_SKIP, name, "no verdict: cut by budget");
+		return out_err ? 3 : 4;
+	}
 	ktap_result(&ktap, failed ? KTAP_FAIL : KTAP_PASS, name, NULL);
 	return out_err ? 3 : failed ? 1 : 0;
 }

@@ -488,6 +488,9 @@ int xp_dfs(const struct xp_cfg *cfg, struct xp_stats *st, struct xp_run *fail)
 		st->bound_reached = b;
 		for (;;) {
 			if (cfg->budget && st->executions >= cfg->budget) {
+				/* The executions this bound made before the cut. */
+				if (b >= 0 && b < 16)
+					st->per_bound[b] = st->executions - before;
 				st->budget_cut = true;
 				return 0;
 			}

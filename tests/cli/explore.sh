@@ -13,7 +13,7 @@ XP=${BUILD:-build/cc}/explore/explore
 STRESS=${BUILD:-build/cc}/stress
 lib=$(cd "$(dirname "$0")/../lib" && pwd)
 echo "KTAP version 1"
-NR=33
+NR=35
 echo "1..$NR"
 if [ ! -x "$XP" ]; then
 	# Not built for KERNEL_SRC or sanitizer builds (mk/explore.mk).
@@ -90,11 +90,34 @@ expect explore_compaction_b2 0 '^# complete within bound 2$' \
 
 # The budget at its threshold: the search's own count of executions T
 # (exhaustive within the bound); a budget of T - 1 cuts it there, T and
-# T + 1 let it complete.
+# T + 1 let it complete. A cut search has no verdict (exit 4, SKIP), says
+# what it left, and the cut bound counts the executions it made there.
 b_args=(--cpus 2 --adds 2 --readers 0 --batch 2 --bound 1 --reduction none)
-T=$("$XP" "${b_args[@]}" | sed -n 's/^# executions \([0-9]*\) .*/\1/p')
-expect explore_budget_below_total 0 "^# cut by budget at $((T - 1)) executions " \
+"$XP" "${b_args[@]}" >"$dir/full"
+T=$(sed -n 's/^# executions \([0-9]*\) .*/\1/p' "$dir/full")
+T0=$(sed -n 's/^# bound 0: \([0-9]*\) executions$/\1/p' "$dir/full")
+expect explore_budget_below_total 4 \
+	"^# cut by budget at $((T - 1)) executions (bound 1 not exhausted): no verdict$" \
 	"${b_args[@]}" --budget $((T - 1))
+# cut_counts NAME BOUND0 BOUND1: the last output's per-bound counts and its
+# result line.
+cut_counts() {
+	local per
+	n=$((n + 1))
+	per=$(sed -n 's/^# bound \([01]\): \([0-9]*\) executions$/\1=\2/p' "$dir/out" | tr '\n' ' ')
+	if [ "$per" = "0=$2 1=$3 " ] &&
+		grep -qx 'ok 1 explore counter_storm # SKIP no verdict: cut by budget' "$dir/out"; then
+		echo "ok $n $1"
+	else
+		echo "not ok $n $1 # bounds '$per', want 0=$2 1=$3: $(grep '^ok\|^not ok' "$dir/out")"
+		rc=1
+	fi
+}
+cut_counts explore_budget_cut_bound_counts "$T0" $((T - 1 - T0))
+# Cut inside bound 0 of a search to bound 2: the bounds it never reached.
+expect explore_budget_cut_names_the_rest 4 \
+	"^# cut by budget at $((T0 - 1)) executions (bound 0 not exhausted, bounds 1 to 2 not explored): no verdict$" \
+	--cpus 2 --adds 2 --readers 0 --batch 2 --bound 2 --reduction none --budget $((T0 - 1))
 expect explore_budget_at_total 0 '^# complete within bound 1$' "${b_args[@]}" --budget "$T"
 expect explore_budget_above_total 0 '^# complete within bound 1$' "${b_args[@]}" --budget $((T + 1))
 

@@ -121,9 +121,9 @@ def check(h, given, rc, out, doc):
         if not traces or doc.get("traces") != int(traces[0]):
             bad.append("traces %r, ktap %r" % (doc.get("traces"), traces))
         per = [int(x) for x in re.findall(r"^# bound \d+: (\d+) executions$", out, re.M)]
-        # Bounded searches count per bound (none when unbounded).
-        if (per != [] if want["bound"] < 0 else
-                not failed and not doc.get("budget_cut") and sum(per) != n):
+        # Bounded searches count per bound (none when unbounded), the
+        # bound a failure or the budget cut included.
+        if per != [] if want["bound"] < 0 else sum(per) != n:
             bad.append("per-bound executions %r, total %r" % (per, n))
     elif not failed and n != want["runs"]:
         bad.append("%r PCT executions, given --runs %d" % (n, want["runs"]))
@@ -133,10 +133,13 @@ def check(h, given, rc, out, doc):
                    % (doc.get("budget_cut"), cut, n, want["budget"]))
     if want["budget"] and n > want["budget"]:
         bad.append("%r executions past a budget of %d" % (n, want["budget"]))
-    # The verdict: the exit status, the KTAP result, the JSON's failed.
+    # The verdict: the exit status, the KTAP result, the JSON's failed; a
+    # search its budget cut before a failure has none (exit 4, SKIP).
     res = re.search(r"^(not ok|ok) 1 explore (\S+)(.*)$", out, re.M)
-    if rc not in (0, 1) or failed != (rc == 1) or not res or \
-            (res.group(1) == "not ok") != failed or res.group(2) != expect["harness"]:
+    cut_only = not failed and bool(doc.get("budget_cut"))
+    if rc != (1 if failed else 4 if cut_only else 0) or not res or \
+            (res.group(1) == "not ok") != failed or res.group(2) != expect["harness"] or \
+            (res.group(3).endswith(" # SKIP no verdict: cut by budget") != cut_only):
         bad.append("exit %d, failed %r, result %r" % (rc, failed, res and res.group(0)))
     if failed:
         inv = diag(out, r"FAIL (\S+) after (\d+) executions: .*")

@@ -19,7 +19,11 @@
 # known file the new bug's tree stops at the known finding first. The
 # series' --findings-out is the last commit's findings file (10). BASE's
 # known file that cannot be written (a directory in its place) stops a
-# series at BASE: no verdict, exit 4, one line (11). Runs are
+# series at BASE: no verdict, exit 4, one line (11); so do its other files
+# of ours that cannot be written: the lock directory (12), GNU parallel's
+# log (13) and the findings' Fixes: lines (14). Tree mode (kernel-check
+# DIR, 15-16): --findings-out on swap names its finding; with that file as
+# --known, swap runs past it and two still fails, on the new one. Runs are
 # bounded by --steps (the series' too); the quiescent-only mode makes the
 # check counts a function of the seed: no selectors, stutter or hotplug,
 # and no hops (--inject off, the small pattern), since where an add lands
@@ -35,13 +39,20 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 	echo "ok 1 known_seam # SKIP already building against KERNEL_SRC"
 	exit 0
 fi
-echo "1..11"
+echo "1..16"
 build=${BUILD:-build/cc}
 kfix=$build/kfix-known
 cc=${CC:-cc}
 tmp=$(mktemp -d)
 dswap=
-trap 'rm -rf "$tmp"; [ -z "$dswap" ] || rmdir "$dswap/known" 2>/dev/null' EXIT
+links=()
+cleanup() {
+	local l
+	rm -rf "$tmp"
+	for l in "${links[@]}"; do rm -f "$l" "$l".*; done
+	[ -z "$dswap" ] || rmdir "$dswap/known" "$dswap/fixes" 2>/dev/null
+}
+trap cleanup EXIT
 repo=$tmp/repo
 unset MAKEFLAGS MAKELEVEL MFLAGS
 
@@ -80,7 +91,7 @@ if ! { lay swap hpcc-compare-value-tol-swap &&
        make --no-print-directory -j2 CC="$cc" "$build/stress"; } >"$tmp/log" 2>&1; then
 	tail -n 30 "$tmp/log" | sed 's/^/# /'
 	echo "not ok 1 trees_build"
-	for i in 2 3 4 5 6 7 8 9 10 11; do echo "not ok $i known_seam_$i # no build"; done
+	for i in $(seq 2 16); do echo "not ok $i known_seam_$i # no build"; done
 	exit 1
 fi
 mapfile -t h < <(g rev-list --reverse --abbrev-commit --abbrev=12 HEAD)
@@ -94,7 +105,7 @@ kswap=$dswap/build ktwo=$dtwo/build
 if [ ! -x "$kswap/stress" ] || [ ! -x "$ktwo/stress" ]; then
 	sed 's/^/# /' "$tmp/series.out" "$tmp/series.err" | tail -n 30
 	echo "not ok 1 trees_build"
-	for i in 2 3 4 5 6 7 8 9 10 11; do echo "not ok $i known_seam_$i # no build"; done
+	for i in $(seq 2 16); do echo "not ok $i known_seam_$i # no build"; done
 	exit 1
 fi
 echo "ok 1 trees_build"
@@ -229,4 +240,67 @@ rmdir "$dswap/known"
 	grep -qx "kernel-check: no verdict: BASE's known findings .*/kseries/${dswap##*/}/known: Is a directory" \
 		"$tmp/k.err"
 ok $? 11 series_base_known_unwritable_no_verdict "status $st: $(head -c 600 "$tmp/k.err" | tr '\n' ';')"
+
+# 12-14. The series' other files of ours that cannot be written stop it the
+#     same way: its lock directory (the build directory a file, nothing
+#     judged), GNU parallel's log (a directory in its place, nothing
+#     judged) and, with --findings, the file of Fixes: lines scripts/findings
+#     reads (a directory in its place; BASE judged again, few steps).
+# nover N NAME STATUS LINE: exit 4, nothing on stdout, LINE alone on stderr.
+nover() {
+	[ "$3" = 4 ] && [ ! -s "$tmp/k.out" ] && [ "$(wc -l <"$tmp/k.err")" = 1 ] &&
+		grep -qx "kernel-check: no verdict: $4" "$tmp/k.err"
+	ok $? "$1" "$2" "status $3: $(head -c 600 "$tmp/k.err" | tr '\n' ';')"
+}
+few=(--cpus 8 --steps 200 --seed 1 --duration 60s --unit test_hpcc_carry --jobs 2)
+: >"$tmp/xb"
+mkdir -p "$tmp/xc/kseries/parallel.log"
+for x in xb xc; do
+	STRESS=$root/$build/stress BUILD=$tmp/$x CC=$cc scripts/kernel-check "${few[@]}" \
+		--git "$repo" HEAD~3..HEAD~2 >"$tmp/k.out" 2>"$tmp/k.err"
+	st=$?
+	if [ $x = xb ]; then
+		nover 12 series_lock_unwritable_no_verdict $st \
+			"the series' lock $tmp/xb/kseries: Not a directory"
+	else
+		nover 13 series_parallel_log_unwritable_no_verdict $st \
+			"GNU parallel's log $tmp/xc/kseries/parallel.log: Is a directory"
+	fi
+done
+rm -rf "$dswap/fixes" && mkdir "$dswap/fixes"
+BUILD=$build CC=$cc scripts/kernel-check "${few[@]}" --findings "$tmp/fout" \
+	--git "$repo" HEAD~3..HEAD~2 >"$tmp/k.out" 2>"$tmp/k.err"
+st=$?
+rmdir "$dswap/fixes"
+nover 14 series_fixes_unwritable_no_verdict $st \
+	"the findings' Fixes: lines .*/kseries/${dswap##*/}/fixes: Is a directory"
+[ ! -e "$tmp/fout" ] || { echo "# --findings written after the stop"; rc=1; }
+# 15-16. Tree mode on the series' sources, in the series' builds: the build
+#     directory kernel-check names for a tree (build/kcheck/NAME-CKSUM of
+#     its path) is a link to the series' one, so nothing is built again.
+for d in "$dswap" "$dtwo"; do
+	l=build/kcheck/src-$(echo "$d/src" | cksum | cut -d' ' -f1)
+	mkdir -p build/kcheck && ln -sfn "$d/build" "$l" && links+=("$l")
+done
+topts=(--no-san --no-tsan --no-sparse --cpus 8 --steps 10000 --seed 1 --duration 60s
+       --unit test_hpcc_carry --jobs 2)
+CC=$cc scripts/kernel-check "${topts[@]}" --findings-out "$tmp/tree.findings" "$dswap/src" \
+	>"$tmp/t1.out" 2>"$tmp/t1.err"
+st=$?
+sed 's/^/# /' "$tmp/t1.out"
+[ $st = 1 ] && grep -q '^| src | .*counter_storm FAIL (compare, contract)' "$tmp/t1.out" &&
+	grep -q '^finding counter_storm compare contract approximate_compare_value [1-9]' \
+		"$tmp/tree.findings"
+ok $? 15 tree_findings_out_names_the_finding \
+	"status $st: $(tr '\n' ';' <"$tmp/t1.err" | head -c 300); $(tr '\n' ';' <"$tmp/tree.findings" 2>&1)"
+CC=$cc scripts/kernel-check "${topts[@]}" --known "$tmp/tree.findings" "$dswap/src" "$dtwo/src" \
+	>"$tmp/t2.out" 2>"$tmp/t2.err"
+st=$?
+sed 's/^/# /' "$tmp/t2.out"
+mapfile -t trows < <(grep '^| src | ' "$tmp/t2.out")
+[ $st = 1 ] && [ ${#trows[@]} = 2 ] && [[ ${trows[0]} == *"counter_storm PASS"* ]] &&
+	grep -q '^stress: PASS counter_storm .* ops=80000 .* known=[1-9]' "$dswap/build/stress.out" &&
+	[[ ${trows[1]} == *"counter_storm FAIL (compare, wrong-answer)"* ]]
+ok $? 16 tree_known_passes_it_and_fails_a_new_one \
+	"status $st: $(tr '\n' ';' <"$tmp/t2.err" | head -c 300); $(grep '^stress: [A-Z]* counter_storm' "$dswap/build/stress.out")"
 exit $rc
