@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$here" || exit 1
 CHECK="python3 $here/tests/lib/reply_check.py"
 echo "KTAP version 1"
-echo "1..15"
+echo "1..18"
 
 mkdir -p "$tmp/r"
 cp tests/seam/fixtures/report/report.json "$tmp/r/"
@@ -33,15 +33,31 @@ for want in "REPLY.txt:one pass of percpu_counter_sum()" \
 	    "exact.dat:hpcc blocks line-aligned" "REPLY.txt:Calibrated off the ceiling" \
 	    "REPLY.txt:Calibrated with P5 intended" "REPLY.txt:Swept, 9 points" \
 	    "REPLY.txt:The limit over time" "REPORT.md:Calibrated off the ceiling" \
-	    "limit.dat:# 2x, 1/8, candidates regenerate"; do
+	    "limit.dat:# 2x, 1/8, candidates regenerate" "sweep.dat:# 4x, 1/32" \
+	    "REPLY.txt:seeds 1,2,3 (min-max over points and seeds)"; do
 	# Prose is wrapped at 72 columns: read each file as one line.
 	tr '\n' ' ' <"$tmp/r/${want%%:*}" | grep -qF -- "${want#*:}" ||
 		miss+="${want%%:*} lacks '${want#*:}'; "
 done
 result "$([ -z "$miss" ]; echo $?)" reply_latency_conditions_and_layout "$miss"
 
+# Q6's sweep in REPLY.txt spans every point on every seed of report.json.
+want=$(python3 - "$tmp/r/report.json" <<'PY'
+import json, sys
+sw = json.load(open(sys.argv[1]))["compaction"]["data"]["section6"]["sweep"]
+def r(v, f):
+    lo, hi = f % (round(min(v), 1) + 0.0), f % (round(max(v), 1) + 0.0)
+    return lo if lo == hi else lo + " to " + hi
+print("loss %s points, cut %s;" % (r([x for p in sw for x in p["loss_points"]], "%.1f"),
+                                  r([x for p in sw for x in p["cut"]], "%.1fx")))
+PY
+)
+tr '\n' ' ' <"$tmp/r/REPLY.txt" | tr -s ' ' | grep -qF -- "$want"
+result $? reply_sweep_spans_seeds "REPLY.txt lacks '$want'"
+
 # Each defect planted in a copy of its own; one checker run judges them all.
-plants=(wide untraced untraced6 untagged long order emptyplot limitshort nolimit gnuplotfail)
+plants=(wide untraced untraced6 untagged long order emptyplot limitshort nolimit sweepnarrow
+	nosweep gnuplotfail)
 plant() {	# NAME SED-SCRIPT
 	cp -r "$tmp/r" "$tmp/$1"
 	sed -i "$2" "$tmp/$1/REPLY.txt"
@@ -58,6 +74,12 @@ plant limitshort ''
 sed -i '/^# 2x, 1\/8, candidates regenerate/{n;d}' "$tmp/limitshort/limit.dat"
 plant nolimit ''
 rm "$tmp/nolimit/limit.dat"
+plant sweepnarrow ''
+# One point's loss shown as its median alone, without the seeds' spread.
+awk '/^# 1x, 1\/2$/ { print; getline; $5 = $2; $6 = $2 } { print }' "$tmp/r/sweep.dat" \
+	>"$tmp/sweepnarrow/sweep.dat"
+plant nosweep ''
+rm "$tmp/nosweep/sweep.dat"
 plant gnuplotfail ''
 json_set "$tmp/gnuplotfail/report.json" "$tmp/gnuplotfail/report.json" 'plots_note="gnuplot failed: line 0"'
 $CHECK "$tmp/r" "${plants[@]/#/$tmp/}" >"$tmp/chk" 2>&1
