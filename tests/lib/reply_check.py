@@ -12,7 +12,8 @@ commas dropped). Quoted lines and the Reproduce block (option values) are
 not answers, nor are citations ([...] and <...>). The plots' data beside it (DIR/*.dat, one block per series,
 '# title' first): at least one file, and no series without a point; the
 limit over time (limit.dat) has every trace of report.json with all its
-finite points; and
+finite points; the sweep (sweep.dat) has every point with the spread of
+its seeds; and
 gnuplot did not fail (report.json's plots_note). Prints 'DIR: ok' or DIR's first problem for each DIR and
 exits 1 when any has one."""
 import json
@@ -85,6 +86,29 @@ def check_limit_plot(d, rep):
     return None
 
 
+def check_sweep_plot(d, rep):
+    """Q6's sweep: one series per point of report.json, its row the
+    point's median cut and loss with their min-max over the seeds."""
+    sw = (((rep.get("compaction") or {}).get("data") or {}).get("section6") or {}).get("sweep")
+    if not sw:
+        return None
+    path = os.path.join(d, "sweep.dat")
+    if not os.path.exists(path):
+        return "sweep.dat missing: report.json has the sweep"
+    ser = series(path)
+    if len(ser) != len(sw):
+        return "sweep.dat: %d series, the sweep %d points" % (len(ser), len(sw))
+    for p in sw:
+        t = "%dx, 1/%d" % (p["mult"], p["weight"])
+        rows = ser.get(t) or [""]
+        got = [float(x) for x in rows[0].split()]
+        want = [min(p["cut"]), max(p["cut"]), min(p["loss_points"]), max(p["loss_points"])]
+        if len(got) != 6 or any(abs(a - b) > 1e-3 * max(1, abs(b))
+                                for a, b in zip(got[2:], want)):
+            return "sweep.dat: series '%s' is %s, the seeds' spread %s" % (t, got, want)
+    return None
+
+
 def check_plots(d, rep):
     dats = sorted(f for f in os.listdir(d) if f.endswith(".dat"))
     if not dats:
@@ -93,7 +117,7 @@ def check_plots(d, rep):
         for t, rows in series(os.path.join(d, f)).items():
             if not rows:
                 return "%s: series '%s' has no point" % (f, t)
-    return check_limit_plot(d, rep)
+    return check_limit_plot(d, rep) or check_sweep_plot(d, rep)
 
 
 def check(d):

@@ -2,7 +2,7 @@
 # The compaction report sections (bench/compaction/report-section): a --quick
 # run writes both sections and the JSON with the shapes the report needs;
 # bad options are refused in one line with exit 2. The numbers themselves
-# are not asserted (300 requests, one seed).
+# are not asserted (300 requests, two seeds).
 set -u
 export BUILD=${BUILD:-build/cc}
 # From the repository's top (the sanitizer jobs run tests elsewhere; their
@@ -24,7 +24,7 @@ result() {	# NAME OK [DIAG]: numbered as the cases run
 	fi
 }
 
-"$RS" --out "$dir/out" --quick --seeds 1 >"$dir/log" 2>&1
+"$RS" --out "$dir/out" --quick --seeds 1-2 >"$dir/log" 2>&1
 st=$?
 ok=1
 for f in section5.md section6.md compaction.json; do
@@ -52,7 +52,7 @@ result report_section_markdown $ok
 python3 - "$dir/out/compaction.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["seeds"] == [1] and d["quick"] is True and d["invariants_hold"] is True
+assert d["seeds"] == [1, 2] and d["quick"] is True and d["invariants_hold"] is True
 main = [r["kernel"] for r in d["frag_bench"][0]["runs"] if r["table"] == "main"]
 assert main == ["Base", "Limit", "Nonmovable", "Redesign", "Threshold", "Stable"], main
 r = d["frag_bench"][0]["runs"][0]
@@ -68,6 +68,16 @@ assert sorted({(p["mult"], p["weight"]) for p in sw}) == \
     [(m, w) for m in (1, 2, 4) for w in (2, 8, 32)], sw
 for p in sw + list(d["section6"]["trace"].values()):
     assert len(p["limit_trace"]) == 100 and p["trace_step"] == 3, p
+# Every sweep point on every seed, its loss and cut against Redesign on
+# the same seed.
+for p in sw:
+    assert p["seeds"] == [1, 2], p["seeds"]
+    for i, c in enumerate(d["frag_bench_calibrated"]):
+        red = [r for r in c["runs"] if r["table"] == "main" and r["kernel"] == "Redesign"][0]
+        assert abs(p["success_n"][i] + p["loss_points"][i] -
+                   100.0 * red["alloc_success"] / c["requests"]) < 1e-9, (p, i)
+        assert abs(p["cut"][i] - red["compact_migrate_scanned"] /
+                   max(p["migrate_scanned"][i], 1)) < 1e-9, (p, i)
 PY
 result report_section_json "$([ $? -eq 0 ] && echo 1 || echo 0)"
 
