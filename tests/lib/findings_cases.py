@@ -77,4 +77,56 @@ for sh in ("int-items", "rfc", "long"):
 anyapi = ["KUNIT_ANY_API=1" in c for c in calls]
 result(anyapi == [True, True, False] and all(c[-1] == "kunit" for c in calls),
        "kunit_any_api_for_adapter_shapes", f"calls {calls}")
+
+
+def found(case, cls, fn):
+    """A finding as scripts/findings' findings() makes it: a unit case's,
+    or a scenario:invariant's."""
+    inv = case.partition(":")[2] or "-"
+    return {"sig": (case, inv, cls, fn), "case": case, "name": f"{case}-{fn}",
+            "class": cls, "fn": fn}
+
+
+# The RFC's two defects: the compare_value signs (compare-value-sign) and
+# precise_compare's (precise-compare-sign); counter_storm names the first
+# wrong function its run meets.
+cvs = [found("adapt_compare_value", "wrong-answer", "approximate_compare_value"),
+       found("adapt_precise_compare_value", "wrong-answer", "precise_compare_value")]
+pcs = [found("adapt_compare_pair", "wrong-answer", "precise_compare"),
+       found("counter_storm:compare", "wrong-answer", "precise_compare")]
+storm_cv = found("counter_storm:compare", "wrong-answer", "precise_compare_value")
+crash = found("counter_storm:compare", "crash", "set")
+got = {
+    "other fix": fd.rejudged(pcs, cvs + pcs, cvs + [storm_cv], {"compare-value-sign"}, rows, "rfc"),
+    "no other fix": fd.rejudged(pcs, cvs + pcs, cvs + [storm_cv], set(), rows, "rfc"),
+    "own left": fd.rejudged(pcs, cvs + pcs, cvs + pcs[1:], {"compare-value-sign"}, rows, "rfc"),
+    "uncovered": fd.rejudged(pcs, cvs + pcs, [crash], {"compare-value-sign"}, rows, "rfc"),
+    "own fix": fd.rejudged(cvs, cvs, [storm_cv], {"precise-compare-sign"}, rows, "rfc"),
+}
+sig = "counter_storm:compare compare wrong-answer precise_compare_value"
+want = {
+    "other fix": ([], [], [sig + " (compare-value-sign)"]),
+    "no other fix": ([], [sig], []),
+    "own left": (["counter_storm:compare-precise_compare"], [], []),
+    "uncovered": ([], ["counter_storm:compare compare crash set"], []),
+    "own fix": ([], [sig], []),
+}
+result(got == want, "rejudge_explained_by_other_fix",
+       "\n".join(f"{k}: got {got[k]}, want {want[k]}" for k in want if got[k] != want[k]))
+
+
+def results():
+    return {"leaned": {"ok": True, "why": "", "explained": ["x (other)"]},
+            "alone": {"ok": True, "why": "", "explained": []},
+            "failed": {"ok": False, "why": "still: y", "explained": ["x (other)"]}}
+
+
+bad, good = results(), results()
+fd.cross_check(bad, {"ok": False, "why": "new: z"})
+fd.cross_check(good, {"ok": True, "why": ""})
+got = [(r["ok"], r["why"]) for r in list(bad.values()) + list(good.values())]
+want = [(False, "with every fix applied together: new: z"), (True, ""), (False, "still: y"),
+        (True, ""), (True, ""), (False, "still: y")]
+result(got == want and "together" in good["leaned"] and "together" not in good["alone"],
+       "cross_check_fixes_together", f"got {got}")
 sys.exit(1 if failed else 0)

@@ -15,9 +15,16 @@
 #   5 a KUnit run on a tree of an adapter shape asks make for
 #     KUNIT_ANY_API=1 (the full suite's API probes refuse such a tree),
 #     one on a long-API tree does not (make is not run: its command is)
+#   6 a fixed copy's finding the tree did not show is explained (not new)
+#     when its catalogue row's fix is another fix of the tree (the RFC's
+#     counter_storm naming the other wrong function); new when no other
+#     fix covers it, when it is the fix's own row, or uncovered; a finding
+#     the fix should clear and still shows is left
+#   7 a fix cleared only by such an explanation stands only if every fix
+#     applied together is judged clean; other fixes' results unchanged
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..5"
+echo "1..7"
 python3 -B "$root/tests/lib/findings_cases.py" "$root"
