@@ -85,8 +85,7 @@ struct stress {
 
 	struct run_tally tally;		/* owner: tally.c */
 
-	struct stress_found found[STRESS_MAX_FOUND];	/* by signature (known.c) */
-	unsigned int nr_found;
+	struct run_found found;		/* owner: known.c */
 	bool internal_error;
 	bool stalled;
 	bool interrupted;
