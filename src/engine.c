@@ -60,7 +60,7 @@ bool stress_stopping(struct stress *s)
 
 bool stress_serial(struct stress *s)
 {
-	return atomic_load(&s->phase) == PH_SERIAL;
+	return atomic_load(&s->wd.phase) == PH_SERIAL;
 }
 
 bool stress_checking(struct stress *s)
@@ -198,7 +198,7 @@ static void judge_window(struct stress *s)
 static int run_threads(struct stress *s)
 {
 	const struct stress_config *cfg = s->cfg;
-	double now, next_stat, next_stutter = 0, last_t, deadline = s->deadline, t_create;
+	double now, next_stat, next_stutter = 0, last_t, deadline = s->wd.deadline, t_create;
 	unsigned long last_ops = 0;
 	struct stress_rng srng;
 	int started;

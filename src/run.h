@@ -63,6 +63,17 @@ struct run_workers {
 	int vcpu_nice;			/* vCPU threads' nice value */
 };
 
+/*
+ * What the watchdog holds the run to (watchdog.c writes it: the
+ * controller through stress_watch_run() and stress_watch_phase(), the
+ * watchdog thread when it fails the run; the others read it).
+ */
+struct run_watch {
+	double deadline;		/* absolute stress_now(); 0: none */
+	atomic_int phase;		/* enum stress_phase */
+	_Atomic double fired_at;	/* when the watchdog failed the run; 0: not */
+	int ctl_tid;			/* the controller's thread id */
+};
 
 struct stress {
 	const struct stress_config *cfg;
@@ -79,7 +90,6 @@ struct stress {
 	unsigned int nr_threads;
 	struct run_workers workers;	/* owner: threads.c */
 	struct stress_rng hp_rng;	/* hotplug.c: the controller's seeded choices */
-	int ctl_tid;			/* the controller's thread id (watchdog) */
 
 	atomic_ulong quiescent;
 
@@ -96,10 +106,7 @@ struct stress {
 	struct flight_recorder *rec;
 	unsigned long warn_base;
 
-	/* watchdog (watchdog.c): what the controller publishes */
-	double deadline;		/* absolute stress_now(); 0: none */
-	atomic_int phase;		/* enum stress_phase */
-	_Atomic double wd_fired_at;	/* when the watchdog failed the run; 0: not */
+	struct run_watch wd;		/* owner: watchdog.c */
 	_Atomic double t0;		/* the threads run from here (elapsed, ops/s) */
 
 	/* results */

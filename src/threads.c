@@ -350,7 +350,7 @@ int stress_threads_start(struct stress *s)
 		 * end as a crash, so stop here. A short run that merely starts
 		 * late still runs (its deadline alone is no reason to stop).
 		 */
-		if (s->deadline && stress_now() >= s->deadline + stress_stall_limit(s->cfg) / 2)
+		if (s->wd.deadline && stress_now() >= s->wd.deadline + stress_stall_limit(s->cfg) / 2)
 			return 2;
 		stress_test_hook(s, STRESS_HOOK_THREAD_START, i);
 		th->s = s;
@@ -420,7 +420,7 @@ bool stress_threads_quiesce(struct stress *s)
 		ctl_wait(s, seq, 0.05);
 		stress_watch_beat();
 		if (atomic_load(&s->stop) || stress_signalled ||
-		    (s->deadline && stress_now() >= s->deadline)) {
+		    (s->wd.deadline && stress_now() >= s->wd.deadline)) {
 			ok = false;
 			break;
 		}
@@ -466,7 +466,7 @@ bool stress_threads_stop(struct stress *s)
 			break;
 		ctl_wait(s, seq, 0.05);
 		stress_watch_beat();
-		fired = atomic_load(&s->wd_fired_at);
+		fired = atomic_load(&s->wd.fired_at);
 		if (fired && stress_now() - fired > 1.0) {
 			ok = false;
 			break;

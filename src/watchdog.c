@@ -113,16 +113,16 @@ void stress_watch_beat(void)
 
 void stress_watch_phase(struct stress *s, enum stress_phase ph)
 {
-	atomic_store_explicit(&s->phase, ph, memory_order_release);
+	atomic_store_explicit(&s->wd.phase, ph, memory_order_release);
 	stress_watch_beat();
 }
 
 /* From now on the watchdog holds @s to @deadline (absolute, 0: none). */
 void stress_watch_run(struct stress *s, double deadline)
 {
-	s->deadline = deadline;
-	s->ctl_tid = (int)syscall(SYS_gettid);
-	atomic_store(&s->phase, PH_SETUP);
+	s->wd.deadline = deadline;
+	s->wd.ctl_tid = (int)syscall(SYS_gettid);
+	atomic_store(&s->wd.phase, PH_SETUP);
 	stress_watch_beat();
 	pthread_mutex_lock(&watch_lock);
 	watched = s;
@@ -136,12 +136,12 @@ void stress_watch_end(struct stress *s)
 	if (watched == s)
 		watched = NULL;
 	pthread_mutex_unlock(&watch_lock);
-	atomic_store(&s->phase, PH_IDLE);
+	atomic_store(&s->wd.phase, PH_IDLE);
 }
 
 static bool threads_visible(struct stress *s)
 {
-	int ph = atomic_load_explicit(&s->phase, memory_order_acquire);
+	int ph = atomic_load_explicit(&s->wd.phase, memory_order_acquire);
 
 	return ph >= PH_START && ph != PH_SERIAL && s->threads;
 }
@@ -157,7 +157,7 @@ static bool threads_visible(struct stress *s)
 static unsigned int stalled_threads(struct stress *s, double now, double limit, int *first,
 				    double *idle)
 {
-	int ph = atomic_load(&s->phase);
+	int ph = atomic_load(&s->wd.phase);
 	unsigned int i, n = 0;
 
 	for (i = 0; i < s->nr_threads; i++) {
@@ -183,7 +183,7 @@ static unsigned int stalled_threads(struct stress *s, double now, double limit, 
 static int probe_tid(struct stress *s, unsigned int i)
 {
 	return i ? atomic_load_explicit(&s->threads[i - 1].os_tid, memory_order_relaxed) :
-		   s->ctl_tid;
+		   s->wd.ctl_tid;
 }
 
 static bool probe_alloc(unsigned int n)
@@ -328,7 +328,7 @@ static struct stress *snapshot(struct stress *s, double now, bool interrupted)
 static void __attribute__((noreturn)) hard_exit(struct stress *s, int status, const char *reason)
 {
 	const struct stress_config *cfg = s ? s->cfg : wd_cfg;
-	int ph = s ? atomic_load(&s->phase) : PH_IDLE;
+	int ph = s ? atomic_load(&s->wd.phase) : PH_IDLE;
 	bool fresh = s && !stress_failed(s);
 	struct stress *c = NULL;
 	/* A signal not honoured: the scenarios after this one never start. */
@@ -422,7 +422,7 @@ static void check_run(struct stress *s, double now)
 	const struct stress_config *cfg = s->cfg;
 	double w = stress_stall_limit(cfg), stop = stress_stop_limit(cfg), fired;
 	unsigned long b = atomic_load_explicit(&beat, memory_order_relaxed);
-	int ph = atomic_load(&s->phase), first = -1;
+	int ph = atomic_load(&s->wd.phase), first = -1;
 	double idle = 0;
 	unsigned int n = 0;
 	char why[256];
@@ -432,18 +432,18 @@ static void check_run(struct stress *s, double now)
 		seen_beat = b;
 		beat_at = now;
 	}
-	fired = atomic_load(&s->wd_fired_at);
+	fired = atomic_load(&s->wd.fired_at);
 	if (!fired && threads_visible(s))
 		n = stalled_threads(s, now, w, &first, &idle);
 	probe_track(s, now, w, idle > w / 2 || now - beat_at > w / 2 ||
-		    (s->deadline && now > s->deadline + w / 2));
+		    (s->wd.deadline && now > s->wd.deadline + w / 2));
 	if (fired && now - fired > stop) {
 		snprintf(why, sizeof(why), "the run did not end within %.1fs of the watchdog "
 			 "failing it", stop);
 		hard_exit(s, STRESS_EXIT_FAIL, why);
 	}
-	if (s->deadline && now > s->deadline + w &&
-	    !probe_defer(s, now, w, now - s->deadline - w)) {
+	if (s->wd.deadline && now > s->wd.deadline + w &&
+	    !probe_defer(s, now, w, now - s->wd.deadline - w)) {
 		snprintf(why, sizeof(why), "the deadline passed by more than %.1fs (phase: %s)",
 			 w, phase_names[ph]);
 		give_up(s, why);
@@ -460,7 +460,7 @@ static void check_run(struct stress *s, double now)
 			 n, idle, phase_names[ph]);
 		give_up(s, why);
 	}
-	atomic_store(&s->wd_fired_at, now);
+	atomic_store(&s->wd.fired_at, now);
 	stress_fail_watchdog(s, s->threads[first].selector ? -1 : first,
 			     "%u thread(s) made no progress for %.1fs (first: %s %u; phase: %s)%s", n,
 			     probe.deferrals ? idle : w, s->threads[first].selector ? "selector" : "cpu",
