@@ -17,6 +17,11 @@ static inline unsigned long stress_min_ops(const struct stress_config *cfg)
 {
 	return cfg->nr_cpus;
 }
+/* A zeroed run object with identity @id (calloc; NULL: out of memory). */
+struct stress *stress_run_new(const struct run_id *id);
+/* The reproducer the reports print, for a run stress_run() does not build it for. */
+void stress_set_reproducer(struct stress *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 int stress_run(struct stress *s);	/* its verdict's exit status: 0, 1, 3, 4, 128 + signal */
 void stress_build_reproducer(const struct stress_config *cfg, const struct scenario *sc,
 			     unsigned long long seed, double duration, char *buf, size_t len);

@@ -222,9 +222,9 @@ bool known_count(struct stress *s, int cls, const char *invariant, const char *f
 	unsigned int i;
 	bool known;
 
-	sig_set(&g, s->sc->name, invariant, cls, fn);
+	sig_set(&g, s->run.sc->name, invariant, cls, fn);
 	/* A hang is never known: the run cannot go on past it. */
-	known = !wd && s->cfg && is_known(s->cfg, &g);
+	known = !wd && s->run.cfg && is_known(s->run.cfg, &g);
 	for (i = 0; i < s->found.nr; i++)
 		if (sig_eq(&s->found.sigs[i].sig, &g))
 			fd = &s->found.sigs[i];
@@ -237,7 +237,7 @@ bool known_count(struct stress *s, int cls, const char *invariant, const char *f
 		return known;
 	if (!fd->hits++ && known)
 		fprintf(stderr, "stress: %s: known finding %s/%s/%s (counted, the run goes on): "
-			"%s\n", s->sc->name, g.invariant, fail_class_name(cls), g.fn, msg);
+			"%s\n", s->run.sc->name, g.invariant, fail_class_name(cls), g.fn, msg);
 	if (fd->nr_sample < (known ? STRESS_KNOWN_SAMPLE : 1))
 		snprintf(fd->sample[fd->nr_sample++], sizeof(fd->sample[0]), "%s", msg);
 	return known;

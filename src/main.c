@@ -112,15 +112,11 @@ static int run_all(struct stress_config *cfg)
 				if (left < share)
 					share = left;
 			}
-			s = calloc(1, sizeof(*s));
+			s = stress_run_new(&(struct run_id){
+				.cfg = cfg, .sc = cfg->scenarios[i], .seed = seed,
+				.duration = share, .index = index + 1, .summary = &k.sum });
 			if (!s)
 				return STRESS_EXIT_INTERNAL;
-			s->cfg = cfg;
-			s->sc = cfg->scenarios[i];
-			s->seed = seed;
-			s->duration = share;
-			s->index = index + 1;
-			s->summary = &k.sum;
 			rc = stress_run(s);
 			status = stress_exit_worse(status, rc);
 			index++;

@@ -94,7 +94,7 @@ static void outcome_line(FILE *f, const struct stress *s, const struct replay *r
 	bool other = rp->expect[0] && strcmp(rp->expect, out->invariant);
 
 	fprintf(f, "%sstress: replay outcome: %s%s%s at step %lu of %lu; ops=%lu hops=%lu "
-		"preempts=%lu quiescent=%lu%s%s%s\n", report_diag(s->cfg),
+		"preempts=%lu quiescent=%lu%s%s%s\n", report_diag(s->run.cfg),
 		out->failed ? "FAIL" : s->interrupted ? "INTERRUPTED" : "PASS",
 		out->failed ? " invariant=" : "", out->invariant, out->fail_step, rp->steps,
 		replay_total_ops(out), out->hops, out->preempts, out->quiescent,
@@ -143,12 +143,10 @@ int stress_replay_main(const struct stress_config *cli)
 		rp.ops ? "per-cpu" : "none");
 	if (!stress_out_check(stdout, "stdout"))
 		return STRESS_EXIT_INTERNAL;	/* nobody would see the outcome */
-	s = calloc(1, sizeof(*s));
+	s = stress_run_new(&(struct run_id){ .cfg = &cfg, .sc = scenario_find(rp.scenario),
+					     .seed = rp.seed });
 	if (!s)
 		return STRESS_EXIT_INTERNAL;
-	s->cfg = &cfg;
-	s->sc = scenario_find(rp.scenario);
-	s->seed = rp.seed;
 	if (replay_copy(&out, &rp))
 		return STRESS_EXIT_INTERNAL;
 	rc = serial_run(s, &out);
@@ -157,8 +155,7 @@ int stress_replay_main(const struct stress_config *cli)
 	if (rc == STRESS_EXIT_INTERNAL)
 		s->internal_error = true;
 	rc = stress_verdict_exit(stress_verdict_of(s), signo);
-	snprintf(s->reproducer, sizeof(s->reproducer), "%s --replay %s", cfg.argv0,
-		 cli->replay_file);
+	stress_set_reproducer(s, "%s --replay %s", cfg.argv0, cli->replay_file);
 	outcome_line(human, s, &rp, &out);
 	report_sink_run(&k, s);
 	rc = report_sink_end(&k, rc, signo, NULL, 0);

@@ -75,12 +75,24 @@ struct run_watch {
 	int ctl_tid;			/* the controller's thread id */
 };
 
-struct stress {
+/*
+ * Which run this is: set when the run object is made (stress_run_new()),
+ * its reproducer once known (stress_run() or stress_set_reproducer());
+ * engine.c writes it, the others read it.
+ */
+struct run_id {
 	const struct stress_config *cfg;
 	const struct scenario *sc;
-	struct hpcc_shape shape;
 	unsigned long long seed;	/* this run's seed */
 	double duration;		/* this run's duration */
+	unsigned int index;		/* 1-based position in the report (KTAP) */
+	const struct stress_summary *summary;	/* the runs before this one, or NULL */
+	char reproducer[2048];
+};
+
+struct stress {
+	struct run_id run;		/* owner: engine.c */
+	struct hpcc_shape shape;
 	void *priv;
 
 	atomic_bool stop;
@@ -99,9 +111,6 @@ struct stress {
 	bool internal_error;
 	bool stalled;
 	bool interrupted;
-	unsigned int index;		/* 1-based position in the report (KTAP) */
-	const struct stress_summary *summary;	/* the runs before this one, or NULL */
-	char reproducer[2048];
 
 	struct flight_recorder *rec;
 	unsigned long warn_base;

@@ -113,9 +113,9 @@ static void fiber_entry(void)
 		kc_set_cpu(kc_cpu_online_fallback(f->hopped ? f->cpu : f->ident));
 		f->hopped = false;
 		if (f->selector)
-			s->sc->select_step(s, f->id, &f->rng);
+			s->run.sc->select_step(s, f->id, &f->rng);
 		else
-			s->sc->cpu_step(s, f->id, &f->rng);
+			s->run.sc->cpu_step(s, f->id, &f->rng);
 		f->ident = kc_get_cpu();
 		atomic_store_explicit(&th->progress, th->progress + 1, memory_order_relaxed);
 		f->mid = false;
@@ -209,13 +209,13 @@ static int fibers_new(struct stress *s)
 	for (i = 0; i < S.nr_fibers; i++) {
 		struct fiber *f = &S.fibers[i];
 
-		f->selector = i >= s->cfg->nr_cpus;
-		f->id = f->selector ? i - s->cfg->nr_cpus : i;
-		f->cpu = f->selector ? f->id % s->cfg->nr_cpus : f->id;
+		f->selector = i >= s->run.cfg->nr_cpus;
+		f->id = f->selector ? i - s->run.cfg->nr_cpus : i;
+		f->cpu = f->selector ? f->id % s->run.cfg->nr_cpus : f->id;
 		f->ident = f->cpu;
-		snprintf(stream, sizeof(stream), "%s/%s", s->sc->name,
+		snprintf(stream, sizeof(stream), "%s/%s", s->run.sc->name,
 			 f->selector ? "select" : "cpu");
-		stress_rng_seed(&f->rng, s->seed, stream, f->id);
+		stress_rng_seed(&f->rng, s->run.seed, stream, f->id);
 		stress_rng_seed(&f->hop_rng, S.rp->sched_seed, "serial/hop", f->id);
 		stress_rng_seed(&f->pre_rng, S.rp->sched_seed, "serial/preempt", f->id);
 		if (fiber_init(f))
@@ -248,7 +248,7 @@ static bool can_start(struct fiber *f)
 /* The schedule proper; returns when the steps are done or a check failed. */
 static void schedule(struct stress *s, struct replay *rp)
 {
-	unsigned int nr_cpus = s->cfg->nr_cpus, nr_sel = S.nr_fibers - nr_cpus;
+	unsigned int nr_cpus = s->run.cfg->nr_cpus, nr_sel = S.nr_fibers - nr_cpus;
 	struct stress_rng r;
 	unsigned long step, next_q;
 	struct fiber *f;
@@ -263,8 +263,8 @@ static void schedule(struct stress *s, struct replay *rp)
 				stress_hotplug_step(s);
 			if (!atomic_load(&s->tally.failed)) {
 				atomic_fetch_add(&s->quiescent, 1);
-				if (s->sc->quiescent)
-					s->sc->quiescent(s);
+				if (s->run.sc->quiescent)
+					s->run.sc->quiescent(s);
 			}
 			next_q = step + stutter_gap(rp, &r);
 		}
@@ -327,9 +327,9 @@ static int run_serial(struct stress *s, struct replay *rp)
 	S.s = s;
 	S.rp = rp;
 	/* Fibers are sized by the configuration, caps by the file: one count. */
-	if (rp->nr_cpus != s->cfg->nr_cpus) {
+	if (rp->nr_cpus != s->run.cfg->nr_cpus) {
 		stress_internal_error(s, "replay file has %u CPUs, the run %u", rp->nr_cpus,
-				      s->cfg->nr_cpus);
+				      s->run.cfg->nr_cpus);
 		return STRESS_EXIT_INTERNAL;
 	}
 	if (stress_run_prepare(s))
@@ -352,15 +352,15 @@ static int run_serial(struct stress *s, struct replay *rp)
 	kc_set_cpu(0);
 	s->elapsed = stress_now() - t0;
 	s->ops = stress_threads_ops(s);
-	if (!atomic_load(&s->tally.failed) && s->sc->quiescent && !s->interrupted) {
+	if (!atomic_load(&s->tally.failed) && s->run.sc->quiescent && !s->interrupted) {
 		atomic_fetch_add(&s->quiescent, 1);
-		s->sc->quiescent(s);
+		s->run.sc->quiescent(s);
 	}
 	stress_hotplug_end(s);
 	set_result(s, rp);
 	stress_capture_reports(s);
-	if (s->sc->teardown)
-		s->sc->teardown(s);
+	if (s->run.sc->teardown)
+		s->run.sc->teardown(s);
 	fibers_free();
 	if (kc_warn_count() != s->warn_base) {
 		kc_warn_get(&wi);

@@ -177,7 +177,7 @@ unsigned long stress_threads_ops(struct stress *s)
 	unsigned long n = 0;
 	unsigned int i;
 
-	for (i = 0; i < s->cfg->nr_cpus && i < s->nr_threads; i++)
+	for (i = 0; i < s->run.cfg->nr_cpus && i < s->nr_threads; i++)
 		n += atomic_load_explicit(&s->threads[i].progress, memory_order_relaxed);
 	return n;
 }
@@ -189,7 +189,7 @@ static const char *const state_names[] = {
 
 void stress_dump_threads(struct stress *s, FILE *out)
 {
-	unsigned int i, j, nr_cpus = s->cfg->nr_cpus;
+	unsigned int i, j, nr_cpus = s->run.cfg->nr_cpus;
 	double now = stress_now();
 
 	for (i = 0; i < s->nr_threads; i++) {
@@ -232,9 +232,9 @@ static bool record_failure(struct stress *s, enum stress_class cls, const char *
 		 pthread_mutex_lock(&s->tally.fail_lock))
 		return false;
 	/* Every name a run fails with is declared: replay and --known files can name it. */
-	if (!stress_invariant_find(s->sc, invariant))
+	if (!stress_invariant_find(s->run.sc, invariant))
 		stress_internal_error(s, "scenario %s failed with invariant '%s', which it does "
-				      "not declare", s->sc->name, invariant);
+				      "not declare", s->run.sc->name, invariant);
 	/* A known signature is counted (known.c) and the run goes on. */
 	if (known_count(s, cls, invariant, fn, msg, wd)) {
 		pthread_mutex_unlock(&s->tally.fail_lock);
@@ -271,7 +271,7 @@ static bool record_failure(struct stress *s, enum stress_class cls, const char *
 	pthread_mutex_unlock(&s->tally.fail_lock);
 	if (first && (!wd || !ftrylockfile(stderr))) {
 		fprintf(stderr, "stress: %s: invariant %s failed (class %s, cpu %d): %s\n",
-			s->sc->name, invariant, stress_class_name(cls), cpu, msg);
+			s->run.sc->name, invariant, stress_class_name(cls), cpu, msg);
 		if (wd)
 			funlockfile(stderr);
 	}

@@ -298,18 +298,11 @@ static bool probe_defer(struct stress *s, double now, double w, double age)
  */
 static struct stress *snapshot(struct stress *s, double now, bool interrupted)
 {
-	struct stress *c = calloc(1, sizeof(*c));
+	struct stress *c = stress_run_new(&s->run);
 
 	if (!c)
 		return NULL;
-	c->cfg = s->cfg;
-	c->sc = s->sc;
-	c->seed = s->seed;
-	c->duration = s->duration;
-	c->index = s->index;
-	c->summary = s->summary;
-	memcpy(c->reproducer, s->reproducer, sizeof(c->reproducer));
-	c->skipped = s->cfg->no_check;
+	c->skipped = s->run.cfg->no_check;
 	c->interrupted = interrupted;
 	atomic_store(&c->quiescent, atomic_load(&s->quiescent));
 	if (atomic_load(&s->t0) > 0) {
@@ -327,13 +320,13 @@ static struct stress *snapshot(struct stress *s, double now, bool interrupted)
  */
 static void __attribute__((noreturn)) hard_exit(struct stress *s, int status, const char *reason)
 {
-	const struct stress_config *cfg = s ? s->cfg : wd_cfg;
+	const struct stress_config *cfg = s ? s->run.cfg : wd_cfg;
 	int ph = s ? atomic_load(&s->wd.phase) : PH_IDLE;
 	bool fresh = s && !stress_failed(s);
 	struct stress *c = NULL;
 	/* A signal not honoured: the scenarios after this one never start. */
 	int signo = stress_signal_number();
-	unsigned int not_run = s && signo && !cfg->until_fail ? cfg->nr_scenarios - s->index : 0;
+	unsigned int not_run = s && signo && !cfg->until_fail ? cfg->nr_scenarios - s->run.index : 0;
 	FILE *err, *out;
 	int fd;
 
@@ -376,14 +369,14 @@ static void __attribute__((noreturn)) hard_exit(struct stress *s, int status, co
 			struct report_sink k = { .cfg = cfg, .out = out, .err = err,
 						 .t0 = wd_t0, .forced = true };
 
-			if (c->summary)
-				k.sum = *c->summary;
+			if (c->run.summary)
+				k.sum = *c->run.summary;
 			/* KTAP: the end fills the plan with skipped runs. */
 			if (!report_sink_begin(&k, 0)) {
 				report_sink_run(&k, c);
 				/* 3 if --json FILE could not be written. */
 				status = report_sink_end(&k, status, signo,
-							 cfg->scenarios + c->index, not_run);
+							 cfg->scenarios + c->run.index, not_run);
 			}
 			fclose(out);
 		}
@@ -419,7 +412,7 @@ static void __attribute__((noreturn)) give_up(struct stress *s, const char *why)
 
 static void check_run(struct stress *s, double now)
 {
-	const struct stress_config *cfg = s->cfg;
+	const struct stress_config *cfg = s->run.cfg;
 	double w = stress_stall_limit(cfg), stop = stress_stop_limit(cfg), fired;
 	unsigned long b = atomic_load_explicit(&beat, memory_order_relaxed);
 	int ph = atomic_load(&s->wd.phase), first = -1;

@@ -66,9 +66,9 @@ static void report_one(unsigned int mask, bool no_check, enum stress_report_fmt 
 	cfg.report = fmt;
 	cfg.scenarios[0] = &sc;
 	cfg.nr_scenarios = 1;
-	s->cfg = &cfg;
-	s->sc = &sc;
-	s->index = 1;
+	s->run.cfg = &cfg;
+	s->run.sc = &sc;
+	s->run.index = 1;
 	s->skipped = no_check;		/* as the engine sets it */
 	s->internal_error = mask & F_ERROR;
 	s->starved = mask & F_STARVED;
@@ -223,7 +223,7 @@ static void verdict_formats_agree(struct kt *t)
 /* A scenario that cannot run here: SKIP with its reason, exit 0, in KTAP a SKIP. */
 static void unavailable_is_skip(struct kt *t)
 {
-	struct stress s = { .sc = &sc, .skipped = true, .skip_why = "no such thing here" };
+	struct stress s = { .run.sc = &sc, .skipped = true, .skip_why = "no such thing here" };
 	char buf[192];
 
 	KT_EXPECT(t, !strcmp(stress_verdict(&s), "SKIP"), "%s", stress_verdict(&s));
