@@ -25,7 +25,7 @@ unsigned int stress_nr_cpus(struct stress *s)
 
 unsigned int stress_nr_selectors(struct stress *s)
 {
-	return s->nr_threads - s->run.cfg->nr_cpus;
+	return s->setup.nr_threads - s->run.cfg->nr_cpus;
 }
 
 unsigned long stress_batch(struct stress *s)
@@ -40,17 +40,17 @@ unsigned long long stress_seed(struct stress *s)
 
 const struct hpcc_shape *stress_shape(struct stress *s)
 {
-	return &s->shape;
+	return &s->setup.shape;
 }
 
 void *stress_priv(struct stress *s)
 {
-	return s->priv;
+	return s->setup.priv;
 }
 
 void stress_set_priv(struct stress *s, void *priv)
 {
-	s->priv = priv;
+	s->setup.priv = priv;
 }
 
 bool stress_stopping(struct stress *s)
@@ -150,20 +150,20 @@ int stress_run_prepare(struct stress *s)
 	const struct stress_config *cfg = s->run.cfg;
 
 	stress_tally_init(&s->tally);
-	if (hpcc_shape_compute(&s->shape, cfg->nr_cpus, cfg->batch)) {
+	if (hpcc_shape_compute(&s->setup.shape, cfg->nr_cpus, cfg->batch)) {
 		stress_internal_error(s, "no tree shape for %u CPUs, batch %lu", cfg->nr_cpus,
 				      cfg->batch);
 		return -1;
 	}
-	s->nr_threads = cfg->nr_cpus + (s->run.sc->select_step ? cfg->nr_selectors : 0);
-	s->threads = aligned_alloc(64, sizeof(*s->threads) * s->nr_threads);
-	s->rec = recorder_new(s->nr_threads, 64);
-	if (!s->threads || !s->rec || !s->run.sc->cpu_step) {
+	s->setup.nr_threads = cfg->nr_cpus + (s->run.sc->select_step ? cfg->nr_selectors : 0);
+	s->threads = aligned_alloc(64, sizeof(*s->threads) * s->setup.nr_threads);
+	s->setup.rec = recorder_new(s->setup.nr_threads, 64);
+	if (!s->threads || !s->setup.rec || !s->run.sc->cpu_step) {
 		stress_internal_error(s, "out of memory or scenario without cpu_step");
 		return -1;
 	}
-	memset(s->threads, 0, sizeof(*s->threads) * s->nr_threads);
-	s->warn_base = kc_warn_count();
+	memset(s->threads, 0, sizeof(*s->threads) * s->setup.nr_threads);
+	s->setup.warn_base = kc_warn_count();
 	if (s->run.sc->setup && s->run.sc->setup(s)) {
 		stress_internal_error(s, "scenario %s: setup failed", s->run.sc->name);
 		return -1;
@@ -236,7 +236,7 @@ static int run_threads(struct stress *s)
 			 "starting the threads outlasted the run");
 		fprintf(stderr, "stress: %s: starting the threads outlasted the run (%u of %u in "
 			"%.1fs): incomplete\n", s->run.sc->name,
-			atomic_load(&s->workers.nr_started), s->nr_threads, s->startup);
+			atomic_load(&s->workers.nr_started), s->setup.nr_threads, s->startup);
 	}
 	/*
 	 * A late start (setup and thread creation under load) still gets its

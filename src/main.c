@@ -45,7 +45,7 @@ static void free_run(struct stress *s)
 	free(s->sc_text);
 	free(s->sc_json);
 	if (!s->stalled) {	/* a stalled run's threads may still use these */
-		recorder_free(s->rec);
+		recorder_free(s->setup.rec);
 		free(s->threads);
 	}
 	free(s);

@@ -73,7 +73,7 @@ static void free_stress(struct stress *s)
 	stress_tally_free(&s->tally);
 	free(s->sc_text);
 	free(s->sc_json);
-	recorder_free(s->rec);
+	recorder_free(s->setup.rec);
 	free(s->threads);
 	free(s);
 }

@@ -90,16 +90,26 @@ struct run_id {
 	char reproducer[2048];
 };
 
+/*
+ * What the engine set the run up with (engine.c writes it, in
+ * stress_run_prepare() and stress_set_priv(); the others read it).
+ */
+struct run_setup {
+	struct hpcc_shape shape;
+	unsigned int nr_threads;	/* nr_cpus vCPUs, then the selectors */
+	struct flight_recorder *rec;
+	unsigned long warn_base;	/* kc_warn_count() before the run */
+	void *priv;			/* the scenario's */
+};
+
 struct stress {
 	struct run_id run;		/* owner: engine.c */
-	struct hpcc_shape shape;
-	void *priv;
+	struct run_setup setup;		/* owner: engine.c */
 
 	atomic_bool stop;
 
 	/* threads and phases */
 	struct stress_thread *threads;	/* nr_cpus vCPUs, then the selectors */
-	unsigned int nr_threads;
 	struct run_workers workers;	/* owner: threads.c */
 	struct stress_rng hp_rng;	/* hotplug.c: the controller's seeded choices */
 
@@ -112,8 +122,6 @@ struct stress {
 	bool stalled;
 	bool interrupted;
 
-	struct flight_recorder *rec;
-	unsigned long warn_base;
 
 	struct run_watch wd;		/* owner: watchdog.c */
 	_Atomic double t0;		/* the threads run from here (elapsed, ops/s) */

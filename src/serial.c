@@ -334,7 +334,7 @@ static int run_serial(struct stress *s, struct replay *rp)
 	}
 	if (stress_run_prepare(s))
 		return STRESS_EXIT_INTERNAL;
-	S.nr_fibers = s->nr_threads;
+	S.nr_fibers = s->setup.nr_threads;
 	if (fibers_new(s)) {
 		stress_internal_error(s, "cannot make %u fibers", S.nr_fibers);
 		fibers_free();
@@ -362,10 +362,10 @@ static int run_serial(struct stress *s, struct replay *rp)
 	if (s->run.sc->teardown)
 		s->run.sc->teardown(s);
 	fibers_free();
-	if (kc_warn_count() != s->warn_base) {
+	if (kc_warn_count() != s->setup.warn_base) {
 		kc_warn_get(&wi);
 		stress_fail(s, "no_warn", -1, "%lu WARN(s) fired during the run; first: %s",
-			    kc_warn_count() - s->warn_base, wi.first);
+			    kc_warn_count() - s->setup.warn_base, wi.first);
 		if (!rp->failed) {
 			rp->failed = true;
 			snprintf(rp->invariant, sizeof(rp->invariant), "no_warn");

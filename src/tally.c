@@ -136,7 +136,7 @@ void stress_count_checks(struct stress *s, unsigned long n)
 
 void stress_check_no_warn(struct stress *s)
 {
-	unsigned long n = kc_warn_count() - s->warn_base;
+	unsigned long n = kc_warn_count() - s->setup.warn_base;
 	struct kc_warn_info wi;
 
 	stress_count_checks(s, 1);
@@ -177,7 +177,7 @@ unsigned long stress_threads_ops(struct stress *s)
 	unsigned long n = 0;
 	unsigned int i;
 
-	for (i = 0; i < s->run.cfg->nr_cpus && i < s->nr_threads; i++)
+	for (i = 0; i < s->run.cfg->nr_cpus && i < s->setup.nr_threads; i++)
 		n += atomic_load_explicit(&s->threads[i].progress, memory_order_relaxed);
 	return n;
 }
@@ -192,13 +192,14 @@ void stress_dump_threads(struct stress *s, FILE *out)
 	unsigned int i, j, nr_cpus = s->run.cfg->nr_cpus;
 	double now = stress_now();
 
-	for (i = 0; i < s->nr_threads; i++) {
+	for (i = 0; i < s->setup.nr_threads; i++) {
 		struct stress_thread *th = &s->threads[i];
 		int st = atomic_load_explicit(&th->state, memory_order_relaxed);
 
 		if (!atomic_load_explicit(&th->started, memory_order_acquire)) {
 			/* A run of threads never created: one line. */
-			for (j = i; j + 1 < s->nr_threads && !atomic_load(&s->threads[j + 1].started) &&
+			for (j = i; j + 1 < s->setup.nr_threads &&
+			     !atomic_load(&s->threads[j + 1].started) &&
 			     (j + 1 < nr_cpus) == (i < nr_cpus); j++)
 				;
 			if (j > i)
@@ -255,7 +256,7 @@ static bool record_failure(struct stress *s, enum stress_class cls, const char *
 			if (m) {
 				stress_dump_threads(s, m);
 				if (cpu >= 0) {
-					char *rec = recorder_dump(s->rec, cpu, 8);
+					char *rec = recorder_dump(s->setup.rec, cpu, 8);
 
 					if (rec)
 						fprintf(m, "# flight recorder of cpu %d (oldest first):\n%s",
@@ -265,7 +266,7 @@ static bool record_failure(struct stress *s, enum stress_class cls, const char *
 				fclose(m);
 			}
 		} else if (first) {
-			f->excerpt = recorder_dump(s->rec, cpu, 16);
+			f->excerpt = recorder_dump(s->setup.rec, cpu, 16);
 		}
 	}
 	pthread_mutex_unlock(&s->tally.fail_lock);

@@ -340,8 +340,8 @@ int stress_threads_start(struct stress *s)
 	sigset_t old;
 	int err = 0;
 
-	s->workers.vcpu_nice = stress_vcpu_nice(s->run.cfg, s->nr_threads - nr_cpus);
-	for (i = 0; i < s->nr_threads; i++) {
+	s->workers.vcpu_nice = stress_vcpu_nice(s->run.cfg, s->setup.nr_threads - nr_cpus);
+	for (i = 0; i < s->setup.nr_threads; i++) {
 		struct stress_thread *th = &s->threads[i];
 
 		if (stress_signalled || atomic_load(&s->stop))
@@ -381,7 +381,7 @@ int stress_threads_start(struct stress *s)
 	}
 	if (err) {
 		stress_internal_error(s, "cannot create thread %u of %u: %s", i,
-				      s->nr_threads, strerror(err));
+				      s->setup.nr_threads, strerror(err));
 		return -1;
 	}
 	/*
@@ -474,7 +474,7 @@ bool stress_threads_stop(struct stress *s)
 			break;
 		}
 	}
-	for (i = 0; i < s->nr_threads; i++) {
+	for (i = 0; i < s->setup.nr_threads; i++) {
 		struct stress_thread *th = &s->threads[i];
 
 		if (!th->started)

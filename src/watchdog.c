@@ -160,7 +160,7 @@ static unsigned int stalled_threads(struct stress *s, double now, double limit, 
 	int ph = atomic_load(&s->wd.phase);
 	unsigned int i, n = 0;
 
-	for (i = 0; i < s->nr_threads; i++) {
+	for (i = 0; i < s->setup.nr_threads; i++) {
 		struct stress_thread *th = &s->threads[i];
 		unsigned long p = atomic_load_explicit(&th->progress, memory_order_relaxed);
 		int st = atomic_load_explicit(&th->state, memory_order_relaxed);
@@ -225,7 +225,7 @@ static void probe_track(struct stress *s, double now, double w, bool suspect)
 	}
 	if (!suspect || (probe.at[1] && now - probe.at[1] < w / 2))
 		return;
-	n = threads_visible(s) ? s->nr_threads + 1 : 1;
+	n = threads_visible(s) ? s->setup.nr_threads + 1 : 1;
 	if (!probe_alloc(n))
 		return;
 	smp = probe.smp[0];

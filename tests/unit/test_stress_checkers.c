@@ -58,7 +58,7 @@ static void release(struct stress *s)
 	if (s->run.sc->teardown)
 		s->run.sc->teardown(s);
 	stress_tally_free(&s->tally);
-	recorder_free(s->rec);
+	recorder_free(s->setup.rec);
 	free(s->threads);
 	free(s);
 }
