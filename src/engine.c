@@ -126,11 +126,11 @@ void stress_capture_reports(struct stress *s)
 	size_t len;
 	FILE *m;
 
-	if (s->run.sc->report_text && (m = open_memstream(&s->sc_text, &len))) {
+	if (s->run.sc->report_text && (m = open_memstream(&s->res.sc_text, &len))) {
 		s->run.sc->report_text(s, m);
 		fclose(m);
 	}
-	if (s->run.sc->report_json && (m = open_memstream(&s->sc_json, &len))) {
+	if (s->run.sc->report_json && (m = open_memstream(&s->res.sc_json, &len))) {
 		struct json j;
 
 		/* Members after "name" in the run's "scenario_data" object. */
@@ -180,13 +180,13 @@ static void judge_window(struct stress *s)
 {
 	unsigned long min = stress_min_ops(s->run.cfg);
 
-	if (s->starved || s->interrupted || atomic_load(&s->tally.failed) || s->internal_error ||
-	    s->ops >= min)
+	if (s->res.starved || s->res.interrupted || atomic_load(&s->tally.failed) ||
+	    s->res.internal_error || s->res.ops >= min)
 		return;
-	s->starved = true;
-	snprintf(s->incomplete_why, sizeof(s->incomplete_why), "%lu operation(s) in the "
-		 "measured window, fewer than the minimum %lu (one per vCPU)", s->ops, min);
-	fprintf(stderr, "stress: %s: %s: incomplete\n", s->run.sc->name, s->incomplete_why);
+	s->res.starved = true;
+	snprintf(s->res.incomplete_why, sizeof(s->res.incomplete_why), "%lu operation(s) in the "
+		 "measured window, fewer than the minimum %lu (one per vCPU)", s->res.ops, min);
+	fprintf(stderr, "stress: %s: %s: incomplete\n", s->run.sc->name, s->res.incomplete_why);
 }
 
 /*
@@ -203,7 +203,7 @@ static int run_threads(struct stress *s)
 	struct stress_rng srng;
 	int started;
 
-	s->skipped = cfg->no_check;
+	s->res.skipped = cfg->no_check;
 	if (stress_run_prepare(s))
 		return STRESS_EXIT_INTERNAL;
 	stress_inject_install(cfg);
@@ -224,19 +224,19 @@ static int run_threads(struct stress *s)
 	if (started)
 		s->t0 = stress_now();
 	last_t = s->t0;
-	s->startup = s->t0 - t_create;
+	s->res.startup = s->t0 - t_create;
 	/*
 	 * Creation outlasted the deadline by half the stall limit before every
 	 * thread existed: the scenario never ran as asked, so no verdict
 	 * either way (the watchdog's starved runs).
 	 */
 	if (started == 2) {
-		s->starved = true;
-		snprintf(s->incomplete_why, sizeof(s->incomplete_why),
+		s->res.starved = true;
+		snprintf(s->res.incomplete_why, sizeof(s->res.incomplete_why),
 			 "starting the threads outlasted the run");
 		fprintf(stderr, "stress: %s: starting the threads outlasted the run (%u of %u in "
 			"%.1fs): incomplete\n", s->run.sc->name,
-			atomic_load(&s->workers.nr_started), s->setup.nr_threads, s->startup);
+			atomic_load(&s->workers.nr_started), s->setup.nr_threads, s->res.startup);
 	}
 	/*
 	 * A late start (setup and thread creation under load) still gets its
@@ -257,7 +257,7 @@ static int run_threads(struct stress *s)
 		if (atomic_load(&s->stop))
 			break;
 		if (stress_signalled) {
-			s->interrupted = true;
+			s->res.interrupted = true;
 			break;
 		}
 		now = stress_now();
@@ -293,19 +293,18 @@ static int run_threads(struct stress *s)
 	stress_watch_phase(s, PH_STOP);
 	if (!stress_threads_stop(s)) {
 		/* The watchdog failed the run: report it, no teardown (threads still run). */
-		s->elapsed = now - s->t0;
-		s->ops = stress_threads_ops(s);
-		s->stalled = true;
+		s->res.elapsed = now - s->t0;
+		s->res.ops = stress_threads_ops(s);
+		s->res.stalled = true;
 		kc_set_after_pcpu_add_hook(NULL);
 		return STRESS_EXIT_FAIL;
 	}
 	stress_watch_phase(s, PH_FINAL);
 	kc_set_after_pcpu_add_hook(NULL);
-	s->elapsed = now - s->t0;
-	s->ops = stress_threads_ops(s);
-	if (!atomic_load(&s->tally.failed) && s->run.sc->quiescent && !s->skipped) {
-		atomic_fetch_add(&s->quiescent, 1);
-		s->run.sc->quiescent(s);
+	s->res.elapsed = now - s->t0;
+	s->res.ops = stress_threads_ops(s);
+	if (!atomic_load(&s->tally.failed) && s->run.sc->quiescent && !s->res.skipped) {
+		stress_quiescent_point(s);
 	}
 	stress_hotplug_end(s);
 	stress_capture_reports(s);
@@ -313,11 +312,52 @@ static int run_threads(struct stress *s)
 		s->run.sc->teardown(s);
 	stress_check_no_warn(s);
 	judge_window(s);
-	if (s->internal_error)
+	if (s->res.internal_error)
 		return STRESS_EXIT_INTERNAL;
 	if (atomic_load(&s->tally.failed))
 		return STRESS_EXIT_FAIL;
-	return s->starved ? STRESS_EXIT_INCOMPLETE : STRESS_EXIT_PASS;
+	return s->res.starved ? STRESS_EXIT_INCOMPLETE : STRESS_EXIT_PASS;
+}
+
+void stress_internal_error(struct stress *s, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "stress: internal error: %s\n", msg);
+	s->res.internal_error = true;
+	atomic_store(&s->stop, true);
+}
+
+void stress_gave_up(struct stress *s)
+{
+	s->res.internal_error = true;
+}
+
+void stress_quiescent_point(struct stress *s)
+{
+	atomic_fetch_add(&s->res.quiescent, 1);
+	if (s->run.sc->quiescent)
+		s->run.sc->quiescent(s);
+}
+
+void stress_result_forced(struct stress *c, struct stress *s, double now, bool threads_visible,
+			  bool interrupted, bool starved)
+{
+	double t0 = atomic_load(&s->t0);
+
+	c->res.skipped = s->run.cfg->no_check;
+	c->res.interrupted = interrupted;
+	c->res.starved = starved;
+	atomic_store(&c->res.quiescent, atomic_load(&s->res.quiescent));
+	if (t0 > 0) {
+		c->res.elapsed = now - t0;
+		c->res.startup = s->res.startup;
+		c->res.ops = threads_visible ? stress_threads_ops(s) : 0;
+	}
 }
 
 struct stress *stress_run_new(const struct run_id *id)
@@ -344,8 +384,8 @@ int stress_run(struct stress *s)
 	int rc;
 
 	if (s->run.sc->unavailable) {
-		s->skipped = true;
-		s->skip_why = s->run.sc->unavailable;
+		s->res.skipped = true;
+		s->res.skip_why = s->run.sc->unavailable;
 		return STRESS_EXIT_PASS;
 	}
 	stress_build_reproducer(s->run.cfg, s->run.sc, s->run.seed, s->run.duration,
@@ -355,6 +395,6 @@ int stress_run(struct stress *s)
 	stress_watch_end(s);
 	/* Every path that gave up reported it: the verdict says so, and the status follows it. */
 	if (rc == STRESS_EXIT_INTERNAL)
-		s->internal_error = true;
+		stress_gave_up(s);
 	return stress_verdict_exit(stress_verdict_of(s), stress_signal_number());
 }

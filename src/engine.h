@@ -28,6 +28,18 @@ void stress_build_reproducer(const struct stress_config *cfg, const struct scena
 double stress_now(void);
 void stress_internal_error(struct stress *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The run gave up after reporting why (its verdict: internal error). */
+void stress_gave_up(struct stress *s);
+/* A quiescent point reached: counted, and the scenario's quiescent() run. */
+void stress_quiescent_point(struct stress *s);
+/*
+ * The results of the watchdog's snapshot @c of the live run @s, read
+ * without what the controller may be writing: its quiescent points and
+ * startup as they stand, elapsed to @now and (if @threads_visible) the
+ * operations once the threads run, checking as configured.
+ */
+void stress_result_forced(struct stress *c, struct stress *s, double now, bool threads_visible,
+			  bool interrupted, bool starved);
 
 /* The watchdog's failure (watchdog thread only; never blocks on a lock). */
 void stress_fail_watchdog(struct stress *s, int cpu, const char *fmt, ...)

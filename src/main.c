@@ -42,9 +42,9 @@ static void list_scenarios(void)
 static void free_run(struct stress *s)
 {
 	stress_tally_free(&s->tally);
-	free(s->sc_text);
-	free(s->sc_json);
-	if (!s->stalled) {	/* a stalled run's threads may still use these */
+	free(s->res.sc_text);
+	free(s->res.sc_json);
+	if (!s->res.stalled) {	/* a stalled run's threads may still use these */
 		recorder_free(s->setup.rec);
 		free(s->threads);
 	}
@@ -122,21 +122,21 @@ static int run_all(struct stress_config *cfg)
 			index++;
 			report_sink_run(&k, s);
 			findings_collect(s);
-			if (rc == STRESS_EXIT_FAIL && !s->stalled && !s->interrupted &&
+			if (rc == STRESS_EXIT_FAIL && !s->res.stalled && !s->res.interrupted &&
 			    replay_after_failure(s, report_human(cfg)))
 				status = STRESS_EXIT_INTERNAL;
-			if (s->interrupted)
+			if (s->res.interrupted)
 				signo = stress_signalled;
 			/* --until-fail goes on past a round with no verdict: it is no pass either. */
-			if (s->interrupted || stress_signalled || rc != STRESS_EXIT_PASS)
+			if (s->res.interrupted || stress_signalled || rc != STRESS_EXIT_PASS)
 				stop = (cfg->until_fail && rc != STRESS_EXIT_INCOMPLETE) ||
-				       s->interrupted || stress_signalled || s->stalled ||
+				       s->res.interrupted || stress_signalled || s->res.stalled ||
 				       rc == STRESS_EXIT_INTERNAL;
 			if (!stress_out_check(out, "stdout")) {
 				status = STRESS_EXIT_INTERNAL;
 				stop = true;
 			}
-			stalled |= s->stalled;
+			stalled |= s->res.stalled;
 			free_run(s);
 		}
 		if (!cfg->until_fail || stop ||

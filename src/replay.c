@@ -71,8 +71,8 @@ int replay_to_config(const struct stress_config *cli, const struct replay *rp,
 static void free_stress(struct stress *s)
 {
 	stress_tally_free(&s->tally);
-	free(s->sc_text);
-	free(s->sc_json);
+	free(s->res.sc_text);
+	free(s->res.sc_json);
 	recorder_free(s->setup.rec);
 	free(s->threads);
 	free(s);
@@ -95,7 +95,7 @@ static void outcome_line(FILE *f, const struct stress *s, const struct replay *r
 
 	fprintf(f, "%sstress: replay outcome: %s%s%s at step %lu of %lu; ops=%lu hops=%lu "
 		"preempts=%lu quiescent=%lu%s%s%s\n", report_diag(s->run.cfg),
-		out->failed ? "FAIL" : s->interrupted ? "INTERRUPTED" : "PASS",
+		out->failed ? "FAIL" : s->res.interrupted ? "INTERRUPTED" : "PASS",
 		out->failed ? " invariant=" : "", out->invariant, out->fail_step, rp->steps,
 		replay_total_ops(out), out->hops, out->preempts, out->quiescent,
 		other ? " (expected invariant " : "", other ? rp->expect : "", other ? ")" : "");
@@ -150,10 +150,10 @@ int stress_replay_main(const struct stress_config *cli)
 	if (replay_copy(&out, &rp))
 		return STRESS_EXIT_INTERNAL;
 	rc = serial_run(s, &out);
-	signo = s->interrupted ? stress_signalled : 0;
+	signo = s->res.interrupted ? stress_signalled : 0;
 	/* The status is the verdict's, as the reports tell it. */
 	if (rc == STRESS_EXIT_INTERNAL)
-		s->internal_error = true;
+		stress_gave_up(s);
 	rc = stress_verdict_exit(stress_verdict_of(s), signo);
 	stress_set_reproducer(s, "%s --replay %s", cfg.argv0, cli->replay_file);
 	outcome_line(human, s, &rp, &out);

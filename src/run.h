@@ -61,6 +61,8 @@ struct run_workers {
 	atomic_uint nr_vcpus_done;	/* vCPUs that did --steps */
 	atomic_uint ctl_seq;		/* futex: +1 when a worker wakes the controller */
 	int vcpu_nice;			/* vCPU threads' nice value */
+	double park_time;		/* the controller waiting for every thread to park */
+	double quiescent_time;		/* the controller in quiescent() */
 };
 
 /*
@@ -102,6 +104,28 @@ struct run_setup {
 	void *priv;			/* the scenario's */
 };
 
+/*
+ * How the run went, for the verdict and the reports: written by the
+ * engine that ran it (engine.c for a concurrent run, serial.c for a
+ * serial one), through stress_quiescent_point(), stress_internal_error()
+ * and stress_gave_up() by the others, and stress_result_forced() for the
+ * watchdog's snapshot.
+ */
+struct run_result {
+	atomic_ulong quiescent;		/* quiescent points reached */
+	double elapsed;			/* from the first worker step ("go") */
+	double startup;			/* creating the threads, before "go" */
+	unsigned long ops;
+	bool starved;			/* no verdict: starved, or threads outlasted the run */
+	char incomplete_why[128];	/* why no verdict, for the reports; "": starved */
+	bool internal_error;
+	bool stalled;
+	bool interrupted;
+	bool skipped;			/* checking off, or skip_why */
+	const char *skip_why;		/* the scenario's unavailable reason */
+	char *sc_text, *sc_json;	/* scenario reports, taken before teardown */
+};
+
 struct stress {
 	struct run_id run;		/* owner: engine.c */
 	struct run_setup setup;		/* owner: engine.c */
@@ -113,30 +137,12 @@ struct stress {
 	struct run_workers workers;	/* owner: threads.c */
 	struct stress_rng hp_rng;	/* hotplug.c: the controller's seeded choices */
 
-	atomic_ulong quiescent;
-
 	struct run_tally tally;		/* owner: tally.c */
 
 	struct run_found found;		/* owner: known.c */
-	bool internal_error;
-	bool stalled;
-	bool interrupted;
-
-
 	struct run_watch wd;		/* owner: watchdog.c */
 	_Atomic double t0;		/* the threads run from here (elapsed, ops/s) */
-
-	/* results */
-	double elapsed;			/* from the first worker step ("go") */
-	double startup;			/* creating the threads, before "go" */
-	bool starved;			/* no verdict: a starved run, or one whose threads outlasted it */
-	char incomplete_why[128];	/* why no verdict, for the reports; "": starved */
-	double park_time;		/* waiting for every thread to park */
-	double quiescent_time;		/* in quiescent() */
-	unsigned long ops;
-	bool skipped;			/* checking off, or skip_why */
-	const char *skip_why;		/* the scenario's unavailable reason */
-	char *sc_text, *sc_json;	/* scenario reports, taken before teardown */
+	struct run_result res;		/* owner: engine.c serial.c */
 };
 
 #endif /* _STRESS_RUN_H */

@@ -262,9 +262,7 @@ static void schedule(struct stress *s, struct replay *rp)
 			if (!atomic_load(&s->tally.failed))
 				stress_hotplug_step(s);
 			if (!atomic_load(&s->tally.failed)) {
-				atomic_fetch_add(&s->quiescent, 1);
-				if (s->run.sc->quiescent)
-					s->run.sc->quiescent(s);
+				stress_quiescent_point(s);
 			}
 			next_q = step + stutter_gap(rp, &r);
 		}
@@ -281,7 +279,7 @@ static void schedule(struct stress *s, struct replay *rp)
 		if (atomic_load(&s->stop))	/* internal error */
 			break;
 		if (stress_signalled) {
-			s->interrupted = true;
+			s->res.interrupted = true;
 			break;
 		}
 	}
@@ -298,7 +296,7 @@ static void set_result(struct stress *s, struct replay *rp)
 		 s->tally.nr_failures ? s->tally.failures[0].invariant : "");
 	rp->hops = S.hops;
 	rp->preempts = S.preempts;
-	rp->quiescent = atomic_load(&s->quiescent);
+	rp->quiescent = atomic_load(&s->res.quiescent);
 	if (!rp->ops)
 		rp->ops = malloc(sizeof(*rp->ops) * rp->nr_cpus);
 	if (rp->ops)
@@ -350,11 +348,10 @@ static int run_serial(struct stress *s, struct replay *rp)
 	stress_watch_phase(s, PH_FINAL);
 	kc_set_after_pcpu_add_hook(NULL);
 	kc_set_cpu(0);
-	s->elapsed = stress_now() - t0;
-	s->ops = stress_threads_ops(s);
-	if (!atomic_load(&s->tally.failed) && s->run.sc->quiescent && !s->interrupted) {
-		atomic_fetch_add(&s->quiescent, 1);
-		s->run.sc->quiescent(s);
+	s->res.elapsed = stress_now() - t0;
+	s->res.ops = stress_threads_ops(s);
+	if (!atomic_load(&s->tally.failed) && s->run.sc->quiescent && !s->res.interrupted) {
+		stress_quiescent_point(s);
 	}
 	stress_hotplug_end(s);
 	set_result(s, rp);
@@ -372,7 +369,7 @@ static int run_serial(struct stress *s, struct replay *rp)
 			snprintf(rp->expect, sizeof(rp->expect), "no_warn");
 		}
 	}
-	if (s->internal_error)
+	if (s->res.internal_error)
 		rc = STRESS_EXIT_INTERNAL;
 	else if (atomic_load(&s->tally.failed))
 		rc = STRESS_EXIT_FAIL;

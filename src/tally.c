@@ -146,19 +146,6 @@ void stress_check_no_warn(struct stress *s)
 	}
 }
 
-void stress_internal_error(struct stress *s, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "stress: internal error: %s\n", msg);
-	s->internal_error = true;
-	atomic_store(&s->stop, true);
-}
-
 int stress_host_cores(int *cores, int max)
 {
 	cpu_set_t set;

@@ -427,20 +427,18 @@ bool stress_threads_quiesce(struct stress *s)
 			break;
 		}
 	}
-	s->park_time += stress_now() - t0;
+	s->workers.park_time += stress_now() - t0;
 	t1 = stress_now();
 	if (ok && !atomic_load(&s->stop)) {
 		stress_hotplug_step(s);
 		stress_test_hook(s, STRESS_HOOK_QUIESCENT, 0);
-		atomic_fetch_add(&s->quiescent, 1);
-		if (s->run.sc->quiescent)
-			s->run.sc->quiescent(s);
+		stress_quiescent_point(s);
 	}
 	t0 = stress_now();
 	atomic_store(&s->workers.park_req, false);
 	atomic_fetch_add(&s->workers.park_gen, 1);
 	word_wake_tree(&s->workers.park_gen);
-	s->quiescent_time += t0 - t1;
+	s->workers.quiescent_time += t0 - t1;
 	return ok;
 }
 

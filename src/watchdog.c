@@ -296,20 +296,13 @@ static bool probe_defer(struct stress *s, double now, double w, double age)
  * guard, if they can be taken (the controller may hold one forever).
  * Timing results (elapsed, ops) are the watchdog's own.
  */
-static struct stress *snapshot(struct stress *s, double now, bool interrupted)
+static struct stress *snapshot(struct stress *s, double now, bool interrupted, bool starved)
 {
 	struct stress *c = stress_run_new(&s->run);
 
 	if (!c)
 		return NULL;
-	c->skipped = s->run.cfg->no_check;
-	c->interrupted = interrupted;
-	atomic_store(&c->quiescent, atomic_load(&s->quiescent));
-	if (atomic_load(&s->t0) > 0) {
-		c->elapsed = now - atomic_load(&s->t0);
-		c->startup = s->startup;
-		c->ops = threads_visible(s) ? stress_threads_ops(s) : 0;
-	}
+	stress_result_forced(c, s, now, threads_visible(s), interrupted, starved);
 	stress_tally_snapshot(&c->tally, &s->tally);
 	return c;
 }
@@ -350,9 +343,7 @@ static void __attribute__((noreturn)) hard_exit(struct stress *s, int status, co
 		if (threads_visible(s) && (status != STRESS_EXIT_FAIL || !fresh))
 			stress_dump_threads(s, err);
 		c = snapshot(s, stress_now(), status != STRESS_EXIT_FAIL &&
-			     status != STRESS_EXIT_INCOMPLETE);
-		if (c && status == STRESS_EXIT_INCOMPLETE)
-			c->starved = true;
+			     status != STRESS_EXIT_INCOMPLETE, status == STRESS_EXIT_INCOMPLETE);
 		/* The status the report gives (a failure before the signal stays 1). */
 		if (c)
 			status = stress_exit_worse(status, stress_verdict_exit(stress_verdict_of(c),
