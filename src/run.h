@@ -3,7 +3,7 @@
  * The run object, struct stress: one scenario run's state, which the
  * engine's parts share (engine.c sets it up, threads.c runs its workers,
  * the watchdog watches it, report.c and verdict.c read its results).
- * A member marked "owner: FILE" is written by that file only
+ * A member marked "owner: FILE..." is written by those files only
  * (tests/unit/run_owners.sh; docs/layout.md).
  */
 #ifndef _STRESS_RUN_H
@@ -129,20 +129,17 @@ struct run_result {
 struct stress {
 	struct run_id run;		/* owner: engine.c */
 	struct run_setup setup;		/* owner: engine.c */
-
-	atomic_bool stop;
-
-	/* threads and phases */
-	struct stress_thread *threads;	/* nr_cpus vCPUs, then the selectors */
 	struct run_workers workers;	/* owner: threads.c */
-	struct stress_rng hp_rng;	/* hotplug.c: the controller's seeded choices */
-
 	struct run_tally tally;		/* owner: tally.c */
-
 	struct run_found found;		/* owner: known.c */
 	struct run_watch wd;		/* owner: watchdog.c */
-	_Atomic double t0;		/* the threads run from here (elapsed, ops/s) */
 	struct run_result res;		/* owner: engine.c serial.c */
+
+	/* not grouped (docs/layout.md) */
+	atomic_bool stop;
+	struct stress_thread *threads;	/* nr_cpus vCPUs, then the selectors */
+	_Atomic double t0;		/* the threads run from here (elapsed, ops/s) */
+	struct stress_rng hp_rng;	/* hotplug.c: the controller's seeded choices */
 };
 
 #endif /* _STRESS_RUN_H */
