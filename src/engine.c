@@ -319,68 +319,10 @@ static int run_threads(struct stress *s)
 	return s->res.starved ? STRESS_EXIT_INCOMPLETE : STRESS_EXIT_PASS;
 }
 
-void stress_internal_error(struct stress *s, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "stress: internal error: %s\n", msg);
-	s->res.internal_error = true;
-	atomic_store(&s->stop, true);
-}
-
-void stress_gave_up(struct stress *s)
-{
-	s->res.internal_error = true;
-}
-
-void stress_quiescent_point(struct stress *s)
-{
-	atomic_fetch_add(&s->res.quiescent, 1);
-	if (s->run.sc->quiescent)
-		s->run.sc->quiescent(s);
-}
-
-void stress_result_forced(struct stress *c, struct stress *s, double now, bool threads_visible,
-			  bool interrupted, bool starved)
-{
-	double t0 = atomic_load(&s->t0);
-
-	c->res.skipped = s->run.cfg->no_check;
-	c->res.interrupted = interrupted;
-	c->res.starved = starved;
-	atomic_store(&c->res.quiescent, atomic_load(&s->res.quiescent));
-	if (t0 > 0) {
-		c->res.elapsed = now - t0;
-		c->res.startup = s->res.startup;
-		c->res.ops = threads_visible ? stress_threads_ops(s) : 0;
-	}
-}
-
-struct stress *stress_run_new(const struct run_id *id)
-{
-	struct stress *s = calloc(1, sizeof(*s));
-
-	if (s)
-		s->run = *id;
-	return s;
-}
-
-void stress_set_reproducer(struct stress *s, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(s->run.reproducer, sizeof(s->run.reproducer), fmt, ap);
-	va_end(ap);
-}
-
 /* The run's exit status: its verdict's (stress_verdict_exit). */
 int stress_run(struct stress *s)
 {
+	char cmd[sizeof(s->run.reproducer)];
 	int rc;
 
 	if (s->run.sc->unavailable) {
@@ -388,8 +330,9 @@ int stress_run(struct stress *s)
 		s->res.skip_why = s->run.sc->unavailable;
 		return STRESS_EXIT_PASS;
 	}
-	stress_build_reproducer(s->run.cfg, s->run.sc, s->run.seed, s->run.duration,
-				s->run.reproducer, sizeof(s->run.reproducer));
+	stress_build_reproducer(s->run.cfg, s->run.sc, s->run.seed, s->run.duration, cmd,
+				sizeof(cmd));
+	stress_set_reproducer(s, "%s", cmd);
 	stress_watch_run(s, s->run.duration > 0 ? stress_now() + s->run.duration : 0);
 	rc = run_threads(s);
 	stress_watch_end(s);

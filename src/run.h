@@ -79,8 +79,8 @@ struct run_watch {
 
 /*
  * Which run this is: set when the run object is made (stress_run_new()),
- * its reproducer once known (stress_run() or stress_set_reproducer());
- * engine.c writes it, the others read it.
+ * its reproducer once known (stress_set_reproducer()); run.c writes it,
+ * the others read it.
  */
 struct run_id {
 	const struct stress_config *cfg;
@@ -107,9 +107,9 @@ struct run_setup {
 /*
  * How the run went, for the verdict and the reports: written by the
  * engine that ran it (engine.c for a concurrent run, serial.c for a
- * serial one), through stress_quiescent_point(), stress_internal_error()
- * and stress_gave_up() by the others, and stress_result_forced() for the
- * watchdog's snapshot.
+ * serial one), and by run.c for the others: stress_quiescent_point(),
+ * stress_internal_error(), stress_gave_up(), and stress_result_forced()
+ * for the watchdog's snapshot.
  */
 struct run_result {
 	atomic_ulong quiescent;		/* quiescent points reached */
@@ -127,13 +127,13 @@ struct run_result {
 };
 
 struct stress {
-	struct run_id run;		/* owner: engine.c */
+	struct run_id run;		/* owner: run.c */
 	struct run_setup setup;		/* owner: engine.c */
 	struct run_workers workers;	/* owner: threads.c */
 	struct run_tally tally;		/* owner: tally.c */
 	struct run_found found;		/* owner: known.c */
 	struct run_watch wd;		/* owner: watchdog.c */
-	struct run_result res;		/* owner: engine.c serial.c */
+	struct run_result res;		/* owner: engine.c serial.c run.c */
 
 	/* not grouped (docs/layout.md) */
 	atomic_bool stop;
@@ -141,5 +141,27 @@ struct stress {
 	_Atomic double t0;		/* the threads run from here (elapsed, ops/s) */
 	struct stress_rng hp_rng;	/* hotplug.c: the controller's seeded choices */
 };
+
+/* run.c: the owners' calls for the identity and the results. */
+/* A zeroed run object with identity @id (calloc; NULL: out of memory). */
+struct stress *stress_run_new(const struct run_id *id);
+/* The reproducer the reports print, for a run stress_run() does not build it for. */
+void stress_set_reproducer(struct stress *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* An internal error, told on stderr: the run stops, its verdict is "internal error". */
+void stress_internal_error(struct stress *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The run gave up after reporting why (its verdict: internal error). */
+void stress_gave_up(struct stress *s);
+/* A quiescent point reached: counted, and the scenario's quiescent() run. */
+void stress_quiescent_point(struct stress *s);
+/*
+ * The results of the watchdog's snapshot @c of the live run @s, read
+ * without what the controller may be writing: its quiescent points and
+ * startup as they stand, elapsed to @now and @ops once the threads run,
+ * checking as configured.
+ */
+void stress_result_forced(struct stress *c, struct stress *s, double now, unsigned long ops,
+			  bool interrupted, bool starved);
 
 #endif /* _STRESS_RUN_H */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Leaf: a run's tallies and flags (soft events, margins, checks, the
- * operations done, internal error), its failures as recorded (with the
- * threads' state for the watchdog's) and the host's cores. The engine,
+ * Leaf: a run's tallies (soft events, margins, checks, the operations
+ * done), its failures as recorded (with the threads' state for the
+ * watchdog's) and the host's cores. The engine,
  * its threads and the watchdog all use them; they call none of those, so
  * the calls among those files run one way only.
  */

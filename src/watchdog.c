@@ -302,7 +302,8 @@ static struct stress *snapshot(struct stress *s, double now, bool interrupted, b
 
 	if (!c)
 		return NULL;
-	stress_result_forced(c, s, now, threads_visible(s), interrupted, starved);
+	stress_result_forced(c, s, now, threads_visible(s) ? stress_threads_ops(s) : 0, interrupted,
+			     starved);
 	stress_tally_snapshot(&c->tally, &s->tally);
 	return c;
 }
