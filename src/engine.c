@@ -20,37 +20,37 @@ void (*stress_hook)(struct stress *s, enum stress_hook where, unsigned int arg);
 
 unsigned int stress_nr_cpus(struct stress *s)
 {
-	return s->cfg->nr_cpus;
+	return s->run.cfg->nr_cpus;
 }
 
 unsigned int stress_nr_selectors(struct stress *s)
 {
-	return s->nr_threads - s->cfg->nr_cpus;
+	return s->setup.nr_threads - s->run.cfg->nr_cpus;
 }
 
 unsigned long stress_batch(struct stress *s)
 {
-	return s->cfg->batch;
+	return s->run.cfg->batch;
 }
 
 unsigned long long stress_seed(struct stress *s)
 {
-	return s->seed;
+	return s->run.seed;
 }
 
 const struct hpcc_shape *stress_shape(struct stress *s)
 {
-	return &s->shape;
+	return &s->setup.shape;
 }
 
 void *stress_priv(struct stress *s)
 {
-	return s->priv;
+	return s->setup.priv;
 }
 
 void stress_set_priv(struct stress *s, void *priv)
 {
-	s->priv = priv;
+	s->setup.priv = priv;
 }
 
 bool stress_stopping(struct stress *s)
@@ -60,17 +60,17 @@ bool stress_stopping(struct stress *s)
 
 bool stress_serial(struct stress *s)
 {
-	return atomic_load(&s->phase) == PH_SERIAL;
+	return atomic_load(&s->wd.phase) == PH_SERIAL;
 }
 
 bool stress_checking(struct stress *s)
 {
-	return !s->cfg->no_check;
+	return !s->run.cfg->no_check;
 }
 
 bool stress_verbose(struct stress *s)
 {
-	return s->cfg->verbose;
+	return s->run.cfg->verbose;
 }
 
 /* --- the run --- */
@@ -105,7 +105,7 @@ void stress_build_reproducer(const struct stress_config *cfg, const struct scena
 
 static double stutter_interval(struct stress *s, struct stress_rng *r)
 {
-	const struct stutter_spec *st = &s->cfg->stutter;
+	const struct stutter_spec *st = &s->run.cfg->stutter;
 
 	if (st->max <= st->min)
 		return st->min;
@@ -126,16 +126,16 @@ void stress_capture_reports(struct stress *s)
 	size_t len;
 	FILE *m;
 
-	if (s->sc->report_text && (m = open_memstream(&s->sc_text, &len))) {
-		s->sc->report_text(s, m);
+	if (s->run.sc->report_text && (m = open_memstream(&s->res.sc_text, &len))) {
+		s->run.sc->report_text(s, m);
 		fclose(m);
 	}
-	if (s->sc->report_json && (m = open_memstream(&s->sc_json, &len))) {
+	if (s->run.sc->report_json && (m = open_memstream(&s->res.sc_json, &len))) {
 		struct json j;
 
 		/* Members after "name" in the run's "scenario_data" object. */
 		json_init_inside(&j, m);
-		s->sc->report_json(s, &j);
+		s->run.sc->report_json(s, &j);
 		fclose(m);
 	}
 }
@@ -147,25 +147,25 @@ void stress_capture_reports(struct stress *s)
  */
 int stress_run_prepare(struct stress *s)
 {
-	const struct stress_config *cfg = s->cfg;
+	const struct stress_config *cfg = s->run.cfg;
 
 	stress_tally_init(&s->tally);
-	if (hpcc_shape_compute(&s->shape, cfg->nr_cpus, cfg->batch)) {
+	if (hpcc_shape_compute(&s->setup.shape, cfg->nr_cpus, cfg->batch)) {
 		stress_internal_error(s, "no tree shape for %u CPUs, batch %lu", cfg->nr_cpus,
 				      cfg->batch);
 		return -1;
 	}
-	s->nr_threads = cfg->nr_cpus + (s->sc->select_step ? cfg->nr_selectors : 0);
-	s->threads = aligned_alloc(64, sizeof(*s->threads) * s->nr_threads);
-	s->rec = recorder_new(s->nr_threads, 64);
-	if (!s->threads || !s->rec || !s->sc->cpu_step) {
+	s->setup.nr_threads = cfg->nr_cpus + (s->run.sc->select_step ? cfg->nr_selectors : 0);
+	s->threads = aligned_alloc(64, sizeof(*s->threads) * s->setup.nr_threads);
+	s->setup.rec = recorder_new(s->setup.nr_threads, 64);
+	if (!s->threads || !s->setup.rec || !s->run.sc->cpu_step) {
 		stress_internal_error(s, "out of memory or scenario without cpu_step");
 		return -1;
 	}
-	memset(s->threads, 0, sizeof(*s->threads) * s->nr_threads);
-	s->warn_base = kc_warn_count();
-	if (s->sc->setup && s->sc->setup(s)) {
-		stress_internal_error(s, "scenario %s: setup failed", s->sc->name);
+	memset(s->threads, 0, sizeof(*s->threads) * s->setup.nr_threads);
+	s->setup.warn_base = kc_warn_count();
+	if (s->run.sc->setup && s->run.sc->setup(s)) {
+		stress_internal_error(s, "scenario %s: setup failed", s->run.sc->name);
 		return -1;
 	}
 	return 0;
@@ -178,15 +178,15 @@ int stress_run_prepare(struct stress *s)
  */
 static void judge_window(struct stress *s)
 {
-	unsigned long min = stress_min_ops(s->cfg);
+	unsigned long min = stress_min_ops(s->run.cfg);
 
-	if (s->starved || s->interrupted || atomic_load(&s->tally.failed) || s->internal_error ||
-	    s->ops >= min)
+	if (s->res.starved || s->res.interrupted || atomic_load(&s->tally.failed) ||
+	    s->res.internal_error || s->res.ops >= min)
 		return;
-	s->starved = true;
-	snprintf(s->incomplete_why, sizeof(s->incomplete_why), "%lu operation(s) in the "
-		 "measured window, fewer than the minimum %lu (one per vCPU)", s->ops, min);
-	fprintf(stderr, "stress: %s: %s: incomplete\n", s->sc->name, s->incomplete_why);
+	s->res.starved = true;
+	snprintf(s->res.incomplete_why, sizeof(s->res.incomplete_why), "%lu operation(s) in the "
+		 "measured window, fewer than the minimum %lu (one per vCPU)", s->res.ops, min);
+	fprintf(stderr, "stress: %s: %s: incomplete\n", s->run.sc->name, s->res.incomplete_why);
 }
 
 /*
@@ -197,18 +197,18 @@ static void judge_window(struct stress *s)
  */
 static int run_threads(struct stress *s)
 {
-	const struct stress_config *cfg = s->cfg;
-	double now, next_stat, next_stutter = 0, last_t, deadline = s->deadline, t_create;
+	const struct stress_config *cfg = s->run.cfg;
+	double now, next_stat, next_stutter = 0, last_t, deadline = s->wd.deadline, t_create;
 	unsigned long last_ops = 0;
 	struct stress_rng srng;
 	int started;
 
-	s->skipped = cfg->no_check;
+	s->res.skipped = cfg->no_check;
 	if (stress_run_prepare(s))
 		return STRESS_EXIT_INTERNAL;
 	stress_inject_install(cfg);
 	stress_hotplug_begin(s);
-	stress_rng_seed(&srng, s->seed, "stutter", 0);
+	stress_rng_seed(&srng, s->run.seed, "stutter", 0);
 
 	stress_watch_phase(s, PH_START);
 	t_create = stress_now();
@@ -224,29 +224,29 @@ static int run_threads(struct stress *s)
 	if (started)
 		s->t0 = stress_now();
 	last_t = s->t0;
-	s->startup = s->t0 - t_create;
+	s->res.startup = s->t0 - t_create;
 	/*
 	 * Creation outlasted the deadline by half the stall limit before every
 	 * thread existed: the scenario never ran as asked, so no verdict
 	 * either way (the watchdog's starved runs).
 	 */
 	if (started == 2) {
-		s->starved = true;
-		snprintf(s->incomplete_why, sizeof(s->incomplete_why),
+		s->res.starved = true;
+		snprintf(s->res.incomplete_why, sizeof(s->res.incomplete_why),
 			 "starting the threads outlasted the run");
 		fprintf(stderr, "stress: %s: starting the threads outlasted the run (%u of %u in "
-			"%.1fs): incomplete\n", s->sc->name,
-			atomic_load(&s->workers.nr_started), s->nr_threads, s->startup);
+			"%.1fs): incomplete\n", s->run.sc->name,
+			atomic_load(&s->workers.nr_started), s->setup.nr_threads, s->res.startup);
 	}
 	/*
 	 * A late start (setup and thread creation under load) still gets its
 	 * whole measured window, up to a quarter of the stall limit past the
 	 * deadline: the watchdog holds the run to the deadline plus that limit.
 	 */
-	if (deadline && !started && s->t0 + s->duration > deadline) {
+	if (deadline && !started && s->t0 + s->run.duration > deadline) {
 		double cap = deadline + stress_stall_limit(cfg) / 4;
 
-		deadline = s->t0 + s->duration < cap ? s->t0 + s->duration : cap;
+		deadline = s->t0 + s->run.duration < cap ? s->t0 + s->run.duration : cap;
 	}
 	stress_watch_phase(s, PH_RUN);
 	next_stat = cfg->stat_interval > 0 ? s->t0 + cfg->stat_interval : 0;
@@ -257,7 +257,7 @@ static int run_threads(struct stress *s)
 		if (atomic_load(&s->stop))
 			break;
 		if (stress_signalled) {
-			s->interrupted = true;
+			s->res.interrupted = true;
 			break;
 		}
 		now = stress_now();
@@ -293,50 +293,51 @@ static int run_threads(struct stress *s)
 	stress_watch_phase(s, PH_STOP);
 	if (!stress_threads_stop(s)) {
 		/* The watchdog failed the run: report it, no teardown (threads still run). */
-		s->elapsed = now - s->t0;
-		s->ops = stress_threads_ops(s);
-		s->stalled = true;
+		s->res.elapsed = now - s->t0;
+		s->res.ops = stress_threads_ops(s);
+		s->res.stalled = true;
 		kc_set_after_pcpu_add_hook(NULL);
 		return STRESS_EXIT_FAIL;
 	}
 	stress_watch_phase(s, PH_FINAL);
 	kc_set_after_pcpu_add_hook(NULL);
-	s->elapsed = now - s->t0;
-	s->ops = stress_threads_ops(s);
-	if (!atomic_load(&s->tally.failed) && s->sc->quiescent && !s->skipped) {
-		atomic_fetch_add(&s->quiescent, 1);
-		s->sc->quiescent(s);
+	s->res.elapsed = now - s->t0;
+	s->res.ops = stress_threads_ops(s);
+	if (!atomic_load(&s->tally.failed) && s->run.sc->quiescent && !s->res.skipped) {
+		stress_quiescent_point(s);
 	}
 	stress_hotplug_end(s);
 	stress_capture_reports(s);
-	if (s->sc->teardown)
-		s->sc->teardown(s);
+	if (s->run.sc->teardown)
+		s->run.sc->teardown(s);
 	stress_check_no_warn(s);
 	judge_window(s);
-	if (s->internal_error)
+	if (s->res.internal_error)
 		return STRESS_EXIT_INTERNAL;
 	if (atomic_load(&s->tally.failed))
 		return STRESS_EXIT_FAIL;
-	return s->starved ? STRESS_EXIT_INCOMPLETE : STRESS_EXIT_PASS;
+	return s->res.starved ? STRESS_EXIT_INCOMPLETE : STRESS_EXIT_PASS;
 }
 
 /* The run's exit status: its verdict's (stress_verdict_exit). */
 int stress_run(struct stress *s)
 {
+	char cmd[sizeof(s->run.reproducer)];
 	int rc;
 
-	if (s->sc->unavailable) {
-		s->skipped = true;
-		s->skip_why = s->sc->unavailable;
+	if (s->run.sc->unavailable) {
+		s->res.skipped = true;
+		s->res.skip_why = s->run.sc->unavailable;
 		return STRESS_EXIT_PASS;
 	}
-	stress_build_reproducer(s->cfg, s->sc, s->seed, s->duration, s->reproducer,
-				sizeof(s->reproducer));
-	stress_watch_run(s, s->duration > 0 ? stress_now() + s->duration : 0);
+	stress_build_reproducer(s->run.cfg, s->run.sc, s->run.seed, s->run.duration, cmd,
+				sizeof(cmd));
+	stress_set_reproducer(s, "%s", cmd);
+	stress_watch_run(s, s->run.duration > 0 ? stress_now() + s->run.duration : 0);
 	rc = run_threads(s);
 	stress_watch_end(s);
 	/* Every path that gave up reported it: the verdict says so, and the status follows it. */
 	if (rc == STRESS_EXIT_INTERNAL)
-		s->internal_error = true;
+		stress_gave_up(s);
 	return stress_verdict_exit(stress_verdict_of(s), stress_signal_number());
 }

@@ -70,7 +70,7 @@ static void hp_all_up(struct stress *s)
 {
 	unsigned int cpu;
 
-	for (cpu = 0; cpu < s->cfg->nr_cpus; cpu++)
+	for (cpu = 0; cpu < s->run.cfg->nr_cpus; cpu++)
 		if (!cpu_online(cpu) && kc_cpu_up(cpu))
 			stress_fail_class(s, STRESS_CRASH, "hotplug", (int)cpu,
 					  "CPU %u did not come back online", cpu);
@@ -78,9 +78,9 @@ static void hp_all_up(struct stress *s)
 
 void stress_hotplug_begin(struct stress *s)
 {
-	stress_rng_seed(&s->hp_rng, s->seed, "hotplug", 0);
+	stress_rng_seed(&s->hp_rng, s->run.seed, "hotplug", 0);
 	hp_all_up(s);
-	if (!s->cfg->hotplug || s->cfg->nr_cpus < 2)
+	if (!s->run.cfg->hotplug || s->run.cfg->nr_cpus < 2)
 		return;
 	hp_run = s;
 	hp_ap = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "stress/ap", hp_ap_up, hp_ap_down);
@@ -106,7 +106,7 @@ void stress_hotplug_end(struct stress *s)
 /* One seeded CPU changes state: true when one did. */
 static bool hp_toggle(struct stress *s)
 {
-	unsigned int n = s->cfg->nr_cpus, cpu, max_off = n / 4 ? n / 4 : 1, off;
+	unsigned int n = s->run.cfg->nr_cpus, cpu, max_off = n / 4 ? n / 4 : 1, off;
 	int ret;
 
 	cpu = stress_rng_below(&s->hp_rng, n);
@@ -144,7 +144,7 @@ static bool hp_toggle(struct stress *s)
 static void hp_check_limits(struct stress *s, unsigned int changed, unsigned int off_before,
 			    bool done)
 {
-	unsigned int n = s->cfg->nr_cpus, off = n - num_online_cpus();
+	unsigned int n = s->run.cfg->nr_cpus, off = n - num_online_cpus();
 	unsigned int max_off = n < 8 ? 1 : n / 4, max_changed = n < 32 ? 1 : n / 16;
 
 	stress_count_checks(s, 1);
@@ -165,10 +165,10 @@ static void hp_check_limits(struct stress *s, unsigned int changed, unsigned int
  */
 void stress_hotplug_step(struct stress *s)
 {
-	unsigned int n = s->cfg->nr_cpus, k, changed = 0, off_before;
+	unsigned int n = s->run.cfg->nr_cpus, k, changed = 0, off_before;
 	bool done;
 
-	if (!s->cfg->hotplug || n < 2 || !stress_rng_chance(&s->hp_rng, s->cfg->hotplug))
+	if (!s->run.cfg->hotplug || n < 2 || !stress_rng_chance(&s->hp_rng, s->run.cfg->hotplug))
 		return;
 	off_before = n - num_online_cpus();
 	done = atomic_load(&s->workers.nr_vcpus_done);

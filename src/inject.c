@@ -88,9 +88,9 @@ void stress_inject_attach(struct stress *s, unsigned int cpu)
 	inj.active = true;
 	inj.s = s;
 	stress_hop_pending = false;
-	inj.nr_cpus = s->cfg->nr_cpus;
+	inj.nr_cpus = s->run.cfg->nr_cpus;
 	inj.hops = inj.delays = inj.yields = 0;
-	stress_rng_seed(&inj.rng, s->seed, "inject", cpu);
+	stress_rng_seed(&inj.rng, s->run.seed, "inject", cpu);
 }
 
 /* Called by the thread itself on exit: fold its counts into the run. */

@@ -222,14 +222,14 @@ bool known_count(struct stress *s, int cls, const char *invariant, const char *f
 	unsigned int i;
 	bool known;
 
-	sig_set(&g, s->sc->name, invariant, cls, fn);
+	sig_set(&g, s->run.sc->name, invariant, cls, fn);
 	/* A hang is never known: the run cannot go on past it. */
-	known = !wd && s->cfg && is_known(s->cfg, &g);
-	for (i = 0; i < s->nr_found; i++)
-		if (sig_eq(&s->found[i].sig, &g))
-			fd = &s->found[i];
-	if (!fd && s->nr_found < STRESS_MAX_FOUND) {
-		fd = &s->found[s->nr_found++];
+	known = !wd && s->run.cfg && is_known(s->run.cfg, &g);
+	for (i = 0; i < s->found.nr; i++)
+		if (sig_eq(&s->found.sigs[i].sig, &g))
+			fd = &s->found.sigs[i];
+	if (!fd && s->found.nr < STRESS_MAX_FOUND) {
+		fd = &s->found.sigs[s->found.nr++];
 		fd->sig = g;
 		fd->known = known;
 	}
@@ -237,7 +237,7 @@ bool known_count(struct stress *s, int cls, const char *invariant, const char *f
 		return known;
 	if (!fd->hits++ && known)
 		fprintf(stderr, "stress: %s: known finding %s/%s/%s (counted, the run goes on): "
-			"%s\n", s->sc->name, g.invariant, fail_class_name(cls), g.fn, msg);
+			"%s\n", s->run.sc->name, g.invariant, fail_class_name(cls), g.fn, msg);
 	if (fd->nr_sample < (known ? STRESS_KNOWN_SAMPLE : 1))
 		snprintf(fd->sample[fd->nr_sample++], sizeof(fd->sample[0]), "%s", msg);
 	return known;
@@ -248,11 +248,11 @@ unsigned int known_hits(const struct stress *s, unsigned long *hits)
 	unsigned int i, n = 0;
 
 	*hits = 0;
-	for (i = 0; i < s->nr_found; i++) {
-		if (!s->found[i].known)
+	for (i = 0; i < s->found.nr; i++) {
+		if (!s->found.sigs[i].known)
 			continue;
 		n++;
-		*hits += s->found[i].hits;
+		*hits += s->found.sigs[i].hits;
 	}
 	return n;
 }
@@ -271,8 +271,8 @@ void known_report(const struct stress *s, FILE *out)
 	const struct stress_found *fd;
 	unsigned int i, j;
 
-	for (i = 0; i < s->nr_found; i++) {
-		fd = &s->found[i];
+	for (i = 0; i < s->found.nr; i++) {
+		fd = &s->found.sigs[i];
 		if (!fd->known)
 			continue;
 		fprintf(out, "# known %s/%s/%s hits=%lu (counted; every other check went on)\n",
@@ -288,8 +288,8 @@ void known_report_json(const struct stress *s, struct json *j)
 	unsigned int i, k;
 
 	json_karr_begin(j, "known");
-	for (i = 0; i < s->nr_found; i++) {
-		fd = &s->found[i];
+	for (i = 0; i < s->found.nr; i++) {
+		fd = &s->found.sigs[i];
 		if (!fd->known)
 			continue;
 		json_obj_begin(j);
@@ -313,8 +313,8 @@ void findings_collect(const struct stress *s)
 	const struct stress_found *fd;
 	unsigned int i, k;
 
-	for (i = 0; i < s->nr_found; i++) {
-		fd = &s->found[i];
+	for (i = 0; i < s->found.nr; i++) {
+		fd = &s->found.sigs[i];
 		for (k = 0; k < nr_all && !sig_eq(&all[k].sig, &fd->sig); k++)
 			;
 		if (k == nr_all) {

@@ -34,6 +34,12 @@ struct stress_found {
 	char sample[STRESS_KNOWN_SAMPLE][256];
 };
 
+/* The signatures a run met (struct stress's "found"): known.c writes it. */
+struct run_found {
+	struct stress_found sigs[STRESS_MAX_FOUND];
+	unsigned int nr;
+};
+
 /* --known FILE: read and check it (0, or -1 after one line: exit 2). */
 int known_load(struct stress_config *cfg, const char *path);
 /* --findings-out FILE: prepared before the run (0, or -1 after one line: exit 2). */

@@ -42,10 +42,10 @@ static void list_scenarios(void)
 static void free_run(struct stress *s)
 {
 	stress_tally_free(&s->tally);
-	free(s->sc_text);
-	free(s->sc_json);
-	if (!s->stalled) {	/* a stalled run's threads may still use these */
-		recorder_free(s->rec);
+	free(s->res.sc_text);
+	free(s->res.sc_json);
+	if (!s->res.stalled) {	/* a stalled run's threads may still use these */
+		recorder_free(s->setup.rec);
 		free(s->threads);
 	}
 	free(s);
@@ -112,35 +112,31 @@ static int run_all(struct stress_config *cfg)
 				if (left < share)
 					share = left;
 			}
-			s = calloc(1, sizeof(*s));
+			s = stress_run_new(&(struct run_id){
+				.cfg = cfg, .sc = cfg->scenarios[i], .seed = seed,
+				.duration = share, .index = index + 1, .summary = &k.sum });
 			if (!s)
 				return STRESS_EXIT_INTERNAL;
-			s->cfg = cfg;
-			s->sc = cfg->scenarios[i];
-			s->seed = seed;
-			s->duration = share;
-			s->index = index + 1;
-			s->summary = &k.sum;
 			rc = stress_run(s);
 			status = stress_exit_worse(status, rc);
 			index++;
 			report_sink_run(&k, s);
 			findings_collect(s);
-			if (rc == STRESS_EXIT_FAIL && !s->stalled && !s->interrupted &&
+			if (rc == STRESS_EXIT_FAIL && !s->res.stalled && !s->res.interrupted &&
 			    replay_after_failure(s, report_human(cfg)))
 				status = STRESS_EXIT_INTERNAL;
-			if (s->interrupted)
+			if (s->res.interrupted)
 				signo = stress_signalled;
 			/* --until-fail goes on past a round with no verdict: it is no pass either. */
-			if (s->interrupted || stress_signalled || rc != STRESS_EXIT_PASS)
+			if (s->res.interrupted || stress_signalled || rc != STRESS_EXIT_PASS)
 				stop = (cfg->until_fail && rc != STRESS_EXIT_INCOMPLETE) ||
-				       s->interrupted || stress_signalled || s->stalled ||
+				       s->res.interrupted || stress_signalled || s->res.stalled ||
 				       rc == STRESS_EXIT_INTERNAL;
 			if (!stress_out_check(out, "stdout")) {
 				status = STRESS_EXIT_INTERNAL;
 				stop = true;
 			}
-			stalled |= s->stalled;
+			stalled |= s->res.stalled;
 			free_run(s);
 		}
 		if (!cfg->until_fail || stop ||

@@ -76,12 +76,12 @@ void recorder_add(struct flight_recorder *r, unsigned int ring, const char *op,
 /* The engine's services (scenario.h): here, so that the fast path is one call. */
 void stress_trace(struct stress *s, unsigned int cpu, const char *op, long a, long b)
 {
-	ring_add(s->rec, cpu, op, a, b);
+	ring_add(s->setup.rec, cpu, op, a, b);
 }
 
 struct stress_trace_ring *stress_trace_ring(struct stress *s, unsigned int cpu)
 {
-	return s->rec && cpu < s->rec->nr_rings ? &s->rec->rings[cpu] : NULL;
+	return s->setup.rec && cpu < s->setup.rec->nr_rings ? &s->setup.rec->rings[cpu] : NULL;
 }
 
 static size_t dump_ring(struct flight_recorder *r, unsigned int ring, unsigned int n,

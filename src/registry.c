@@ -29,7 +29,7 @@ static void slow_cpu_step(struct stress *s, unsigned int cpu, struct stress_rng 
 	unsigned int i;
 
 	for (i = 0; i < nr_slowed && !orig; i++)
-		if (&slowed[i] == s->sc)
+		if (&slowed[i] == s->run.sc)
 			orig = slowed_orig[i];
 	for (i = 0; orig && i < slowdown; i++)
 		orig->cpu_step(s, cpu, rng);

@@ -71,9 +71,9 @@ int replay_to_config(const struct stress_config *cli, const struct replay *rp,
 static void free_stress(struct stress *s)
 {
 	stress_tally_free(&s->tally);
-	free(s->sc_text);
-	free(s->sc_json);
-	recorder_free(s->rec);
+	free(s->res.sc_text);
+	free(s->res.sc_json);
+	recorder_free(s->setup.rec);
 	free(s->threads);
 	free(s);
 }
@@ -94,8 +94,8 @@ static void outcome_line(FILE *f, const struct stress *s, const struct replay *r
 	bool other = rp->expect[0] && strcmp(rp->expect, out->invariant);
 
 	fprintf(f, "%sstress: replay outcome: %s%s%s at step %lu of %lu; ops=%lu hops=%lu "
-		"preempts=%lu quiescent=%lu%s%s%s\n", report_diag(s->cfg),
-		out->failed ? "FAIL" : s->interrupted ? "INTERRUPTED" : "PASS",
+		"preempts=%lu quiescent=%lu%s%s%s\n", report_diag(s->run.cfg),
+		out->failed ? "FAIL" : s->res.interrupted ? "INTERRUPTED" : "PASS",
 		out->failed ? " invariant=" : "", out->invariant, out->fail_step, rp->steps,
 		replay_total_ops(out), out->hops, out->preempts, out->quiescent,
 		other ? " (expected invariant " : "", other ? rp->expect : "", other ? ")" : "");
@@ -143,22 +143,19 @@ int stress_replay_main(const struct stress_config *cli)
 		rp.ops ? "per-cpu" : "none");
 	if (!stress_out_check(stdout, "stdout"))
 		return STRESS_EXIT_INTERNAL;	/* nobody would see the outcome */
-	s = calloc(1, sizeof(*s));
+	s = stress_run_new(&(struct run_id){ .cfg = &cfg, .sc = scenario_find(rp.scenario),
+					     .seed = rp.seed });
 	if (!s)
 		return STRESS_EXIT_INTERNAL;
-	s->cfg = &cfg;
-	s->sc = scenario_find(rp.scenario);
-	s->seed = rp.seed;
 	if (replay_copy(&out, &rp))
 		return STRESS_EXIT_INTERNAL;
 	rc = serial_run(s, &out);
-	signo = s->interrupted ? stress_signalled : 0;
+	signo = s->res.interrupted ? stress_signalled : 0;
 	/* The status is the verdict's, as the reports tell it. */
 	if (rc == STRESS_EXIT_INTERNAL)
-		s->internal_error = true;
+		stress_gave_up(s);
 	rc = stress_verdict_exit(stress_verdict_of(s), signo);
-	snprintf(s->reproducer, sizeof(s->reproducer), "%s --replay %s", cfg.argv0,
-		 cli->replay_file);
+	stress_set_reproducer(s, "%s --replay %s", cfg.argv0, cli->replay_file);
 	outcome_line(human, s, &rp, &out);
 	report_sink_run(&k, s);
 	rc = report_sink_end(&k, rc, signo, NULL, 0);

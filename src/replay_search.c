@@ -173,7 +173,7 @@ static void default_replay_path(char *path, size_t size, unsigned long long seed
 
 int replay_after_failure(struct stress *s, FILE *out)
 {
-	const struct stress_config *cfg = s->cfg;
+	const struct stress_config *cfg = s->run.cfg;
 	const char *want = s->tally.nr_failures ? s->tally.failures[0].invariant : "";
 	const char *pfx = report_diag(cfg);
 	struct stress_out dflt = { .fd = -1 }, *sink = cfg->replay_sink;
@@ -188,10 +188,10 @@ int replay_after_failure(struct stress *s, FILE *out)
 #endif
 
 	replay_init(&rp);
-	snprintf(rp.scenario, sizeof(rp.scenario), "%s", s->sc->name);
+	snprintf(rp.scenario, sizeof(rp.scenario), "%s", s->run.sc->name);
 	/* Only this scenario's options: the file's keys say the rest. */
-	replay_args_for(cfg->scenario_args, s->sc, rp.args, sizeof(rp.args));
-	rp.seed = s->seed;
+	replay_args_for(cfg->scenario_args, s->run.sc, rp.args, sizeof(rp.args));
+	rp.seed = s->run.seed;
 	rp.nr_cpus = cfg->nr_cpus;
 	rp.batch = cfg->batch;
 	rp.nr_selectors = cfg->nr_selectors;
@@ -208,12 +208,12 @@ int replay_after_failure(struct stress *s, FILE *out)
 	if (cfg->replay_out)
 		snprintf(path, sizeof(path), "%s", cfg->replay_out);
 	else
-		default_replay_path(path, sizeof(path), s->seed);
+		default_replay_path(path, sizeof(path), s->run.seed);
 	memset(&found, 0, sizeof(found));
 	/* A stall or a crash of a thread has no serial counterpart to look for. */
 	for (i = 0; i < search && strcmp(want, "watchdog") &&
 	     !stress_signalled; i++) {
-		rp.sched_seed = candidate_seed(s->seed, i);
+		rp.sched_seed = candidate_seed(s->run.seed, i);
 		rp.preempt = preempt_rates[i % 4];
 		if (replay_trial(&rp, &res, TRIAL_TIMEOUT))
 			continue;
@@ -231,15 +231,15 @@ int replay_after_failure(struct stress *s, FILE *out)
 	}
 	if (have) {
 		snprintf(found.origin, sizeof(found.origin), "concurrent %s failure of seed %llu "
-			 "(invariant %s); serial schedule %u of %u tried fails %s%s", s->sc->name,
-			 s->seed, want, i < search ? i + 1 : i, search,
+			 "(invariant %s); serial schedule %u of %u tried fails %s%s",
+			 s->run.sc->name, s->run.seed, want, i < search ? i + 1 : i, search,
 			 match ? "the same invariant" : "another invariant: ",
 			 match ? "" : found.invariant);
 	} else {
 		found = rp;
 		snprintf(found.origin, sizeof(found.origin), "concurrent %s failure of seed %llu "
-			 "(invariant %s); NOT reproduced serially by %u schedule(s)", s->sc->name,
-			 s->seed, want, i);
+			 "(invariant %s); NOT reproduced serially by %u schedule(s)",
+			 s->run.sc->name, s->run.seed, want, i);
 	}
 	if (!sink) {
 		/* The default name is a convenience: a refusal is told, not a failure. */

@@ -152,11 +152,11 @@ void report_progress(struct stress *s, double t, unsigned long ops, double rate)
 	const char *wn;
 	double w = stress_worst_margin(s, &wn);
 
-	human_line(s->cfg, report_human(s->cfg), "stress: [%s] t=%.1fs ops=%lu ops/s=%.0f "
-		   "checks=%lu quiescent=%lu worst_margin=%.4f(%s)", s->sc->name, t, ops, rate,
+	human_line(s->run.cfg, report_human(s->run.cfg), "stress: [%s] t=%.1fs ops=%lu ops/s=%.0f "
+		   "checks=%lu quiescent=%lu worst_margin=%.4f(%s)", s->run.sc->name, t, ops, rate,
 		   atomic_load(&s->tally.checks),
-		   atomic_load(&s->quiescent), w, wn);
-	stress_out_flush(report_human(s->cfg));
+		   atomic_load(&s->res.quiescent), w, wn);
+	stress_out_flush(report_human(s->run.cfg));
 }
 
 /*
@@ -179,9 +179,9 @@ static const char *secs_text(double v, char *buf, size_t len)
  */
 static bool run_rate(struct stress *s, double *rate)
 {
-	if (s->elapsed < 1e-3 || s->ops < stress_min_ops(s->cfg))
+	if (s->res.elapsed < 1e-3 || s->res.ops < stress_min_ops(s->run.cfg))
 		return false;
-	*rate = s->ops / s->elapsed;
+	*rate = s->res.ops / s->res.elapsed;
 	return true;
 }
 
@@ -192,24 +192,26 @@ static void verdict_line(struct stress *s, char *buf, size_t len)
 	char dur[32], el[32], rt[32] = "-";
 	int n;
 
-	if (s->skip_why) {
-		snprintf(buf, len, "stress: SKIP %s: %s", s->sc->name, s->skip_why);
+	if (s->res.skip_why) {
+		snprintf(buf, len, "stress: SKIP %s: %s", s->run.sc->name, s->res.skip_why);
 		return;
 	}
-	stress_format_duration(s->duration, dur, sizeof(dur));
+	stress_format_duration(s->run.duration, dur, sizeof(dur));
 	if (run_rate(s, &rate))
 		snprintf(rt, sizeof(rt), "%.0f", rate);
 	n = snprintf(buf, len, "stress: %s %s cpus=%u seed=%llu batch=%lu duration=%s "
 		     "elapsed=%ss startup=%.2fs ops=%lu ops/s=%s checks=%lu quiescent=%lu "
-		     "worst_margin=%.4f(%s)%s%s%s%s%s%s", stress_verdict(s), s->sc->name,
-		     s->cfg->nr_cpus, s->seed, s->cfg->batch, dur,
-		     secs_text(s->elapsed, el, sizeof(el)), s->startup, s->ops, rt,
+		     "worst_margin=%.4f(%s)%s%s%s%s%s%s", stress_verdict(s), s->run.sc->name,
+		     s->run.cfg->nr_cpus, s->run.seed, s->run.cfg->batch, dur,
+		     secs_text(s->res.elapsed, el, sizeof(el)), s->res.startup, s->res.ops, rt,
 		     atomic_load(&s->tally.checks),
-		     atomic_load(&s->quiescent), w, wn, s->tally.nr_failures ? " invariant=" : "",
+		     atomic_load(&s->res.quiescent), w, wn,
+		     s->tally.nr_failures ? " invariant=" : "",
 		     s->tally.nr_failures ? s->tally.failures[0].invariant : "",
 		     s->tally.nr_failures ? " class=" : "",
 		     s->tally.nr_failures ? stress_class_name(s->tally.failures[0].cls) : "",
-		     s->interrupted ? " interrupted" : "", s->skipped ? " checking=off" : "");
+		     s->res.interrupted ? " interrupted" : "",
+		     s->res.skipped ? " checking=off" : "");
 	known_verdict(s, buf, len, n);
 }
 
@@ -226,12 +228,12 @@ static void details(struct stress *s, FILE *out)
 			num_text(t->margins[i].bound, b, sizeof(b)),
 			atomic_load(&t->margins[i].count));
 	fprintf(out, "# stutter quiescent_points=%lu parking=%.3fs checking=%.3fs\n",
-		atomic_load(&s->quiescent), s->park_time, s->quiescent_time);
+		atomic_load(&s->res.quiescent), s->workers.park_time, s->workers.quiescent_time);
 	n = atomic_load(&t->nr_softs);
 	for (i = 0; i < n; i++)
 		fprintf(out, "# soft %s=%lu\n", t->softs[i].name, atomic_load(&t->softs[i].count));
-	if (s->sc_text)
-		fputs(s->sc_text, out);
+	if (s->res.sc_text)
+		fputs(s->res.sc_text, out);
 	known_report(s, out);
 	for (i = 0; i < s->tally.nr_failures; i++) {
 		const struct stress_failure *f = &s->tally.failures[i];
@@ -247,7 +249,7 @@ static void details(struct stress *s, FILE *out)
 		fprintf(out, "# ... and %lu more failure(s)\n",
 			s->tally.nr_fail_events - s->tally.nr_failures);
 	if (s->tally.nr_failures)
-		fprintf(out, "# reproduce: %s\n", s->reproducer);
+		fprintf(out, "# reproduce: %s\n", s->run.reproducer);
 }
 
 /*
@@ -289,7 +291,7 @@ static void text_line(FILE *out, const char *text)
 
 static void text_run(struct stress *s, const char *line, FILE *out, FILE *err)
 {
-	if (!s->skip_why)
+	if (!s->res.skip_why)
 		details_block(s, out, false);
 	text_line(out, line);
 }
@@ -319,12 +321,12 @@ static void ktap_run(struct stress *s, const char *line, FILE *out, FILE *err)
 	char reason[192];
 	const char *why;
 
-	if (!s->skip_why)
+	if (!s->res.skip_why)
 		details_block(s, out, kt.out != NULL);
 	ktap_diag(ktap_on(out), "%s", line);
 	why = stress_verdict_reason(s, stress_signal_number(), reason, sizeof(reason));
 	ktap_result(ktap_on(out), stress_verdict_info(stress_verdict_of(s))->ktap,
-		    s->sc->name, why ? "%s" : NULL, why);
+		    s->run.sc->name, why ? "%s" : NULL, why);
 }
 
 /* A scenario a signal left unstarted: # SKIP. */
@@ -359,7 +361,7 @@ static void json_run_line(struct stress *s, const char *line, FILE *out, FILE *e
 {
 	fprintf(err, "%s\n", line);
 	if (s->tally.nr_failures)
-		fprintf(err, "# reproduce: %s\n", s->reproducer);
+		fprintf(err, "# reproduce: %s\n", s->run.reproducer);
 }
 
 /* The text line, on stderr. */
@@ -394,7 +396,7 @@ static void report_run(struct stress *s, FILE *out, FILE *err)
 	char line[1024];
 
 	verdict_line(s, line, sizeof(line));
-	ops_of(s->cfg)->run(s, line, out, err);
+	ops_of(s->run.cfg)->run(s, line, out, err);
 	stress_out_flush(out);
 }
 
@@ -464,16 +466,16 @@ static void report_json_run(struct stress *s)
 	double w = stress_worst_margin(s, &wn), rate;
 
 	json_obj_begin(&jw);
-	json_kstr(&jw, "scenario", s->sc->name);
+	json_kstr(&jw, "scenario", s->run.sc->name);
 	json_kstr(&jw, "verdict", stress_verdict(s));
-	json_kseed(&jw, "seed", s->seed);
-	json_ku64(&jw, "cpus", s->cfg->nr_cpus);
-	json_ku64(&jw, "batch", s->cfg->batch);
-	json_kdouble(&jw, "duration_s", s->duration);
-	json_kdouble(&jw, "elapsed_s", s->elapsed);
-	json_kdouble(&jw, "startup_s", s->startup);
-	json_kbool(&jw, "interrupted", s->interrupted);
-	json_ku64(&jw, "ops", s->ops);
+	json_kseed(&jw, "seed", s->run.seed);
+	json_ku64(&jw, "cpus", s->run.cfg->nr_cpus);
+	json_ku64(&jw, "batch", s->run.cfg->batch);
+	json_kdouble(&jw, "duration_s", s->run.duration);
+	json_kdouble(&jw, "elapsed_s", s->res.elapsed);
+	json_kdouble(&jw, "startup_s", s->res.startup);
+	json_kbool(&jw, "interrupted", s->res.interrupted);
+	json_ku64(&jw, "ops", s->res.ops);
 	if (run_rate(s, &rate)) {
 		json_kdouble(&jw, "ops_per_s", rate);
 	} else {
@@ -481,7 +483,7 @@ static void report_json_run(struct stress *s)
 		json_null(&jw);		/* a window too short to carry a rate */
 	}
 	json_ku64(&jw, "checks", atomic_load(&s->tally.checks));
-	json_ku64(&jw, "quiescent", atomic_load(&s->quiescent));
+	json_ku64(&jw, "quiescent", atomic_load(&s->res.quiescent));
 	json_kdouble(&jw, "worst_margin", w);
 	json_kstr(&jw, "worst_invariant", wn);
 	json_karr_begin(&jw, "margins");
@@ -516,18 +518,18 @@ static void report_json_run(struct stress *s)
 		json_ki64(&jw, "cpu", f->cpu);
 		json_kstr(&jw, "message", f->msg);
 		json_kstr(&jw, "flight_recorder", f->excerpt ? f->excerpt : "");
-		json_kstr(&jw, "reproducer", s->reproducer);
+		json_kstr(&jw, "reproducer", s->run.reproducer);
 		json_obj_end(&jw);
 	}
 	json_arr_end(&jw);
 	json_ku64(&jw, "failure_events", s->tally.nr_fail_events);
 	known_report_json(s, &jw);
-	json_kstr(&jw, "reproducer", s->reproducer);
+	json_kstr(&jw, "reproducer", s->run.reproducer);
 	json_kobj_begin(&jw, "scenario_data");
-	json_kstr(&jw, "name", s->sc->name);
+	json_kstr(&jw, "name", s->run.sc->name);
 	/* Members the scenario wrote with the same writer (stress_capture_reports). */
-	if (s->sc_json)
-		fputs(s->sc_json, jw.f);
+	if (s->res.sc_json)
+		fputs(s->res.sc_json, jw.f);
 	json_obj_end(&jw);
 	json_obj_end(&jw);
 }

@@ -113,9 +113,9 @@ static void fiber_entry(void)
 		kc_set_cpu(kc_cpu_online_fallback(f->hopped ? f->cpu : f->ident));
 		f->hopped = false;
 		if (f->selector)
-			s->sc->select_step(s, f->id, &f->rng);
+			s->run.sc->select_step(s, f->id, &f->rng);
 		else
-			s->sc->cpu_step(s, f->id, &f->rng);
+			s->run.sc->cpu_step(s, f->id, &f->rng);
 		f->ident = kc_get_cpu();
 		atomic_store_explicit(&th->progress, th->progress + 1, memory_order_relaxed);
 		f->mid = false;
@@ -209,13 +209,13 @@ static int fibers_new(struct stress *s)
 	for (i = 0; i < S.nr_fibers; i++) {
 		struct fiber *f = &S.fibers[i];
 
-		f->selector = i >= s->cfg->nr_cpus;
-		f->id = f->selector ? i - s->cfg->nr_cpus : i;
-		f->cpu = f->selector ? f->id % s->cfg->nr_cpus : f->id;
+		f->selector = i >= s->run.cfg->nr_cpus;
+		f->id = f->selector ? i - s->run.cfg->nr_cpus : i;
+		f->cpu = f->selector ? f->id % s->run.cfg->nr_cpus : f->id;
 		f->ident = f->cpu;
-		snprintf(stream, sizeof(stream), "%s/%s", s->sc->name,
+		snprintf(stream, sizeof(stream), "%s/%s", s->run.sc->name,
 			 f->selector ? "select" : "cpu");
-		stress_rng_seed(&f->rng, s->seed, stream, f->id);
+		stress_rng_seed(&f->rng, s->run.seed, stream, f->id);
 		stress_rng_seed(&f->hop_rng, S.rp->sched_seed, "serial/hop", f->id);
 		stress_rng_seed(&f->pre_rng, S.rp->sched_seed, "serial/preempt", f->id);
 		if (fiber_init(f))
@@ -248,7 +248,7 @@ static bool can_start(struct fiber *f)
 /* The schedule proper; returns when the steps are done or a check failed. */
 static void schedule(struct stress *s, struct replay *rp)
 {
-	unsigned int nr_cpus = s->cfg->nr_cpus, nr_sel = S.nr_fibers - nr_cpus;
+	unsigned int nr_cpus = s->run.cfg->nr_cpus, nr_sel = S.nr_fibers - nr_cpus;
 	struct stress_rng r;
 	unsigned long step, next_q;
 	struct fiber *f;
@@ -262,9 +262,7 @@ static void schedule(struct stress *s, struct replay *rp)
 			if (!atomic_load(&s->tally.failed))
 				stress_hotplug_step(s);
 			if (!atomic_load(&s->tally.failed)) {
-				atomic_fetch_add(&s->quiescent, 1);
-				if (s->sc->quiescent)
-					s->sc->quiescent(s);
+				stress_quiescent_point(s);
 			}
 			next_q = step + stutter_gap(rp, &r);
 		}
@@ -281,7 +279,7 @@ static void schedule(struct stress *s, struct replay *rp)
 		if (atomic_load(&s->stop))	/* internal error */
 			break;
 		if (stress_signalled) {
-			s->interrupted = true;
+			s->res.interrupted = true;
 			break;
 		}
 	}
@@ -298,7 +296,7 @@ static void set_result(struct stress *s, struct replay *rp)
 		 s->tally.nr_failures ? s->tally.failures[0].invariant : "");
 	rp->hops = S.hops;
 	rp->preempts = S.preempts;
-	rp->quiescent = atomic_load(&s->quiescent);
+	rp->quiescent = atomic_load(&s->res.quiescent);
 	if (!rp->ops)
 		rp->ops = malloc(sizeof(*rp->ops) * rp->nr_cpus);
 	if (rp->ops)
@@ -327,14 +325,14 @@ static int run_serial(struct stress *s, struct replay *rp)
 	S.s = s;
 	S.rp = rp;
 	/* Fibers are sized by the configuration, caps by the file: one count. */
-	if (rp->nr_cpus != s->cfg->nr_cpus) {
+	if (rp->nr_cpus != s->run.cfg->nr_cpus) {
 		stress_internal_error(s, "replay file has %u CPUs, the run %u", rp->nr_cpus,
-				      s->cfg->nr_cpus);
+				      s->run.cfg->nr_cpus);
 		return STRESS_EXIT_INTERNAL;
 	}
 	if (stress_run_prepare(s))
 		return STRESS_EXIT_INTERNAL;
-	S.nr_fibers = s->nr_threads;
+	S.nr_fibers = s->setup.nr_threads;
 	if (fibers_new(s)) {
 		stress_internal_error(s, "cannot make %u fibers", S.nr_fibers);
 		fibers_free();
@@ -350,29 +348,28 @@ static int run_serial(struct stress *s, struct replay *rp)
 	stress_watch_phase(s, PH_FINAL);
 	kc_set_after_pcpu_add_hook(NULL);
 	kc_set_cpu(0);
-	s->elapsed = stress_now() - t0;
-	s->ops = stress_threads_ops(s);
-	if (!atomic_load(&s->tally.failed) && s->sc->quiescent && !s->interrupted) {
-		atomic_fetch_add(&s->quiescent, 1);
-		s->sc->quiescent(s);
+	s->res.elapsed = stress_now() - t0;
+	s->res.ops = stress_threads_ops(s);
+	if (!atomic_load(&s->tally.failed) && s->run.sc->quiescent && !s->res.interrupted) {
+		stress_quiescent_point(s);
 	}
 	stress_hotplug_end(s);
 	set_result(s, rp);
 	stress_capture_reports(s);
-	if (s->sc->teardown)
-		s->sc->teardown(s);
+	if (s->run.sc->teardown)
+		s->run.sc->teardown(s);
 	fibers_free();
-	if (kc_warn_count() != s->warn_base) {
+	if (kc_warn_count() != s->setup.warn_base) {
 		kc_warn_get(&wi);
 		stress_fail(s, "no_warn", -1, "%lu WARN(s) fired during the run; first: %s",
-			    kc_warn_count() - s->warn_base, wi.first);
+			    kc_warn_count() - s->setup.warn_base, wi.first);
 		if (!rp->failed) {
 			rp->failed = true;
 			snprintf(rp->invariant, sizeof(rp->invariant), "no_warn");
 			snprintf(rp->expect, sizeof(rp->expect), "no_warn");
 		}
 	}
-	if (s->internal_error)
+	if (s->res.internal_error)
 		rc = STRESS_EXIT_INTERNAL;
 	else if (atomic_load(&s->tally.failed))
 		rc = STRESS_EXIT_FAIL;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Leaf: a run's tallies and flags (soft events, margins, checks, the
- * operations done, internal error), its failures as recorded (with the
- * threads' state for the watchdog's) and the host's cores. The engine,
+ * Leaf: a run's tallies (soft events, margins, checks, the operations
+ * done), its failures as recorded (with the threads' state for the
+ * watchdog's) and the host's cores. The engine,
  * its threads and the watchdog all use them; they call none of those, so
  * the calls among those files run one way only.
  */
@@ -136,7 +136,7 @@ void stress_count_checks(struct stress *s, unsigned long n)
 
 void stress_check_no_warn(struct stress *s)
 {
-	unsigned long n = kc_warn_count() - s->warn_base;
+	unsigned long n = kc_warn_count() - s->setup.warn_base;
 	struct kc_warn_info wi;
 
 	stress_count_checks(s, 1);
@@ -144,19 +144,6 @@ void stress_check_no_warn(struct stress *s)
 		kc_warn_get(&wi);
 		stress_fail(s, "no_warn", -1, "%lu WARN(s) fired; first: %s", n, wi.first);
 	}
-}
-
-void stress_internal_error(struct stress *s, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "stress: internal error: %s\n", msg);
-	s->internal_error = true;
-	atomic_store(&s->stop, true);
 }
 
 int stress_host_cores(int *cores, int max)
@@ -177,7 +164,7 @@ unsigned long stress_threads_ops(struct stress *s)
 	unsigned long n = 0;
 	unsigned int i;
 
-	for (i = 0; i < s->cfg->nr_cpus && i < s->nr_threads; i++)
+	for (i = 0; i < s->run.cfg->nr_cpus && i < s->setup.nr_threads; i++)
 		n += atomic_load_explicit(&s->threads[i].progress, memory_order_relaxed);
 	return n;
 }
@@ -189,16 +176,17 @@ static const char *const state_names[] = {
 
 void stress_dump_threads(struct stress *s, FILE *out)
 {
-	unsigned int i, j, nr_cpus = s->cfg->nr_cpus;
+	unsigned int i, j, nr_cpus = s->run.cfg->nr_cpus;
 	double now = stress_now();
 
-	for (i = 0; i < s->nr_threads; i++) {
+	for (i = 0; i < s->setup.nr_threads; i++) {
 		struct stress_thread *th = &s->threads[i];
 		int st = atomic_load_explicit(&th->state, memory_order_relaxed);
 
 		if (!atomic_load_explicit(&th->started, memory_order_acquire)) {
 			/* A run of threads never created: one line. */
-			for (j = i; j + 1 < s->nr_threads && !atomic_load(&s->threads[j + 1].started) &&
+			for (j = i; j + 1 < s->setup.nr_threads &&
+			     !atomic_load(&s->threads[j + 1].started) &&
 			     (j + 1 < nr_cpus) == (i < nr_cpus); j++)
 				;
 			if (j > i)
@@ -232,9 +220,9 @@ static bool record_failure(struct stress *s, enum stress_class cls, const char *
 		 pthread_mutex_lock(&s->tally.fail_lock))
 		return false;
 	/* Every name a run fails with is declared: replay and --known files can name it. */
-	if (!stress_invariant_find(s->sc, invariant))
+	if (!stress_invariant_find(s->run.sc, invariant))
 		stress_internal_error(s, "scenario %s failed with invariant '%s', which it does "
-				      "not declare", s->sc->name, invariant);
+				      "not declare", s->run.sc->name, invariant);
 	/* A known signature is counted (known.c) and the run goes on. */
 	if (known_count(s, cls, invariant, fn, msg, wd)) {
 		pthread_mutex_unlock(&s->tally.fail_lock);
@@ -255,7 +243,7 @@ static bool record_failure(struct stress *s, enum stress_class cls, const char *
 			if (m) {
 				stress_dump_threads(s, m);
 				if (cpu >= 0) {
-					char *rec = recorder_dump(s->rec, cpu, 8);
+					char *rec = recorder_dump(s->setup.rec, cpu, 8);
 
 					if (rec)
 						fprintf(m, "# flight recorder of cpu %d (oldest first):\n%s",
@@ -265,13 +253,13 @@ static bool record_failure(struct stress *s, enum stress_class cls, const char *
 				fclose(m);
 			}
 		} else if (first) {
-			f->excerpt = recorder_dump(s->rec, cpu, 16);
+			f->excerpt = recorder_dump(s->setup.rec, cpu, 16);
 		}
 	}
 	pthread_mutex_unlock(&s->tally.fail_lock);
 	if (first && (!wd || !ftrylockfile(stderr))) {
 		fprintf(stderr, "stress: %s: invariant %s failed (class %s, cpu %d): %s\n",
-			s->sc->name, invariant, stress_class_name(cls), cpu, msg);
+			s->run.sc->name, invariant, stress_class_name(cls), cpu, msg);
 		if (wd)
 			funlockfile(stderr);
 	}

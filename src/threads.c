@@ -209,7 +209,7 @@ static void park(struct stress *s, struct stress_thread *th)
 
 static void pace(struct stress *s, double *since, unsigned long n)
 {
-	double duty = s->cfg->selector_duty, busy, rest;
+	double duty = s->run.cfg->selector_duty, busy, rest;
 	struct timespec ts;
 
 	if (duty >= 1 || (n & 15) != 15)
@@ -232,18 +232,18 @@ static void *worker(void *arg)
 {
 	struct stress_thread *th = arg;
 	struct stress *s = th->s;
-	const struct scenario *sc = s->sc;
+	const struct scenario *sc = s->run.sc;
 	struct stress_rng rng;
 	char stream[80];
 	double busy_since;
 	unsigned long n = 0;
 
 	atomic_store_explicit(&th->os_tid, (int)syscall(SYS_gettid), memory_order_relaxed);
-	kc_set_cpu(th->selector ? th->id % s->cfg->nr_cpus : th->id);
+	kc_set_cpu(th->selector ? th->id % s->run.cfg->nr_cpus : th->id);
 	kc_rcu_register_thread();
 	/* One stream per scenario and thread: same seed, same sequence. */
 	snprintf(stream, sizeof(stream), "%s/%s", sc->name, th->selector ? "select" : "cpu");
-	stress_rng_seed(&rng, s->seed, stream, th->id);
+	stress_rng_seed(&rng, s->run.seed, stream, th->id);
 	if (!th->selector) {
 		stress_inject_attach(s, th->id);
 		if (s->workers.vcpu_nice)
@@ -253,7 +253,8 @@ static void *worker(void *arg)
 	/* A stop before the start sets go too. */
 	while (!atomic_load(&s->workers.go))
 		word_wait_passing(&s->workers.go, 0);
-	stress_test_hook(s, STRESS_HOOK_WORKER_GO, th->selector ? s->cfg->nr_cpus + th->id : th->id);
+	stress_test_hook(s, STRESS_HOOK_WORKER_GO,
+			 th->selector ? s->run.cfg->nr_cpus + th->id : th->id);
 	/* A vCPU thread runs its vCPU, as a task pinned to a CPU would. */
 	if (!th->selector)
 		kc_cpu_hold();
@@ -272,7 +273,7 @@ static void *worker(void *arg)
 			continue;
 		}
 		atomic_store_explicit(&th->state, TS_STEP, memory_order_relaxed);
-		if (!th->selector && s->cfg->steps && n >= s->cfg->steps) {
+		if (!th->selector && s->run.cfg->steps && n >= s->run.cfg->steps) {
 			kc_rcu_thread_offline();
 			atomic_fetch_add(&s->workers.nr_vcpus_done, 1);
 			break;
@@ -284,8 +285,8 @@ static void *worker(void *arg)
 			/* A burst of steps per check of the stop and park flags. */
 			unsigned long k, burst = STEP_BURST;
 
-			if (s->cfg->steps && s->cfg->steps - n < burst)
-				burst = s->cfg->steps - n;
+			if (s->run.cfg->steps && s->run.cfg->steps - n < burst)
+				burst = s->run.cfg->steps - n;
 			if (sc->cpu_steps) {
 				sc->cpu_steps(s, th->id, &rng, burst);
 			} else {
@@ -333,14 +334,14 @@ static void *worker(void *arg)
  */
 int stress_threads_start(struct stress *s)
 {
-	unsigned int nr_cpus = s->cfg->nr_cpus, i;
+	unsigned int nr_cpus = s->run.cfg->nr_cpus, i;
 	int cores[CPU_SETSIZE], ncores = stress_host_cores(cores, CPU_SETSIZE);
 	pthread_attr_t attr;
 	sigset_t old;
 	int err = 0;
 
-	s->workers.vcpu_nice = stress_vcpu_nice(s->cfg, s->nr_threads - nr_cpus);
-	for (i = 0; i < s->nr_threads; i++) {
+	s->workers.vcpu_nice = stress_vcpu_nice(s->run.cfg, s->setup.nr_threads - nr_cpus);
+	for (i = 0; i < s->setup.nr_threads; i++) {
 		struct stress_thread *th = &s->threads[i];
 
 		if (stress_signalled || atomic_load(&s->stop))
@@ -350,7 +351,8 @@ int stress_threads_start(struct stress *s)
 		 * end as a crash, so stop here. A short run that merely starts
 		 * late still runs (its deadline alone is no reason to stop).
 		 */
-		if (s->deadline && stress_now() >= s->deadline + stress_stall_limit(s->cfg) / 2)
+		if (s->wd.deadline && stress_now() >= s->wd.deadline +
+				      stress_stall_limit(s->run.cfg) / 2)
 			return 2;
 		stress_test_hook(s, STRESS_HOOK_THREAD_START, i);
 		th->s = s;
@@ -379,7 +381,7 @@ int stress_threads_start(struct stress *s)
 	}
 	if (err) {
 		stress_internal_error(s, "cannot create thread %u of %u: %s", i,
-				      s->nr_threads, strerror(err));
+				      s->setup.nr_threads, strerror(err));
 		return -1;
 	}
 	/*
@@ -420,25 +422,23 @@ bool stress_threads_quiesce(struct stress *s)
 		ctl_wait(s, seq, 0.05);
 		stress_watch_beat();
 		if (atomic_load(&s->stop) || stress_signalled ||
-		    (s->deadline && stress_now() >= s->deadline)) {
+		    (s->wd.deadline && stress_now() >= s->wd.deadline)) {
 			ok = false;
 			break;
 		}
 	}
-	s->park_time += stress_now() - t0;
+	s->workers.park_time += stress_now() - t0;
 	t1 = stress_now();
 	if (ok && !atomic_load(&s->stop)) {
 		stress_hotplug_step(s);
 		stress_test_hook(s, STRESS_HOOK_QUIESCENT, 0);
-		atomic_fetch_add(&s->quiescent, 1);
-		if (s->sc->quiescent)
-			s->sc->quiescent(s);
+		stress_quiescent_point(s);
 	}
 	t0 = stress_now();
 	atomic_store(&s->workers.park_req, false);
 	atomic_fetch_add(&s->workers.park_gen, 1);
 	word_wake_tree(&s->workers.park_gen);
-	s->quiescent_time += t0 - t1;
+	s->workers.quiescent_time += t0 - t1;
 	return ok;
 }
 
@@ -466,13 +466,13 @@ bool stress_threads_stop(struct stress *s)
 			break;
 		ctl_wait(s, seq, 0.05);
 		stress_watch_beat();
-		fired = atomic_load(&s->wd_fired_at);
+		fired = atomic_load(&s->wd.fired_at);
 		if (fired && stress_now() - fired > 1.0) {
 			ok = false;
 			break;
 		}
 	}
-	for (i = 0; i < s->nr_threads; i++) {
+	for (i = 0; i < s->setup.nr_threads; i++) {
 		struct stress_thread *th = &s->threads[i];
 
 		if (!th->started)
@@ -489,5 +489,5 @@ bool stress_threads_stop(struct stress *s)
 /* Every vCPU did its --steps. */
 bool stress_threads_done(struct stress *s)
 {
-	return s->cfg->steps && atomic_load(&s->workers.nr_vcpus_done) >= s->cfg->nr_cpus;
+	return s->run.cfg->steps && atomic_load(&s->workers.nr_vcpus_done) >= s->run.cfg->nr_cpus;
 }

@@ -25,17 +25,17 @@ static const struct stress_verdict_info verdicts[NR_VERDICTS] = {
 /* Worst first: a failure outranks everything that may also be set. */
 enum stress_verdict stress_verdict_of(struct stress *s)
 {
-	if (s->internal_error)
+	if (s->res.internal_error)
 		return VERDICT_ERROR;
 	if (atomic_load(&s->tally.failed))
 		return VERDICT_FAIL;
 	/* Starved, or a window too short to judge: no verdict either way. */
-	if (s->starved)
+	if (s->res.starved)
 		return VERDICT_INCOMPLETE;
 	/* Stopped by a signal without a failure: it neither passed nor failed. */
-	if (s->interrupted)
+	if (s->res.interrupted)
 		return VERDICT_INTERRUPTED;
-	if (s->skipped)
+	if (s->res.skipped)
 		return VERDICT_SKIP;
 	return VERDICT_PASS;
 }
@@ -87,14 +87,15 @@ const char *stress_verdict_reason(struct stress *s, int signo, char *buf, size_t
 		return "internal error";
 	case VERDICT_INCOMPLETE:
 		snprintf(buf, len, "incomplete: %s",
-			 *s->incomplete_why ? s->incomplete_why : "the host starved the run of CPU");
+			 *s->res.incomplete_why ? s->res.incomplete_why :
+			 "the host starved the run of CPU");
 		return buf;
 	case VERDICT_INTERRUPTED:
 		snprintf(buf, len, "interrupted (%s)", stress_signal_name(signo));
 		return buf;
 	case VERDICT_SKIP:
 	default:
-		return s->skip_why ? s->skip_why : "checking off";
+		return s->res.skip_why ? s->res.skip_why : "checking off";
 	}
 }
 
@@ -121,7 +122,7 @@ void stress_verdict_tally(struct stress_summary *sum, struct stress *s)
 		sum->by_class[STRESS_CRASH]++;	/* the run itself broke */
 		break;
 	}
-	sum->interrupted |= s->interrupted;
+	sum->interrupted |= s->res.interrupted;
 }
 
 /* The worse of two exit statuses: 3, then 1, then 4, then 128 + signal, then 0. */

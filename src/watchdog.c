@@ -113,16 +113,16 @@ void stress_watch_beat(void)
 
 void stress_watch_phase(struct stress *s, enum stress_phase ph)
 {
-	atomic_store_explicit(&s->phase, ph, memory_order_release);
+	atomic_store_explicit(&s->wd.phase, ph, memory_order_release);
 	stress_watch_beat();
 }
 
 /* From now on the watchdog holds @s to @deadline (absolute, 0: none). */
 void stress_watch_run(struct stress *s, double deadline)
 {
-	s->deadline = deadline;
-	s->ctl_tid = (int)syscall(SYS_gettid);
-	atomic_store(&s->phase, PH_SETUP);
+	s->wd.deadline = deadline;
+	s->wd.ctl_tid = (int)syscall(SYS_gettid);
+	atomic_store(&s->wd.phase, PH_SETUP);
 	stress_watch_beat();
 	pthread_mutex_lock(&watch_lock);
 	watched = s;
@@ -136,12 +136,12 @@ void stress_watch_end(struct stress *s)
 	if (watched == s)
 		watched = NULL;
 	pthread_mutex_unlock(&watch_lock);
-	atomic_store(&s->phase, PH_IDLE);
+	atomic_store(&s->wd.phase, PH_IDLE);
 }
 
 static bool threads_visible(struct stress *s)
 {
-	int ph = atomic_load_explicit(&s->phase, memory_order_acquire);
+	int ph = atomic_load_explicit(&s->wd.phase, memory_order_acquire);
 
 	return ph >= PH_START && ph != PH_SERIAL && s->threads;
 }
@@ -157,10 +157,10 @@ static bool threads_visible(struct stress *s)
 static unsigned int stalled_threads(struct stress *s, double now, double limit, int *first,
 				    double *idle)
 {
-	int ph = atomic_load(&s->phase);
+	int ph = atomic_load(&s->wd.phase);
 	unsigned int i, n = 0;
 
-	for (i = 0; i < s->nr_threads; i++) {
+	for (i = 0; i < s->setup.nr_threads; i++) {
 		struct stress_thread *th = &s->threads[i];
 		unsigned long p = atomic_load_explicit(&th->progress, memory_order_relaxed);
 		int st = atomic_load_explicit(&th->state, memory_order_relaxed);
@@ -183,7 +183,7 @@ static unsigned int stalled_threads(struct stress *s, double now, double limit, 
 static int probe_tid(struct stress *s, unsigned int i)
 {
 	return i ? atomic_load_explicit(&s->threads[i - 1].os_tid, memory_order_relaxed) :
-		   s->ctl_tid;
+		   s->wd.ctl_tid;
 }
 
 static bool probe_alloc(unsigned int n)
@@ -225,7 +225,7 @@ static void probe_track(struct stress *s, double now, double w, bool suspect)
 	}
 	if (!suspect || (probe.at[1] && now - probe.at[1] < w / 2))
 		return;
-	n = threads_visible(s) ? s->nr_threads + 1 : 1;
+	n = threads_visible(s) ? s->setup.nr_threads + 1 : 1;
 	if (!probe_alloc(n))
 		return;
 	smp = probe.smp[0];
@@ -296,27 +296,14 @@ static bool probe_defer(struct stress *s, double now, double w, double age)
  * guard, if they can be taken (the controller may hold one forever).
  * Timing results (elapsed, ops) are the watchdog's own.
  */
-static struct stress *snapshot(struct stress *s, double now, bool interrupted)
+static struct stress *snapshot(struct stress *s, double now, bool interrupted, bool starved)
 {
-	struct stress *c = calloc(1, sizeof(*c));
+	struct stress *c = stress_run_new(&s->run);
 
 	if (!c)
 		return NULL;
-	c->cfg = s->cfg;
-	c->sc = s->sc;
-	c->seed = s->seed;
-	c->duration = s->duration;
-	c->index = s->index;
-	c->summary = s->summary;
-	memcpy(c->reproducer, s->reproducer, sizeof(c->reproducer));
-	c->skipped = s->cfg->no_check;
-	c->interrupted = interrupted;
-	atomic_store(&c->quiescent, atomic_load(&s->quiescent));
-	if (atomic_load(&s->t0) > 0) {
-		c->elapsed = now - atomic_load(&s->t0);
-		c->startup = s->startup;
-		c->ops = threads_visible(s) ? stress_threads_ops(s) : 0;
-	}
+	stress_result_forced(c, s, now, threads_visible(s) ? stress_threads_ops(s) : 0, interrupted,
+			     starved);
 	stress_tally_snapshot(&c->tally, &s->tally);
 	return c;
 }
@@ -327,13 +314,13 @@ static struct stress *snapshot(struct stress *s, double now, bool interrupted)
  */
 static void __attribute__((noreturn)) hard_exit(struct stress *s, int status, const char *reason)
 {
-	const struct stress_config *cfg = s ? s->cfg : wd_cfg;
-	int ph = s ? atomic_load(&s->phase) : PH_IDLE;
+	const struct stress_config *cfg = s ? s->run.cfg : wd_cfg;
+	int ph = s ? atomic_load(&s->wd.phase) : PH_IDLE;
 	bool fresh = s && !stress_failed(s);
 	struct stress *c = NULL;
 	/* A signal not honoured: the scenarios after this one never start. */
 	int signo = stress_signal_number();
-	unsigned int not_run = s && signo && !cfg->until_fail ? cfg->nr_scenarios - s->index : 0;
+	unsigned int not_run = s && signo && !cfg->until_fail ? cfg->nr_scenarios - s->run.index : 0;
 	FILE *err, *out;
 	int fd;
 
@@ -357,9 +344,7 @@ static void __attribute__((noreturn)) hard_exit(struct stress *s, int status, co
 		if (threads_visible(s) && (status != STRESS_EXIT_FAIL || !fresh))
 			stress_dump_threads(s, err);
 		c = snapshot(s, stress_now(), status != STRESS_EXIT_FAIL &&
-			     status != STRESS_EXIT_INCOMPLETE);
-		if (c && status == STRESS_EXIT_INCOMPLETE)
-			c->starved = true;
+			     status != STRESS_EXIT_INCOMPLETE, status == STRESS_EXIT_INCOMPLETE);
 		/* The status the report gives (a failure before the signal stays 1). */
 		if (c)
 			status = stress_exit_worse(status, stress_verdict_exit(stress_verdict_of(c),
@@ -376,14 +361,14 @@ static void __attribute__((noreturn)) hard_exit(struct stress *s, int status, co
 			struct report_sink k = { .cfg = cfg, .out = out, .err = err,
 						 .t0 = wd_t0, .forced = true };
 
-			if (c->summary)
-				k.sum = *c->summary;
+			if (c->run.summary)
+				k.sum = *c->run.summary;
 			/* KTAP: the end fills the plan with skipped runs. */
 			if (!report_sink_begin(&k, 0)) {
 				report_sink_run(&k, c);
 				/* 3 if --json FILE could not be written. */
 				status = report_sink_end(&k, status, signo,
-							 cfg->scenarios + c->index, not_run);
+							 cfg->scenarios + c->run.index, not_run);
 			}
 			fclose(out);
 		}
@@ -419,10 +404,10 @@ static void __attribute__((noreturn)) give_up(struct stress *s, const char *why)
 
 static void check_run(struct stress *s, double now)
 {
-	const struct stress_config *cfg = s->cfg;
+	const struct stress_config *cfg = s->run.cfg;
 	double w = stress_stall_limit(cfg), stop = stress_stop_limit(cfg), fired;
 	unsigned long b = atomic_load_explicit(&beat, memory_order_relaxed);
-	int ph = atomic_load(&s->phase), first = -1;
+	int ph = atomic_load(&s->wd.phase), first = -1;
 	double idle = 0;
 	unsigned int n = 0;
 	char why[256];
@@ -432,18 +417,18 @@ static void check_run(struct stress *s, double now)
 		seen_beat = b;
 		beat_at = now;
 	}
-	fired = atomic_load(&s->wd_fired_at);
+	fired = atomic_load(&s->wd.fired_at);
 	if (!fired && threads_visible(s))
 		n = stalled_threads(s, now, w, &first, &idle);
 	probe_track(s, now, w, idle > w / 2 || now - beat_at > w / 2 ||
-		    (s->deadline && now > s->deadline + w / 2));
+		    (s->wd.deadline && now > s->wd.deadline + w / 2));
 	if (fired && now - fired > stop) {
 		snprintf(why, sizeof(why), "the run did not end within %.1fs of the watchdog "
 			 "failing it", stop);
 		hard_exit(s, STRESS_EXIT_FAIL, why);
 	}
-	if (s->deadline && now > s->deadline + w &&
-	    !probe_defer(s, now, w, now - s->deadline - w)) {
+	if (s->wd.deadline && now > s->wd.deadline + w &&
+	    !probe_defer(s, now, w, now - s->wd.deadline - w)) {
 		snprintf(why, sizeof(why), "the deadline passed by more than %.1fs (phase: %s)",
 			 w, phase_names[ph]);
 		give_up(s, why);
@@ -460,7 +445,7 @@ static void check_run(struct stress *s, double now)
 			 n, idle, phase_names[ph]);
 		give_up(s, why);
 	}
-	atomic_store(&s->wd_fired_at, now);
+	atomic_store(&s->wd.fired_at, now);
 	stress_fail_watchdog(s, s->threads[first].selector ? -1 : first,
 			     "%u thread(s) made no progress for %.1fs (first: %s %u; phase: %s)%s", n,
 			     probe.deferrals ? idle : w, s->threads[first].selector ? "selector" : "cpu",

@@ -43,9 +43,9 @@ static struct stress *prepare(struct kt *t, struct stress_config *cfg, const cha
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
-	s->cfg = cfg;
-	s->sc = cfg->scenarios[0];
-	s->seed = cfg->seed;
+	s->run.cfg = cfg;
+	s->run.sc = cfg->scenarios[0];
+	s->run.seed = cfg->seed;
 	if (stress_run_prepare(s)) {
 		kt_fail(t, __FILE__, __LINE__, "%s: setup failed", name);
 		return NULL;
@@ -55,10 +55,10 @@ static struct stress *prepare(struct kt *t, struct stress_config *cfg, const cha
 
 static void release(struct stress *s)
 {
-	if (s->sc->teardown)
-		s->sc->teardown(s);
+	if (s->run.sc->teardown)
+		s->run.sc->teardown(s);
 	stress_tally_free(&s->tally);
-	recorder_free(s->rec);
+	recorder_free(s->setup.rec);
 	free(s->threads);
 	free(s);
 }
@@ -443,7 +443,7 @@ static struct stress *shadow_setup(struct kt *t, struct zone *z, struct cc_shado
 		free(s);
 		return NULL;
 	}
-	s->sc = &sc;
+	s->run.sc = &sc;
 	stress_tally_init(&s->tally);
 	memset(sh, 0, sizeof(*sh));
 	z->wseq = &sh->wseq;

@@ -66,13 +66,13 @@ static void report_one(unsigned int mask, bool no_check, enum stress_report_fmt 
 	cfg.report = fmt;
 	cfg.scenarios[0] = &sc;
 	cfg.nr_scenarios = 1;
-	s->cfg = &cfg;
-	s->sc = &sc;
-	s->index = 1;
-	s->skipped = no_check;		/* as the engine sets it */
-	s->internal_error = mask & F_ERROR;
-	s->starved = mask & F_STARVED;
-	s->interrupted = mask & F_SIGNAL;
+	s->run.cfg = &cfg;
+	s->run.sc = &sc;
+	s->run.index = 1;
+	s->res.skipped = no_check;		/* as the engine sets it */
+	s->res.internal_error = mask & F_ERROR;
+	s->res.starved = mask & F_STARVED;
+	s->res.interrupted = mask & F_SIGNAL;
 	if (mask & F_FAIL) {
 		atomic_store(&s->tally.failed, true);
 		s->tally.nr_failures = s->tally.nr_fail_events = 1;
@@ -86,7 +86,8 @@ static void report_one(unsigned int mask, bool no_check, enum stress_report_fmt 
 							  stress_signal_number()));
 	if (!report_sink_begin(&k, 1)) {
 		report_sink_run(&k, s);
-		d->status = report_sink_end(&k, d->status, s->interrupted ? SIGTERM : 0, NULL, 0);
+		d->status = report_sink_end(&k, d->status, s->res.interrupted ? SIGTERM : 0,
+					    NULL, 0);
 	}
 	fclose(out);
 	fclose(err);
@@ -223,7 +224,8 @@ static void verdict_formats_agree(struct kt *t)
 /* A scenario that cannot run here: SKIP with its reason, exit 0, in KTAP a SKIP. */
 static void unavailable_is_skip(struct kt *t)
 {
-	struct stress s = { .sc = &sc, .skipped = true, .skip_why = "no such thing here" };
+	struct stress s = { .run.sc = &sc, .res.skipped = true,
+			    .res.skip_why = "no such thing here" };
 	char buf[192];
 
 	KT_EXPECT(t, !strcmp(stress_verdict(&s), "SKIP"), "%s", stress_verdict(&s));
