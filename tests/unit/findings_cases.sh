@@ -15,9 +15,15 @@
 #   5 a KUnit run on a tree of an adapter shape asks make for
 #     KUNIT_ANY_API=1 (the full suite's API probes refuse such a tree),
 #     one on a long-API tree does not (make is not run: its command is)
+#   6 the first RFC's API (adapter shape rfc1) is its own shape, not rfc:
+#     its init() finding gets the items_alloc case and the
+#     items-size-precedence fix
+#   7 that case is written against the first RFC's init() (no gfp)
+#   8 the fix, by spatch on our rfc1 fixture with the same slip seeded,
+#     parenthesises the item count (no spatch: SKIP)
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..5"
+echo "1..8"
 python3 -B "$root/tests/lib/findings_cases.py" "$root"
