@@ -98,8 +98,9 @@ result("percpu_counter_tree_init(&c, 2);" in text and "GFP_KERNEL" not in text a
        "the rfc1 case is not the first RFC's API (init() without gfp)")
 
 if not shutil.which("spatch"):
-    n += 1
-    print(f"ok {n} rfc1_fix_parenthesises # SKIP spatch not installed")
+    for name in ("rfc1_fix_parenthesises", "rfc1_fix_one_cpu_level"):
+        n += 1
+        print(f"ok {n} {name} # SKIP spatch not installed")
 else:
     ok, diag = False, "no rfc1 row"
     kt = os.path.join(root, "tests/seam/fixtures/ktrees")
@@ -114,4 +115,19 @@ else:
             ok = "+\tcounter->items = kzalloc((counter->nr_items - 1) * sizeof(" in p.stdout
             diag = p.stdout + p.stderr
     result(ok, "rfc1_fix_parenthesises", diag)
+    ok, diag = False, "no rfc1 row"
+    with tempfile.TemporaryDirectory() as d:
+        if r:
+            c = os.path.join(d, "init.c")
+            with open(c, "w") as f:
+                f.write("int percpu_counter_tree_init(struct percpu_counter_tree *counter)\n"
+                        "{\n\tcounter->nr_levels = get_count_order(nr_cpu_ids);\n"
+                        "\tcounter->nr_cpus = 1UL << counter->nr_levels;\n\treturn 0;\n}\n")
+            p = real_run(["spatch", "--very-quiet", "--sp-file",
+                          os.path.join(fd.LIB, "cocci", r["fix"] + ".cocci"), c],
+                         capture_output=True, text=True)
+            ok = "+\tcounter->nr_levels = get_count_order(nr_cpu_ids) ? : 1;" in p.stdout and \
+                not p.stderr
+            diag = p.stdout + p.stderr
+    result(ok, "rfc1_fix_one_cpu_level", diag)
 sys.exit(1 if failed else 0)

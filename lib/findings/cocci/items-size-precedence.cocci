@@ -14,3 +14,18 @@ percpu_counter_tree_init(...)
   , g)
 ...>
 }
+
+// With the size right, one possible CPU gets no item at all, while
+// approx_sum() reads items[nr_cpus - 2] and the slow path adds into
+// the first item: the tree keeps at least one level.
+@@
+expression c;
+symbol nr_cpu_ids;
+@@
+percpu_counter_tree_init(...)
+{
+<...
+- c->nr_levels = get_count_order(nr_cpu_ids);
++ c->nr_levels = get_count_order(nr_cpu_ids) ?: 1;
+...>
+}
