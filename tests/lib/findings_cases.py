@@ -4,7 +4,10 @@ docs/kernel-trees.md#findings-a-maintainer-can-act-on): tests/unit/findings_case
 cases, KTAP results on stdout.
 
 Usage: findings_cases.py ROOT  (exit 0 all ok, 1 a case failed, 2 usage)."""
+import os
+import shutil
 import sys
+import tempfile
 
 if len(sys.argv) != 2:
     print("findings_cases: usage: findings_cases.py ROOT", file=sys.stderr)
@@ -13,6 +16,7 @@ sys.path.insert(0, sys.argv[1] + "/scripts")
 from hpccpy.load import load_script
 
 fd = load_script("findings")
+root = sys.argv[1]
 rows = fd.catalogue()
 n = failed = 0
 
@@ -71,12 +75,61 @@ result("unsigned int under = 0, over = 0;" in text and "unsigned long" not in te
        "the int-items cases are not the int API's template")
 
 calls = []
+real_run = fd.subprocess.run
 fd.subprocess.run = lambda cmd, **kw: calls.append(cmd)
 for sh in ("int-items", "rfc", "long"):
     fd.run_kunit("/nonexistent/tree", "/nonexistent/build", "8", "/dev/null", sh)
 anyapi = ["KUNIT_ANY_API=1" in c for c in calls]
 result(anyapi == [True, True, False] and all(c[-1] == "kunit" for c in calls),
        "kunit_any_api_for_adapter_shapes", f"calls {calls}")
+fd.subprocess.run = real_run
+api = ("shape=rfc1(int values, one symmetric inaccuracy, self-allocated items, "
+       "value compares only) boot=module_init")
+sh = fd.shape({"builds": "adapter", "api": api})
+r = fd.match(rows, sh, {"class": "wrong-answer", "fn": "init", "case": "adapt_conservation"})
+result(sh == "rfc1" and r is not None and (r["case"], r["fix"], r["cpus"]) ==
+       ("items_alloc", "items-size-precedence", None), "rfc1_rows",
+       f"shape {sh}, row {r}")
+
+text = fd.kunit_file([{"shape": sh, "row": r, "kfn": "hpcc_test_adapt_conservation"}],
+                     ["x"]) if r else ""
+result("percpu_counter_tree_init(&c, 2);" in text and "GFP_KERNEL" not in text and
+       "KUNIT_CASE(hpcc_test_adapt_conservation)," in text, "rfc1_template",
+       "the rfc1 case is not the first RFC's API (init() without gfp)")
+
+if not shutil.which("spatch"):
+    for name in ("rfc1_fix_parenthesises", "rfc1_fix_one_cpu_level"):
+        n += 1
+        print(f"ok {n} {name} # SKIP spatch not installed")
+else:
+    ok, diag = False, "no rfc1 row"
+    kt = os.path.join(root, "tests/seam/fixtures/ktrees")
+    with tempfile.TemporaryDirectory() as d:
+        if r:
+            shutil.copytree(os.path.join(kt, "rfc1"), d, dirs_exist_ok=True)
+            real_run(["patch", "-s", "-p1", "-d", d, "-i",
+                      os.path.join(kt, "rfc1-alloc.patch")], check=True)
+            p = real_run(["spatch", "--very-quiet", "--sp-file",
+                          os.path.join(fd.LIB, "cocci", r["fix"] + ".cocci"),
+                          os.path.join(d, fd.C_REL)], capture_output=True, text=True)
+            ok = "+\tcounter->items = kzalloc((counter->nr_items - 1) * sizeof(" in p.stdout
+            diag = p.stdout + p.stderr
+    result(ok, "rfc1_fix_parenthesises", diag)
+    ok, diag = False, "no rfc1 row"
+    with tempfile.TemporaryDirectory() as d:
+        if r:
+            c = os.path.join(d, "init.c")
+            with open(c, "w") as f:
+                f.write("int percpu_counter_tree_init(struct percpu_counter_tree *counter)\n"
+                        "{\n\tcounter->nr_levels = get_count_order(nr_cpu_ids);\n"
+                        "\tcounter->nr_cpus = 1UL << counter->nr_levels;\n\treturn 0;\n}\n")
+            p = real_run(["spatch", "--very-quiet", "--sp-file",
+                          os.path.join(fd.LIB, "cocci", r["fix"] + ".cocci"), c],
+                         capture_output=True, text=True)
+            ok = "+\tcounter->nr_levels = get_count_order(nr_cpu_ids) ? : 1;" in p.stdout and \
+                not p.stderr
+            diag = p.stdout + p.stderr
+    result(ok, "rfc1_fix_one_cpu_level", diag)
 
 
 def found(case, cls, fn):
