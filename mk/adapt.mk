@@ -26,9 +26,12 @@ ADAPT_HDR_DEP	:= $(if $(KERNEL_SRC),$(BUILD)/kinc/linux/percpu_counter_tree.h)
 .PHONY: adapt
 adapt: $(ADAPT_BIN)
 
-$(ADAPT_API_H): $(ADAPT_PROBES) scripts/probe $(BUILD)/.flags $(ADAPT_HDR_DEP) $(HPCC_HDR)
+$(ADAPT_API_H): %: %.stamp
+	$(PROBED_H_RECIPE)
+
+$(ADAPT_API_H).stamp: $(ADAPT_PROBES) scripts/probe $(BUILD)/.flags $(ADAPT_HDR_DEP) $(HPCC_HDR)
 	@scripts/probe --cc '$(CC)' --cflags '$(PROBE_CFLAGS)' --guard _HPCC_ADAPT_API_H \
-		--what '$(if $(KERNEL_SRC),KERNEL_SRC=$(KSRC),lib/hpcc)' --out $@ $(ADAPT_PROBES)
+		--what '$(if $(KERNEL_SRC),KERNEL_SRC=$(KSRC),lib/hpcc)' --out $(ADAPT_API_H) $(ADAPT_PROBES)
 
 # The tree's own files, unchanged, as the full suite builds them.
 $(ADAPT_DIR)/percpu_counter_tree.o: $(HPCC_SRC) $(BUILD)/.flags $(ADAPT_HDR_DEP)

@@ -32,13 +32,24 @@ PROBE_ARGS	 = --cc '$(CC)' --cflags '$(PROBE_CFLAGS)' --guard _HPCC_API_H \
 .PHONY: hpcc-api hpcc-api-line
 hpcc-api: $(HPCC_API_H)
 
-$(HPCC_REQ_H): $(HPCC_REQ_PROBES) $(PROBE_DEPS)
-	@scripts/probe $(PROBE_ARGS) --out $@ $(HPCC_REQ_PROBES)
+# scripts/probe rewrites a header only when its text changes (its
+# dependents are not rebuilt for nothing) and touches HEADER.stamp at every
+# run: make runs the probes for the stamp, so that a header left at its
+# older time (a tree's header laid again with the same text) does not run
+# them again at every later make. A header removed behind its stamp is
+# written again.
+PROBED_H_RECIPE	 = @test -f $@ || { rm -f $<; $(MAKE) --no-print-directory $@; }
+
+$(HPCC_REQ_H) $(HPCC_API_H): %: %.stamp
+	$(PROBED_H_RECIPE)
+
+$(HPCC_REQ_H).stamp: $(HPCC_REQ_PROBES) $(PROBE_DEPS)
+	@scripts/probe $(PROBE_ARGS) --out $(HPCC_REQ_H) $(HPCC_REQ_PROBES)
 
 $(HPCC_OBJ): $(HPCC_REQ_H)
 
-$(HPCC_API_H): $(HPCC_PROBES) $(PROBE_DEPS) $(HPCC_OBJ) $(KC_OBJS)
-	@scripts/probe $(PROBE_ARGS) --out $@ --link '$(HPCC_OBJ) $(KC_OBJS) $(LDLIBS_ALL)' \
+$(HPCC_API_H).stamp: $(HPCC_PROBES) $(PROBE_DEPS) $(HPCC_OBJ) $(KC_OBJS)
+	@scripts/probe $(PROBE_ARGS) --out $(HPCC_API_H) --link '$(HPCC_OBJ) $(KC_OBJS) $(LDLIBS_ALL)' \
 		$(HPCC_PROBES)
 
 # Everything but kcompat and the hpcc object may include the probed API.

@@ -59,9 +59,12 @@ KUNIT_KFLAGS	 = $(HPCC_CFLAGS) -Wno-error -Werror=implicit-function-declaration 
 all: $(KUNIT_FIXTURE)
 kunit-selftest: $(KUNIT_FIXTURE)
 
-$(KUNIT_API_H): $(KUNIT_PROBES) $(PROBE_DEPS)
+$(KUNIT_API_H): %: %.stamp
+	$(PROBED_H_RECIPE)
+
+$(KUNIT_API_H).stamp: $(KUNIT_PROBES) $(PROBE_DEPS)
 	@scripts/probe --cc '$(CC)' --cflags '$(PROBE_CFLAGS)' --guard _KUNIT_API_H \
-		--what 'the KUnit shim' --out $@ $(KUNIT_PROBES)
+		--what 'the KUnit shim' --out $(KUNIT_API_H) $(KUNIT_PROBES)
 
 $(KUNIT_FLAGS): $(BUILD)/.flags FORCE
 	@mkdir -p $(@D)
