@@ -28,22 +28,7 @@ result $rc handoff_builds_differ "$(cat "$tmp/new" "$tmp/old" | tr '\n' ' ')"
 bench/handoff/run --quick --reps 1 --dir "$dir" --out "$tmp/h.json" >"$tmp/out" 2>&1
 rc=$?
 result $rc handoff_quick_runs "$(tail -n 3 "$tmp/out" | tr '\n' ' ')"
-python3 - "$tmp/h.json" >"$tmp/chk" 2>&1 <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-cases = [p["case"] for p in d["points"]]
-assert cases == ["frag_model", "turn", "vcpu", "migrate", "kunit"], cases
-for p in d["points"]:
-    for side in ("new", "old"):
-        for k in ("user_s", "sys_s", "cpu_s", "vcs", "ivcs"):
-            assert p[side][k]["median"] >= 0, (p["case"], side, k)
-goals = {p["case"]: p["goal"] for p in d["points"]}
-assert goals["kunit"] is None and goals["vcpu"] is None, goals
-for c in ("frag_model", "turn"):
-    g = goals[c]
-    assert g["metric"] == "sys_per_cpu" and g["limit"] == 0.2, (c, g)
-    assert g["met"] == (g["median"] <= g["limit"]), (c, g)
-PY
+python3 tests/lib/producer_check.py handoff "$tmp/h.json" >"$tmp/chk" 2>&1
 result $? handoff_json_cases "$(tail -n 2 "$tmp/chk" | tr '\n' ' ')"
 
 # Bad input: exit 2, one line.

@@ -65,19 +65,7 @@ result "$([ $rc = 0 ] && grep -q "^    $h mm/oom_kill.c\$" "$tmp/k/REPORT.md" &&
 
 # Section 3's concurrent half: oom_race's quiescent shortfall distribution per
 # CPU count, from its JSON report; without a ./stress it says so (control).
-python3 - "$tmp/r" >"$tmp/conc" 2>&1 <<'PY'
-import json, os, sys
-d = sys.argv[1]
-pts = json.load(open(os.path.join(d, "report.json")))["oom"]["imprecision"]["concurrent"]["points"]
-assert [p["nr_cpus"] for p in pts] == [8, 16], pts
-for p in pts:
-    assert p["rc"] == 0 and p["quiescent_points"] >= 1, p
-    q = p["shortfall"]["v16"]
-    assert q["selections"] >= 1 and 0 <= q["shortfall_pages_median"] <= q["shortfall_pages_p99"] \
-        <= q["shortfall_pages_max"], q
-text = open(os.path.join(d, "REPORT.md")).read()
-assert "Under the stress's concurrent churn" in text and "  >W\n" in text, "no table"
-PY
+python3 tests/lib/producer_check.py report-concurrent "$tmp/r" >"$tmp/conc" 2>&1
 result $? report_concurrent_distribution "$(tail -n 2 "$tmp/conc")"
 c=$(grep -c '^Concurrent churn: not measured (no /nonexistent)' "$tmp/c/REPORT.md")
 result "$([ "$c" = 1 ] && ! grep -q 'Concurrent churn: not measured' "$tmp/r/REPORT.md"; echo $?)" \
@@ -93,19 +81,7 @@ result "$(grep -q -- "--kernel-src $fx\$" "$tmp/k/compaction/args" &&
 # much here; tests/seam/koom_seam.sh runs that build); the model-only render is
 # the control.
 cp -r "$tmp/k" "$tmp/t"
-python3 - "$tmp/t/report.json" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-for s in ("latency", "order", "imprecision"):
-    r["oom"][s]["implementation"]["v16"] = "kernel T/mm/oom_kill.c (two-pass)"
-lat = r["oom"]["latency"]
-lat["model_twin"] = "v16"
-for p in lat["points"] + lat.get("conditions", []):
-    if "latency_us" in p:
-        p["latency_us"]["model_twin"] = p["latency_us"]["v16"]
-        p["ratios"]["kernel_vs_model"] = {"median": 1.0, "min": 0.9, "max": 1.1}
-json.dump(r, open(sys.argv[1], "w"))
-PY
+python3 tests/lib/report_tree_twin.py "$tmp/t/report.json"
 scripts/report --render "$tmp/t" >/dev/null 2>&1
 rc=$?
 result "$([ $rc = 0 ] && grep -q '^    CPUs  procs .* v16 (tree)\( \|$\)' "$tmp/t/REPORT.md" &&
