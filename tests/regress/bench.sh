@@ -7,15 +7,9 @@
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=$(realpath "${BUILD:-build/cc}/bench/hpcc-bench")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-echo "KTAP version 1"
-result() {	# result RC NAME [DIAG]
-	n=$((n + 1))
-	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
-}
+# shellcheck source=tests/lib/sh/ktap.sh
+. "$here/tests/lib/sh/ktap.sh"
+ktap_begin
 cd "$here" || exit 1
 # shellcheck source=tests/lib/sh/producers.sh
 . tests/lib/sh/producers.sh

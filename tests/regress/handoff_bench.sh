@@ -7,16 +7,10 @@
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$(realpath "${BUILD:-build/cc}/bench")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-echo "KTAP version 1"
+# shellcheck source=tests/lib/sh/ktap.sh
+. "$here/tests/lib/sh/ktap.sh"
+ktap_begin
 echo "1..6"
-result() {	# result RC NAME [DIAG]
-	n=$((n + 1))
-	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
-}
 cd "$here" || exit 1
 
 "$dir/handoff/handoff-bench" turn --ops 100 >"$tmp/new" 2>&1 &&

@@ -16,11 +16,8 @@
 . "$(dirname "$0")/../lib/sh/common.sh"
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
-n=0 failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+ktap_begin
 cd "$tmp" || exit 1
-echo "KTAP version 1"
 echo "1..9"
 
 # The tree: lib/hpcc laid out as a kernel tree (and a variant).
