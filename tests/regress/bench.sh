@@ -21,16 +21,7 @@ bench_rows "$tmp/q.json" >"$tmp/chk" 2>&1
 result $? bench_quick_rows "$(tail -n 2 "$tmp/chk" | tr '\n' ' ')"
 
 # Bad input: exit 2, one line.
-bad() {	# NAME CMD...
-	local name=$1
-	shift
-	"$@" >"$tmp/o" 2>"$tmp/e"
-	local rc=$? lines
-	lines=$(wc -l <"$tmp/e")
-	result "$([ $rc = 2 ] && [ "$lines" = 1 ]; echo $?)" "bad_input_$name" \
-		"rc $rc, $lines lines: $(head -n 2 "$tmp/e")"
-}
-bad sections "$BIN" --sections shape,nope
-bad batch "$BIN" --batch 48
+bad_input sections "$BIN" --sections shape,nope
+bad_input batch "$BIN" --batch 48
 
 exit $((failed > 0))

@@ -26,18 +26,9 @@ python3 tests/lib/producer_check.py handoff "$tmp/h.json" >"$tmp/chk" 2>&1
 result $? handoff_json_cases "$(tail -n 2 "$tmp/chk" | tr '\n' ' ')"
 
 # Bad input: exit 2, one line.
-bad() {	# NAME CMD...
-	local name=$1
-	shift
-	"$@" >"$tmp/o" 2>"$tmp/e"
-	local rc=$? lines
-	lines=$(wc -l <"$tmp/e")
-	result "$([ $rc = 2 ] && [ "$lines" = 1 ]; echo $?)" "bad_input_$name" \
-		"rc $rc, $lines lines: $(head -n 2 "$tmp/e")"
-}
-bad case "$dir/handoff/handoff-bench" spin
-bad ops "$dir/handoff/handoff-bench" turn --ops 0
-bad reps bench/handoff/run --reps x --dir "$dir" --out "$tmp/x.json"
+bad_input case "$dir/handoff/handoff-bench" spin
+bad_input ops "$dir/handoff/handoff-bench" turn --ops 0
+bad_input reps bench/handoff/run --reps x --dir "$dir" --out "$tmp/x.json"
 
 [ "$n" = 6 ] || { echo "# $n results, the plan says 6"; failed=1; }
 exit $((failed > 0))

@@ -127,29 +127,20 @@ mutate columns '0,/^       8     40 /s/  [0-9.]* [0-9.]*-[0-9.]*\(us\|ms\|s\)\?$
 mutate commit 's/^Commit /Kommit /'
 
 # Bad input: exit 2, one line.
-bad() {	# NAME CMD...
-	local name=$1
-	shift
-	"$@" >"$tmp/o" 2>"$tmp/e"
-	local rc=$? lines
-	lines=$(wc -l <"$tmp/e")
-	result "$([ $rc = 2 ] && [ "$lines" = 1 ]; echo $?)" "bad_input_$name" \
-		"rc $rc, $lines lines: $(head -n 2 "$tmp/e")"
-}
-bad report_option scripts/report --bogus
-bad report_seeds scripts/report --bin "$BIN" --out "$tmp/x" --seeds 0,a
-bad report_reps scripts/report --bin "$BIN" --out "$tmp/x" --reps 1
-bad report_bin scripts/report --bin /nonexistent --out "$tmp/x"
-bad report_window_bin scripts/report --bin "$BIN" --out "$tmp/x" --window-bin "$BIN"
-bad producer_section "$BIN" --section nope
-bad producer_reps "$BIN" --section latency --reps 2
-bad producer_seeds "$BIN" --section order --seeds 1,,x
-bad producer_option "$BIN" --frobnicate
-bad producer_no_section "$BIN" --tiny
+bad_input report_option scripts/report --bogus
+bad_input report_seeds scripts/report --bin "$BIN" --out "$tmp/x" --seeds 0,a
+bad_input report_reps scripts/report --bin "$BIN" --out "$tmp/x" --reps 1
+bad_input report_bin scripts/report --bin /nonexistent --out "$tmp/x"
+bad_input report_window_bin scripts/report --bin "$BIN" --out "$tmp/x" --window-bin "$BIN"
+bad_input producer_section "$BIN" --section nope
+bad_input producer_reps "$BIN" --section latency --reps 2
+bad_input producer_seeds "$BIN" --section order --seeds 1,,x
+bad_input producer_option "$BIN" --frobnicate
+bad_input producer_no_section "$BIN" --tiny
 
 # A REPORT.md the script did not write is never overwritten.
 mkdir -p "$tmp/user" && echo "my notes" >"$tmp/user/REPORT.md"
-bad foreign_report scripts/report --bin "$BIN" --out "$tmp/user" --tiny
+bad_input foreign_report scripts/report --bin "$BIN" --out "$tmp/user" --tiny
 result "$([ "$(cat "$tmp/user/REPORT.md")" = "my notes" ]; echo $?)" foreign_report_kept
 
 [ "$n" = 30 ] || { echo "# $n results, the plan says 30"; failed=1; }

@@ -26,3 +26,15 @@ result() {
 	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '%s\n' "$3" | sed 's/^/# /'
 	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
 }
+
+# bad_input NAME CMD...: CMD refuses its input as the project's programs
+# must, exit 2 and one line on stderr; the result is named bad_input_NAME.
+bad_input() {
+	local name=$1 rc lines
+	shift
+	"$@" >"$tmp/o" 2>"$tmp/e"
+	rc=$?
+	lines=$(wc -l <"$tmp/e")
+	result "$([ $rc = 2 ] && [ "$lines" = 1 ]; echo $?)" "bad_input_$name" \
+		"rc $rc, $lines lines: $(head -n 2 "$tmp/e")"
+}
