@@ -44,3 +44,14 @@ def run(prog, main, *args):
 	except Usage as e:
 		die(prog, e)
 	sys.exit(rc)
+
+
+def named(checks, argv):
+	"""A program of named subcommands: @argv is [PROG, NAME, ARG...] and
+	@checks maps NAME to (function, how many ARGs). Returns the function's
+	return on the ARGs (None: 0); otherwise "usage: PROG NAME ARG..." and 2."""
+	if len(argv) < 2 or argv[1] not in checks or len(argv) - 2 != checks[argv[1]][1]:
+		prog = argv[0].rsplit("/", 1)[-1] if argv else "?"
+		print(f"usage: {prog} NAME ARG... (NAME: {', '.join(checks)})", file=sys.stderr)
+		return 2
+	return checks[argv[1]][0](*argv[2:]) or 0

@@ -9,15 +9,9 @@ set -u
 STRESS=${STRESS:-${BUILD:-build/cc}/stress}
 STRESS=$(realpath "$STRESS")
 here=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-echo "KTAP version 1"
-result() {	# result OK NAME [DIAG]
-	n=$((n + 1))
-	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
-}
+# shellcheck source=tests/lib/sh/ktap.sh
+. "$here/tests/lib/sh/ktap.sh"
+ktap_begin
 
 STRESS_SELFTEST=1 "$STRESS" --help >"$tmp/help"
 STRESS_SELFTEST=1 "$STRESS" --help-markdown >"$tmp/md"

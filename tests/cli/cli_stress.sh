@@ -8,23 +8,13 @@
 # --duration 0), except the watchdog and signal checks, which are about time.
 set -u
 STRESS=${STRESS:-${BUILD:-build/cc}/stress}
-n=0 failed=0
 STRESS=$(realpath "$STRESS")
 here=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/lib/sh/common.sh
 . "$here/lib/sh/common.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1	# files a run may write (e.g. replay files) stay in $tmp
-
 # The number of results is known at the end only: no plan (KTAP allows it).
-echo "KTAP version 1"
-
-result() {	# result OK NAME [DIAG]
-	n=$((n + 1))
-	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '%s\n' "$3" | sed 's/^/# /'
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
-}
+ktap_begin
+cd "$tmp" || exit 1	# files a run may write (e.g. replay files) stay in $tmp
 
 # Plain options.
 "$STRESS" --help >"$tmp/out" 2>&1

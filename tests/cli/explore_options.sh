@@ -22,15 +22,10 @@ if [ ! -x "$XP" ]; then
 fi
 # Not tests/lib/sh/common.sh: its python3 lookup would cost more CPU than
 # every check here.
-n=0 failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lib/sh/ktap.sh
+. "$here/lib/sh/ktap.sh"
+test_frame
 cd "$tmp" || exit 1
-result() {
-	n=$((n + 1))
-	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '%s\n' "$3" | sed 's/^/# /'
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
-}
 
 # option LOW HIGH, as docs/explore.md's option list states them.
 ranges='cpus 2 4

@@ -7,19 +7,11 @@
 #    counts in the report).
 set -u
 STRESS=${STRESS:-${BUILD:-build/cc}/stress}
-n=0 failed=0
 STRESS=$(realpath "$STRESS")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lib/sh/ktap.sh
+. "$(dirname "$0")/../lib/sh/ktap.sh"
+ktap_begin
 cd "$tmp" || exit 1
-
-echo "KTAP version 1"
-
-result() {	# result OK NAME [DIAG]
-	n=$((n + 1))
-	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
-}
 
 # Both two-pass algorithms and the precise pass: every quiescent audit
 # covers the three. A run may meet no quiescent point free of a kill, so a

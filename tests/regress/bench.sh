@@ -7,15 +7,9 @@
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=$(realpath "${BUILD:-build/cc}/bench/hpcc-bench")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-echo "KTAP version 1"
-result() {	# result RC NAME [DIAG]
-	n=$((n + 1))
-	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
-}
+# shellcheck source=tests/lib/sh/ktap.sh
+. "$here/tests/lib/sh/ktap.sh"
+ktap_begin
 cd "$here" || exit 1
 # shellcheck source=tests/lib/sh/producers.sh
 . tests/lib/sh/producers.sh
@@ -27,16 +21,7 @@ bench_rows "$tmp/q.json" >"$tmp/chk" 2>&1
 result $? bench_quick_rows "$(tail -n 2 "$tmp/chk" | tr '\n' ' ')"
 
 # Bad input: exit 2, one line.
-bad() {	# NAME CMD...
-	local name=$1
-	shift
-	"$@" >"$tmp/o" 2>"$tmp/e"
-	local rc=$? lines
-	lines=$(wc -l <"$tmp/e")
-	result "$([ $rc = 2 ] && [ "$lines" = 1 ]; echo $?)" "bad_input_$name" \
-		"rc $rc, $lines lines: $(head -n 2 "$tmp/e")"
-}
-bad sections "$BIN" --sections shape,nope
-bad batch "$BIN" --batch 48
+bad_input sections "$BIN" --sections shape,nope
+bad_input batch "$BIN" --batch 48
 
 exit $((failed > 0))

@@ -49,36 +49,7 @@ wide=$(grep '^|' "$dir/out/section5.md" "$dir/out/section6.md" | awk -F: 'length
 [ -z "$wide" ] || { ok=0; echo "# table lines over 72 columns: $wide"; }
 result report_section_markdown $ok
 
-python3 - "$dir/out/compaction.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert d["seeds"] == [1, 2] and d["quick"] is True and d["invariants_hold"] is True
-main = [r["kernel"] for r in d["frag_bench"][0]["runs"] if r["table"] == "main"]
-assert main == ["Base", "Limit", "Nonmovable", "Redesign", "Threshold", "Stable"], main
-r = d["frag_bench"][0]["runs"][0]
-assert r["alloc_fast"] + r["alloc_async"] + r["alloc_reclaim"] + r["alloc_sync"] == r["alloc_success"]
-assert sum(r["mode_stall"]) == r["compact_stall"]
-assert isinstance(d["section6"]["answer"]["keeps_10x_cut"], bool)
-assert d["churn"][0]["exit"] == 0 and d["churn"][0]["checks"] > 0
-# Section 5's calibration and section 6's sweep and limit over time.
-cal = d["frag_bench_calibrated"][0]
-assert cal["pin_churn"] > 0 and "calibrated" in d["section5"], cal["pin_churn"]
-sw = d["section6"]["sweep"]
-assert sorted({(p["mult"], p["weight"]) for p in sw}) == \
-    [(m, w) for m in (1, 2, 4) for w in (2, 8, 32)], sw
-for p in sw + list(d["section6"]["trace"].values()):
-    assert len(p["limit_trace"]) == 100 and p["trace_step"] == 3, p
-# Every sweep point on every seed, its loss and cut against Redesign on
-# the same seed.
-for p in sw:
-    assert p["seeds"] == [1, 2], p["seeds"]
-    for i, c in enumerate(d["frag_bench_calibrated"]):
-        red = [r for r in c["runs"] if r["table"] == "main" and r["kernel"] == "Redesign"][0]
-        assert abs(p["success_n"][i] + p["loss_points"][i] -
-                   100.0 * red["alloc_success"] / c["requests"]) < 1e-9, (p, i)
-        assert abs(p["cut"][i] - red["compact_migrate_scanned"] /
-                   max(p["migrate_scanned"][i], 1)) < 1e-9, (p, i)
-PY
+python3 tests/lib/producer_check.py compaction "$dir/out/compaction.json"
 result report_section_json "$([ $? -eq 0 ] && echo 1 || echo 0)"
 
 ok=1

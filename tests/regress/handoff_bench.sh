@@ -7,16 +7,10 @@
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$(realpath "${BUILD:-build/cc}/bench")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-echo "KTAP version 1"
+# shellcheck source=tests/lib/sh/ktap.sh
+. "$here/tests/lib/sh/ktap.sh"
+ktap_begin
 echo "1..6"
-result() {	# result RC NAME [DIAG]
-	n=$((n + 1))
-	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
-}
 cd "$here" || exit 1
 
 "$dir/handoff/handoff-bench" turn --ops 100 >"$tmp/new" 2>&1 &&
@@ -28,37 +22,13 @@ result $rc handoff_builds_differ "$(cat "$tmp/new" "$tmp/old" | tr '\n' ' ')"
 bench/handoff/run --quick --reps 1 --dir "$dir" --out "$tmp/h.json" >"$tmp/out" 2>&1
 rc=$?
 result $rc handoff_quick_runs "$(tail -n 3 "$tmp/out" | tr '\n' ' ')"
-python3 - "$tmp/h.json" >"$tmp/chk" 2>&1 <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-cases = [p["case"] for p in d["points"]]
-assert cases == ["frag_model", "turn", "vcpu", "migrate", "kunit"], cases
-for p in d["points"]:
-    for side in ("new", "old"):
-        for k in ("user_s", "sys_s", "cpu_s", "vcs", "ivcs"):
-            assert p[side][k]["median"] >= 0, (p["case"], side, k)
-goals = {p["case"]: p["goal"] for p in d["points"]}
-assert goals["kunit"] is None and goals["vcpu"] is None, goals
-for c in ("frag_model", "turn"):
-    g = goals[c]
-    assert g["metric"] == "sys_per_cpu" and g["limit"] == 0.2, (c, g)
-    assert g["met"] == (g["median"] <= g["limit"]), (c, g)
-PY
+python3 tests/lib/producer_check.py handoff "$tmp/h.json" >"$tmp/chk" 2>&1
 result $? handoff_json_cases "$(tail -n 2 "$tmp/chk" | tr '\n' ' ')"
 
 # Bad input: exit 2, one line.
-bad() {	# NAME CMD...
-	local name=$1
-	shift
-	"$@" >"$tmp/o" 2>"$tmp/e"
-	local rc=$? lines
-	lines=$(wc -l <"$tmp/e")
-	result "$([ $rc = 2 ] && [ "$lines" = 1 ]; echo $?)" "bad_input_$name" \
-		"rc $rc, $lines lines: $(head -n 2 "$tmp/e")"
-}
-bad case "$dir/handoff/handoff-bench" spin
-bad ops "$dir/handoff/handoff-bench" turn --ops 0
-bad reps bench/handoff/run --reps x --dir "$dir" --out "$tmp/x.json"
+bad_input case "$dir/handoff/handoff-bench" spin
+bad_input ops "$dir/handoff/handoff-bench" turn --ops 0
+bad_input reps bench/handoff/run --reps x --dir "$dir" --out "$tmp/x.json"
 
 [ "$n" = 6 ] || { echo "# $n results, the plan says 6"; failed=1; }
 exit $((failed > 0))

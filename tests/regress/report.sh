@@ -10,15 +10,9 @@ set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=$(realpath "${BUILD:-build/cc}/bench/hpcc-report")
 CHECK="python3 $here/tests/lib/report_check.py"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-echo "KTAP version 1"
-result() {	# result RC NAME [DIAG]
-	n=$((n + 1))
-	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
-}
+# shellcheck source=tests/lib/sh/ktap.sh
+. "$here/tests/lib/sh/ktap.sh"
+ktap_begin
 cd "$here" || exit 1
 # shellcheck source=tests/lib/sh/producers.sh
 . tests/lib/sh/producers.sh
@@ -65,19 +59,7 @@ result "$([ $rc = 0 ] && grep -q "^    $h mm/oom_kill.c\$" "$tmp/k/REPORT.md" &&
 
 # Section 3's concurrent half: oom_race's quiescent shortfall distribution per
 # CPU count, from its JSON report; without a ./stress it says so (control).
-python3 - "$tmp/r" >"$tmp/conc" 2>&1 <<'PY'
-import json, os, sys
-d = sys.argv[1]
-pts = json.load(open(os.path.join(d, "report.json")))["oom"]["imprecision"]["concurrent"]["points"]
-assert [p["nr_cpus"] for p in pts] == [8, 16], pts
-for p in pts:
-    assert p["rc"] == 0 and p["quiescent_points"] >= 1, p
-    q = p["shortfall"]["v16"]
-    assert q["selections"] >= 1 and 0 <= q["shortfall_pages_median"] <= q["shortfall_pages_p99"] \
-        <= q["shortfall_pages_max"], q
-text = open(os.path.join(d, "REPORT.md")).read()
-assert "Under the stress's concurrent churn" in text and "  >W\n" in text, "no table"
-PY
+python3 tests/lib/producer_check.py report-concurrent "$tmp/r" >"$tmp/conc" 2>&1
 result $? report_concurrent_distribution "$(tail -n 2 "$tmp/conc")"
 c=$(grep -c '^Concurrent churn: not measured (no /nonexistent)' "$tmp/c/REPORT.md")
 result "$([ "$c" = 1 ] && ! grep -q 'Concurrent churn: not measured' "$tmp/r/REPORT.md"; echo $?)" \
@@ -93,19 +75,7 @@ result "$(grep -q -- "--kernel-src $fx\$" "$tmp/k/compaction/args" &&
 # much here; tests/seam/koom_seam.sh runs that build); the model-only render is
 # the control.
 cp -r "$tmp/k" "$tmp/t"
-python3 - "$tmp/t/report.json" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-for s in ("latency", "order", "imprecision"):
-    r["oom"][s]["implementation"]["v16"] = "kernel T/mm/oom_kill.c (two-pass)"
-lat = r["oom"]["latency"]
-lat["model_twin"] = "v16"
-for p in lat["points"] + lat.get("conditions", []):
-    if "latency_us" in p:
-        p["latency_us"]["model_twin"] = p["latency_us"]["v16"]
-        p["ratios"]["kernel_vs_model"] = {"median": 1.0, "min": 0.9, "max": 1.1}
-json.dump(r, open(sys.argv[1], "w"))
-PY
+python3 tests/lib/report_tree_twin.py "$tmp/t/report.json"
 scripts/report --render "$tmp/t" >/dev/null 2>&1
 rc=$?
 result "$([ $rc = 0 ] && grep -q '^    CPUs  procs .* v16 (tree)\( \|$\)' "$tmp/t/REPORT.md" &&
@@ -157,29 +127,20 @@ mutate columns '0,/^       8     40 /s/  [0-9.]* [0-9.]*-[0-9.]*\(us\|ms\|s\)\?$
 mutate commit 's/^Commit /Kommit /'
 
 # Bad input: exit 2, one line.
-bad() {	# NAME CMD...
-	local name=$1
-	shift
-	"$@" >"$tmp/o" 2>"$tmp/e"
-	local rc=$? lines
-	lines=$(wc -l <"$tmp/e")
-	result "$([ $rc = 2 ] && [ "$lines" = 1 ]; echo $?)" "bad_input_$name" \
-		"rc $rc, $lines lines: $(head -n 2 "$tmp/e")"
-}
-bad report_option scripts/report --bogus
-bad report_seeds scripts/report --bin "$BIN" --out "$tmp/x" --seeds 0,a
-bad report_reps scripts/report --bin "$BIN" --out "$tmp/x" --reps 1
-bad report_bin scripts/report --bin /nonexistent --out "$tmp/x"
-bad report_window_bin scripts/report --bin "$BIN" --out "$tmp/x" --window-bin "$BIN"
-bad producer_section "$BIN" --section nope
-bad producer_reps "$BIN" --section latency --reps 2
-bad producer_seeds "$BIN" --section order --seeds 1,,x
-bad producer_option "$BIN" --frobnicate
-bad producer_no_section "$BIN" --tiny
+bad_input report_option scripts/report --bogus
+bad_input report_seeds scripts/report --bin "$BIN" --out "$tmp/x" --seeds 0,a
+bad_input report_reps scripts/report --bin "$BIN" --out "$tmp/x" --reps 1
+bad_input report_bin scripts/report --bin /nonexistent --out "$tmp/x"
+bad_input report_window_bin scripts/report --bin "$BIN" --out "$tmp/x" --window-bin "$BIN"
+bad_input producer_section "$BIN" --section nope
+bad_input producer_reps "$BIN" --section latency --reps 2
+bad_input producer_seeds "$BIN" --section order --seeds 1,,x
+bad_input producer_option "$BIN" --frobnicate
+bad_input producer_no_section "$BIN" --tiny
 
 # A REPORT.md the script did not write is never overwritten.
 mkdir -p "$tmp/user" && echo "my notes" >"$tmp/user/REPORT.md"
-bad foreign_report scripts/report --bin "$BIN" --out "$tmp/user" --tiny
+bad_input foreign_report scripts/report --bin "$BIN" --out "$tmp/user" --tiny
 result "$([ "$(cat "$tmp/user/REPORT.md")" = "my notes" ]; echo $?)" foreign_report_kept
 
 [ "$n" = 30 ] || { echo "# $n results, the plan says 30"; failed=1; }

@@ -38,22 +38,8 @@ for t in flat split; do
 		bad+="$t: $(cat "$log")"$'\n'
 		continue
 	fi
-	python3 - "$work/probe-$t/kcompact_defer.c" <<'PY' || bad+="$t: extracted text differs"$'\n'
-import re, sys
-out = open(sys.argv[1]).read()
-parts = re.split(r'^#line (\d+) "([^"]*)"\n', out, flags=re.M)
-assert parts[0] == '', 'text before the first #line'
-names = []
-for ln, path, body in zip(parts[1::3], parts[2::3], parts[3::3]):
-    body = body.rstrip('\n')
-    lines = open(path).read().split('\n')
-    got = body.split('\n')
-    assert lines[int(ln) - 1:int(ln) - 1 + len(got)] == got, 'not verbatim at %s:%s' % (path, ln)
-    m = re.match(r'#define (\w+)', body) or re.search(r'(\w+)\(', body)
-    names.append(m.group(1))
-assert names == ['COMPACT_MAX_DEFER_SHIFT', 'defer_compaction', 'compaction_deferred',
-                 'compaction_defer_reset', 'compaction_restarting'], names
-PY
+	python3 tests/lib/extract_check.py kcompact "$work/probe-$t/kcompact_defer.c" ||
+		bad+="$t: extracted text differs"$'\n'
 	sha=$(sha256sum "$tree/mm/compaction.c" | cut -d' ' -f1)
 	grep -q "KCOMPACT_SHA256.*\"$sha\"" "$work/probe-$t/kcompact_api.h" ||
 		bad+="$t: kcompact_api.h does not carry the file's sha256 $sha"$'\n'

@@ -214,17 +214,7 @@ fi
 trap 'umount "$tmp/full" 2>/dev/null; rm -rf "$tmp"' EXIT
 echo '{"old": true}' >full/out.json
 head -c 12k /dev/zero >full/filler 2>/dev/null
-PYTHONPATH="$root/scripts" python3 -B - "$root/scripts/kernel-series" full/out.json >out 2>err <<'EOF'
-import sys
-from hpccpy.load import load_script
-ks = load_script("kernel-series", sys.argv[1])
-try:
-	ks.write_file(sys.argv[2], "x" * 65536)
-except ks.WriteError as e:
-	print(e)
-	sys.exit(3)
-sys.exit(0)
-EOF
+python3 "$root/tests/lib/kernel_series_cases.py" enospc full/out.json >out 2>err
 r=$?
 [ $r = 3 ] && grep -q 'No space left on device' out && [ ! -s err ] &&
 	[ "$(cat full/out.json)" = '{"old": true}' ] && [ "$(ls -A full | wc -l)" = 2 ]

@@ -16,11 +16,8 @@
 . "$(dirname "$0")/../lib/sh/common.sh"
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
-n=0 failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+ktap_begin
 cd "$tmp" || exit 1
-echo "KTAP version 1"
 echo "1..9"
 
 # The tree: lib/hpcc laid out as a kernel tree (and a variant).
@@ -99,57 +96,7 @@ after=$(g for-each-ref; g status --porcelain; g rev-parse HEAD)
 result $? repository_unchanged "before: $before"$'\n'"after: $after"
 
 # kernel-series' column and exit status (its checkpatch step only).
-out=$(PYTHONPATH="$root/scripts" python3 -B - "$root/scripts/kernel-series" "$tmp/repo" "${h[@]}" <<'EOF' 2>&1
-import contextlib
-import io
-import sys
-
-from hpccpy.load import load_script
-
-ks = load_script("kernel-series", sys.argv[1])
-repo, revs = sys.argv[2], sys.argv[3:]
-bad = []
-
-
-def rows_of(hs):
-	return [{"hash": x, "short": x[:12], "subject": "s " + x[:4], "touches": [], "key": x,
-		 "cached_from": None, "regressed": [],
-		 "v": {"builds": "yes", "unit": {"pass": 1, "fail": 0, "skip": 0}, "ufail": [],
-		       "stress": {}}} for x in hs]
-
-
-rows = rows_of(revs[:4])
-ks.checkpatch(repo, rows)
-got = [r.get("checkpatch", {}).get("verdict") for r in rows]
-if got != [None, "PASS", "FAIL", "SKIP"]:
-	bad.append(f"verdicts {got}")
-if ks.exit_status([], rows) != 1:
-	bad.append(f"exit with a FAIL: {ks.exit_status([], rows)}")
-t = io.StringIO()
-with contextlib.redirect_stdout(t):
-	ks.table(rows, [], None)
-lines = t.getvalue().splitlines()
-if not lines[0].endswith(" checkpatch |") or lines[1].count("|") != lines[0].count("|"):
-	bad.append(f"header {lines[:2]}")
-if not lines[3].endswith("| PASS |") or \
-   not lines[4].endswith("| **FAIL** (1 errors, 0 warnings: ERROR: trailing whitespace) |") or \
-   not lines[5].endswith("| SKIP (no scripts/checkpatch.pl) |") or not lines[2].endswith("| - |"):
-	bad.append("rows " + " / ".join(lines[2:6]))
-k = io.StringIO()
-with contextlib.redirect_stdout(k):
-	ks.ktap(rows, [])
-if f"not ok 3 {revs[2][:12]}" not in k.getvalue() or "not ok 2" in k.getvalue():
-	bad.append("ktap " + k.getvalue())
-ok = [rows[0], rows[1], rows[3]]
-if ks.exit_status([], ok) != 0:
-	bad.append(f"exit with PASS and SKIP: {ks.exit_status([], ok)}")
-rows = rows_of([revs[0], revs[4]])
-ks.checkpatch(repo, rows)
-if ks.exit_status([], rows) != 4:
-	bad.append(f"exit with a no verdict: {ks.exit_status([], rows)}")
-print("\n".join(bad))
-EOF
-)
+out=$(python3 "$root/tests/lib/kernel_series_cases.py" checkpatch "$tmp/repo" "${h[@]}" 2>&1)
 [ -z "$out" ]
 result $? series_checkpatch_column "$out"
 [ $failed = 0 ]

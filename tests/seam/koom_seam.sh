@@ -23,22 +23,7 @@ bad=
 src=$fx/two-pass/mm/oom_kill.c
 out=$(scripts/kextract -DCONFIG_MMU "$src" select_bad_process oom_badness \
 	max_precise_badness_sums 2>"$log") || bad+="kextract failed: $(cat "$log")"$'\n'
-python3 <(cat <<'PY'
-import re, sys
-text = open(sys.argv[1]).read()
-out = sys.stdin.read()
-parts = re.split(r'^#line (\d+) "[^"]*"\n', out, flags=re.M)
-assert parts[0] == '', 'text before the first #line'
-lines, bodies = parts[1::2], parts[2::2]
-names = []
-for ln, body in zip(lines, bodies):
-    body = body[:-1] if body.endswith('\n\n') else body
-    start = sum(len(l) + 1 for l in text.split('\n')[:int(ln) - 1])
-    assert text[start:start + len(body)] == body, 'not verbatim at line ' + ln
-    names.append(re.search(r'(\w+)\s*(\(|=)', body).group(1))
-assert names == ['max_precise_badness_sums', 'oom_badness', 'select_bad_process'], names
-PY
-) "$src" <<<"$out" || bad+="extracted text differs from the file"$'\n'
+python3 tests/lib/extract_check.py oom "$src" <<<"$out" || bad+="extracted text differs from the file"$'\n'
 result 1 kextract_verbatim_in_source_order
 
 # 2. #if branches: the configuration picks one definition.
@@ -62,13 +47,7 @@ refused declared-only mm_trace_fixture "$v/decl.c" \
 	bash -c "printf 'void mm_trace_fixture(int x);\n' > $v/decl.c; scripts/kextract $v/decl.c mm_trace_fixture"
 sed -e 's/^static int oom_evaluate_task(/\tstatic int oom_evaluate_task(/' "$src" >"$v/indented.c"
 refused indented oom_evaluate_task "$v/indented.c" scripts/kextract "$v/indented.c" oom_evaluate_task
-python3 - "$src" "$v/brace.c" <<'EOF'
-import sys
-s = open(sys.argv[1]).read()
-i = s.index('long oom_badness(')
-j = s.index('\n}\n', i)
-open(sys.argv[2], 'w').write(s[:j] + '\n\t}\n' + s[j + 3:])
-EOF
+python3 tests/lib/extract_check.py brace "$src" "$v/brace.c"
 refused closing-brace oom_badness "$v/brace.c" scripts/kextract "$v/brace.c" oom_badness
 printf 'static void fixture_twice(void)\n{\n}\n\nstatic void fixture_twice(void)\n{\n}\n' >"$v/twice.c"
 refused duplicate fixture_twice "$v/twice.c" scripts/kextract "$v/twice.c" fixture_twice
@@ -126,18 +105,7 @@ variant noscan '/^static void select_bad_process_iter/,/^}/d'
 refused no-iter select_bad_process_iter "$work/bad-noscan/mm/oom_kill.c" \
 	scripts/koom-probe "$work/bad-noscan" "$work/bad-noscan/o" "$work/bad-noscan/o"
 mktree "$work/bad-order" two-pass
-python3 - "$work/bad-order/mm/oom_kill.c" <<'EOF'
-import sys
-p = sys.argv[1]
-s = open(p).read()
-i = s.index('static void select_bad_process_iter(')
-j = s.index('\n}\n', i) + 3
-scan = s[i:j]
-s = s[:i] + s[j:]
-k = s.index('static int oom_evaluate_task(')
-s = s[:k] + 'static int oom_evaluate_task(struct task_struct *task, void *arg);\n\n' + scan + '\n' + s[k:]
-open(p, 'w').write(s)
-EOF
+python3 tests/lib/extract_check.py scan-first "$work/bad-order/mm/oom_kill.c"
 refused helper-after-scan oom_evaluate_task "$work/bad-order/mm/oom_kill.c" \
 	scripts/koom-probe "$work/bad-order" "$work/bad-order/o" "$work/bad-order/o"
 mktree "$work/bad-acc" two-pass

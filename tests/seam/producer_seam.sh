@@ -41,11 +41,7 @@ make --no-print-directory -j2 KERNEL_SRC="$ks" BUILD="$kb" CC="${CC:-cc}" \
 	"$kb/bench/hpcc-bench" >"$tmp/kb" 2>&1 &&
 "$kb/bench/hpcc-bench" $BENCH_SMALL --out "$tmp/acc.json" >>"$tmp/kb" 2>&1 &&
 bench_rows "$tmp/acc.json" >>"$tmp/kb" 2>&1 &&
-python3 - "$tmp/acc.json" "$ks" >>"$tmp/kb" 2>&1 <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert d["meta"]["hpcc_source"] == sys.argv[2], d["meta"]["hpcc_source"]
-PY
+python3 tests/lib/producer_check.py bench-source "$tmp/acc.json" "$ks" >>"$tmp/kb" 2>&1
 result $? bench_point_per_process \
 	"$(grep -v '^\(cc\|clang\|ar\|rm\|make\|#\) ' "$tmp/kb" | tail -n 3 | tr '\n' ' ')"
 
@@ -58,16 +54,8 @@ for s in latency order imprecision exact; do	# a second boot is refused
 	"$kb/bench/hpcc-report" --tiny --section $s \
 		--out "$tmp/acc-$s.json" >>"$tmp/kb" 2>&1 || { kfail=$s; break; }
 done
-[ -z "$kfail" ] && python3 - "$tmp" "$ks" >>"$tmp/kb" 2>&1 <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1] + "/acc-imprecision.json"))
-assert d["window_code"]["counter"] == sys.argv[2], d["window_code"]
-pts = [(p["nr_cpus"], p["window_pages"], p["shape_window_pages"]) for p in d["points"]]
-assert [p[0] for p in pts] == [8, 16], pts
-assert all(w == s for _, w, s in pts), "window differs from lib/shape's: %s" % pts
-a = json.load(open(sys.argv[1] + "/acc-order.json"))["accuracy"]
-assert a["window_pages"] == a["shape_window_pages"], a
-PY
+[ -z "$kfail" ] &&
+	python3 tests/lib/producer_check.py report-window "$tmp" "$ks" >>"$tmp/kb" 2>&1
 result $? report_point_per_process \
 	"$(grep -v '^\(cc\|clang\|ar\|rm\|make\) ' "$tmp/kb" | tail -n 3 | tr '\n' ' ')"
 
@@ -75,14 +63,7 @@ ki=tests/seam/fixtures/ktrees/int-items
 make --no-print-directory -j2 report KERNEL_SRC="$ki" BUILD="$kf/report-int" \
 	CC="${CC:-cc}" REPORT_DIR="$tmp/im" REPORT_ARGS=--tiny >"$tmp/ib" 2>&1
 rc=$?
-python3 - "$tmp/im/report.json" >>"$tmp/ib" 2>&1 <<'PY'
-import json, sys
-w = json.load(open(sys.argv[1]))["oom"]["imprecision"]["tree_window"]
-assert w["rc"] == 0 and w["api"].startswith("shape=int-items"), w
-assert [(p["nr_cpus"], p["batch"]) for p in w["points"]] == \
-    [(8, 32), (8, 128), (16, 32), (16, 128)], w
-assert all(p["window_pages"] == p["under_pages"] + p["over_pages"] > 0 for p in w["points"]), w
-PY
+python3 tests/lib/producer_check.py report-int-window "$tmp/im/report.json" >>"$tmp/ib" 2>&1
 wrc=$?
 result "$([ $rc = 0 ] && [ $wrc = 0 ] && report_said_int "$tmp/im" &&
 	grep -q "NOT THIS TREE'S COUNTER: [^.]*(percpu_counter_tree_precise_sum() present" \

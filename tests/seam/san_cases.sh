@@ -18,18 +18,11 @@ set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # No tests/lib/sh/common.sh: it resolves python3, which this test does not
 # need, and that costs more than the test.
-n=0 failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lib/sh/ktap.sh
+. "$root/tests/lib/sh/ktap.sh"
+ktap_begin
 cd "$tmp" || exit 1
-result() {	# RC NAME [DIAG]: one KTAP line, DIAG on failure
-	n=$((n + 1))
-	[ "$1" = 0 ] && { echo "ok $n $2"; return; }
-	[ -z "${3:-}" ] || printf '%s\n' "$3" | sed 's/^/# /'
-	echo "not ok $n $2"; failed=$((failed + 1))
-}
 sc=$root/scripts/san-cases
-echo "KTAP version 1"
 echo "1..5"
 
 # The runner's shape (tests/lib/ktap.c): a failed case's summary line

@@ -8,10 +8,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 root=$(cd "$here/.." && pwd)
 # shellcheck source=tests/lib/sh/common.sh
 . "$here/lib/sh/common.sh"
-n=0 failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-echo "KTAP version 1"
+ktap_begin
 
 out=$(cd "$root" && scripts/docs-counts --check 2>&1)
 result $? mutant_counts_current "$out"

@@ -9,10 +9,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 root=$(cd "$here/.." && pwd)
 # shellcheck source=tests/lib/sh/common.sh
 . "$here/lib/sh/common.sh"
-n=0 failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-echo "KTAP version 1"
+ktap_begin
 for tool in shellcheck pyflakes3; do
 	if ! command -v "$tool" >/dev/null; then
 		echo "1..1"

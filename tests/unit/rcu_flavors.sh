@@ -6,17 +6,9 @@
 # Env: BUILD (default build/cc). KTAP on stdout.
 set -u
 build=${BUILD:-build/cc}
-n=0 failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-echo "KTAP version 1"
-
-result() {	# result OK NAME [DIAG]
-	n=$((n + 1))
-	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '# %s\n' "$3"
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
-}
+# shellcheck source=tests/lib/sh/ktap.sh
+. "$(dirname "$0")/../lib/sh/ktap.sh"
+ktap_begin
 
 for prog in test_rcu test_oom_rcu; do
 	for flavor in memb qsbr bp ck-epoch; do

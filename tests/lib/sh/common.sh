@@ -8,14 +8,15 @@ PYTHON3=$(command python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
 [ -x "$PYTHON3" ] || PYTHON3=$(command -v python3)
 python3() { "$PYTHON3" "$@"; }
 
+# shellcheck source=tests/lib/sh/ktap.sh
+. "${BASH_SOURCE[0]%/*}/ktap.sh"
+
 # test_begin: STRESS (the binary under test, from $STRESS or $BUILD), the
 # n/failed counters, and a private temporary directory as the working
 # directory, removed at exit.
 test_begin() {
 	STRESS=$(realpath "${STRESS:-${BUILD:-build/cc}/stress}")
-	n=0 failed=0
-	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT
+	test_frame
 	cd "$tmp" || exit 1
 }
 
@@ -41,14 +42,6 @@ expect() {
 # (tests/lib/json_set.py).
 json_set() {
 	python3 "${BASH_SOURCE[0]%/*}/../json_set.py" "$@"
-}
-
-# result RC NAME [DIAG]: one KTAP line; DIAG is printed only on failure.
-result() {
-	n=$((n + 1))
-	# Every line of the reason is a KTAP diagnostic.
-	[ -n "${3:-}" ] && [ "$1" != 0 ] && printf '%s\n' "$3" | sed 's/^/# /'
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=$((failed + 1)); fi
 }
 
 # replay_file [KEY VALUE]...: a complete version 2 replay file with those

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Named checks on what the bench and report producers write (bench/,
+scripts/report, bench/compaction, bench/handoff): each reads a JSON file
+(or a report directory), and an assertion that fails names what differs.
+
+Usage: producer_check.py NAME ARG...
+  bench-rows FILE           hpcc-bench's small sweeps (BENCH_SMALL in
+                            tests/lib/sh/producers.sh): a row per CPU count
+                            of every sweep, the library's accuracy range
+                            equal to lib/shape's
+  bench-source FILE SRC     hpcc-bench's meta names SRC as the counter built
+  report-window DIR SRC     hpcc-report's imprecision and order sections in
+                            DIR (acc-imprecision.json, acc-order.json): built
+                            on SRC, windows equal to lib/shape's
+  report-int-window FILE    a report on an int-valued tree: the tree's own
+                            window per CPU count and batch
+  report-concurrent DIR     scripts/report's section 3 concurrent half:
+                            oom_race's shortfall distribution at 8 and 16 CPUs
+  compaction FILE           bench/compaction/report's --quick JSON
+  handoff FILE              bench/handoff/run's --quick JSON
+Exit status: 0 the check holds, 1 it does not (the assertion on stderr),
+2 usage."""
+import json
+import os
+import sys
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.realpath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
+from hpccpy import cli  # noqa: E402
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def bench_rows(path):
+    d = load(path)
+
+    def rows(k, *f):
+        return [tuple(p[x] for x in f) for p in d[k]]
+
+    want = {
+        "accuracy": [(c,) for c in (1, 2, 4, 8, 16, 32, 64)],
+        "memory": [(c,) for c in (1, 2, 4, 8, 16, 32, 64)],
+        "read": [(1,), (8,), (64,)],
+    }
+    for k, w in want.items():
+        assert rows(k, "nr_cpus") == w, "%s rows %s" % (k, rows(k, "nr_cpus"))
+    got = rows("add", "nr_cpus", "threads")
+    assert got == [(2, 1), (2, 2), (8, 1), (8, 2)], "add rows %s" % got
+    got = rows("add_oversub", "nr_cpus", "threads")
+    assert got == [(2, 2), (8, 8)], "add_oversub rows %s" % got
+    assert set(d["precise_fit"]) >= {"hpcc", "split"} and \
+        "hpcc_vs_atomic" in d["approx_flatness"]
+    if d["oom"] is not None:
+        got = [(p["workload"], p["tasks"]) for p in d["oom"]["points"]]
+        assert [t for _, t in got] == [40, 400, 40, 400], "oom rows %s" % got
+    bad = [(a["nr_cpus"], a["hpcc"]["lib_under"], a["hpcc"]["lib_over"],
+            a["hpcc"]["under"], a["hpcc"]["over"]) for a in d["accuracy"]
+           if (a["hpcc"]["lib_under"], a["hpcc"]["lib_over"]) !=
+           (a["hpcc"]["under"], a["hpcc"]["over"])]
+    assert not bad, "library accuracy != lib/shape's (cpus, lib, shape): %s" % bad
+
+
+def bench_source(path, src):
+    d = load(path)
+    assert d["meta"]["hpcc_source"] == src, d["meta"]["hpcc_source"]
+
+
+def report_window(d, src):
+    w = load(os.path.join(d, "acc-imprecision.json"))
+    assert w["window_code"]["counter"] == src, w["window_code"]
+    pts = [(p["nr_cpus"], p["window_pages"], p["shape_window_pages"]) for p in w["points"]]
+    assert [p[0] for p in pts] == [8, 16], pts
+    assert all(w == s for _, w, s in pts), "window differs from lib/shape's: %s" % pts
+    a = load(os.path.join(d, "acc-order.json"))["accuracy"]
+    assert a["window_pages"] == a["shape_window_pages"], a
+
+
+def report_int_window(path):
+    w = load(path)["oom"]["imprecision"]["tree_window"]
+    assert w["rc"] == 0 and w["api"].startswith("shape=int-items"), w
+    assert [(p["nr_cpus"], p["batch"]) for p in w["points"]] == \
+        [(8, 32), (8, 128), (16, 32), (16, 128)], w
+    assert all(p["window_pages"] == p["under_pages"] + p["over_pages"] > 0
+               for p in w["points"]), w
+
+
+def report_concurrent(d):
+    pts = load(os.path.join(d, "report.json"))["oom"]["imprecision"]["concurrent"]["points"]
+    assert [p["nr_cpus"] for p in pts] == [8, 16], pts
+    for p in pts:
+        assert p["rc"] == 0 and p["quiescent_points"] >= 1, p
+        q = p["shortfall"]["v16"]
+        assert q["selections"] >= 1 and \
+            0 <= q["shortfall_pages_median"] <= q["shortfall_pages_p99"] \
+            <= q["shortfall_pages_max"], q
+    with open(os.path.join(d, "REPORT.md")) as f:
+        text = f.read()
+    assert "Under the stress's concurrent churn" in text and "  >W\n" in text, "no table"
+
+
+def compaction(path):
+    d = load(path)
+    assert d["seeds"] == [1, 2] and d["quick"] is True and d["invariants_hold"] is True
+    main = [r["kernel"] for r in d["frag_bench"][0]["runs"] if r["table"] == "main"]
+    assert main == ["Base", "Limit", "Nonmovable", "Redesign", "Threshold", "Stable"], main
+    r = d["frag_bench"][0]["runs"][0]
+    assert r["alloc_fast"] + r["alloc_async"] + r["alloc_reclaim"] + r["alloc_sync"] == \
+        r["alloc_success"]
+    assert sum(r["mode_stall"]) == r["compact_stall"]
+    assert isinstance(d["section6"]["answer"]["keeps_10x_cut"], bool)
+    assert d["churn"][0]["exit"] == 0 and d["churn"][0]["checks"] > 0
+    # Section 5's calibration and section 6's sweep and limit over time.
+    cal = d["frag_bench_calibrated"][0]
+    assert cal["pin_churn"] > 0 and "calibrated" in d["section5"], cal["pin_churn"]
+    sw = d["section6"]["sweep"]
+    assert sorted({(p["mult"], p["weight"]) for p in sw}) == \
+        [(m, w) for m in (1, 2, 4) for w in (2, 8, 32)], sw
+    for p in sw + list(d["section6"]["trace"].values()):
+        assert len(p["limit_trace"]) == 100 and p["trace_step"] == 3, p
+    # Every sweep point on every seed, its loss and cut against Redesign on
+    # the same seed.
+    for p in sw:
+        assert p["seeds"] == [1, 2], p["seeds"]
+        for i, c in enumerate(d["frag_bench_calibrated"]):
+            red = [r for r in c["runs"] if r["table"] == "main" and r["kernel"] == "Redesign"][0]
+            assert abs(p["success_n"][i] + p["loss_points"][i] -
+                       100.0 * red["alloc_success"] / c["requests"]) < 1e-9, (p, i)
+            assert abs(p["cut"][i] - red["compact_migrate_scanned"] /
+                       max(p["migrate_scanned"][i], 1)) < 1e-9, (p, i)
+
+
+def handoff(path):
+    d = load(path)
+    cases = [p["case"] for p in d["points"]]
+    assert cases == ["frag_model", "turn", "vcpu", "migrate", "kunit"], cases
+    for p in d["points"]:
+        for side in ("new", "old"):
+            for k in ("user_s", "sys_s", "cpu_s", "vcs", "ivcs"):
+                assert p[side][k]["median"] >= 0, (p["case"], side, k)
+    goals = {p["case"]: p["goal"] for p in d["points"]}
+    assert goals["kunit"] is None and goals["vcpu"] is None, goals
+    for c in ("frag_model", "turn"):
+        g = goals[c]
+        assert g["metric"] == "sys_per_cpu" and g["limit"] == 0.2, (c, g)
+        assert g["met"] == (g["median"] <= g["limit"]), (c, g)
+
+
+CHECKS = {
+    "bench-rows": (bench_rows, 1),
+    "bench-source": (bench_source, 2),
+    "report-window": (report_window, 2),
+    "report-int-window": (report_int_window, 1),
+    "report-concurrent": (report_concurrent, 1),
+    "compaction": (compaction, 1),
+    "handoff": (handoff, 1),
+}
+
+
+if __name__ == "__main__":
+    sys.exit(cli.named(CHECKS, sys.argv))
