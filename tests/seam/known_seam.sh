@@ -39,7 +39,7 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 	echo "ok 1 known_seam # SKIP already building against KERNEL_SRC"
 	exit 0
 fi
-echo "1..16"
+echo "1..19"
 build=${BUILD:-build/cc}
 kfix=$build/kfix-known
 cc=${CC:-cc}
@@ -91,7 +91,7 @@ if ! { lay swap hpcc-compare-value-tol-swap &&
        make --no-print-directory -j2 CC="$cc" "$build/stress"; } >"$tmp/log" 2>&1; then
 	tail -n 30 "$tmp/log" | sed 's/^/# /'
 	echo "not ok 1 trees_build"
-	for i in $(seq 2 16); do echo "not ok $i known_seam_$i # no build"; done
+	for i in $(seq 2 19); do echo "not ok $i known_seam_$i # no build"; done
 	exit 1
 fi
 mapfile -t h < <(g rev-list --reverse --abbrev-commit --abbrev=12 HEAD)
@@ -105,7 +105,7 @@ kswap=$dswap/build ktwo=$dtwo/build
 if [ ! -x "$kswap/stress" ] || [ ! -x "$ktwo/stress" ]; then
 	sed 's/^/# /' "$tmp/series.out" "$tmp/series.err" | tail -n 30
 	echo "not ok 1 trees_build"
-	for i in $(seq 2 16); do echo "not ok $i known_seam_$i # no build"; done
+	for i in $(seq 2 19); do echo "not ok $i known_seam_$i # no build"; done
 	exit 1
 fi
 echo "ok 1 trees_build"
@@ -303,4 +303,37 @@ mapfile -t trows < <(grep '^| src | ' "$tmp/t2.out")
 	[[ ${trows[1]} == *"counter_storm FAIL (compare, wrong-answer)"* ]]
 ok $? 16 tree_known_passes_it_and_fails_a_new_one \
 	"status $st: $(tr '\n' ';' <"$tmp/t2.err" | head -c 300); $(grep '^stress: [A-Z]* counter_storm' "$dswap/build/stress.out")"
+# 17-19. A step of the series' own that fails while it lays a commit's
+#     files into its source directory, or after, stops it the same way,
+#     naming the commit and the step (never a traceback, never bad input):
+#     the source directory's place a file (17), BASE's judged file missing
+#     from a copy of the fixture repository (git archive fails, 18), and
+#     GNU parallel missing from PATH (19, the last resort). Each in a build
+#     directory of its own; nothing is judged.
+key=${dswap##*/} base=${h[0]}
+mkdir -p "$tmp/xd/kseries/$key" && : >"$tmp/xd/kseries/$key/src"
+cp -a "$repo" "$tmp/repo2" &&
+	blob=$(g rev-parse "$base:lib/percpu_counter_tree.c") &&
+	rm -f "$tmp/repo2/.git/objects/${blob:0:2}/${blob:2}"
+mkdir "$tmp/nopar" && IFS=: read -ra pdirs <<<"$PATH"
+for d in "${pdirs[@]}"; do
+	[ -d "$d" ] && [[ $d == /* ]] && cp -sn "$d"/* "$tmp/nopar/" 2>/dev/null
+done
+rm -f "$tmp/nopar/parallel" "$tmp/nopar/python3" &&
+	ln -s "$(python3 -c 'import sys; print(sys.executable)')" "$tmp/nopar/python3"
+for x in xd xe xf; do
+	r=$repo p=$PATH
+	[ $x = xe ] && r=$tmp/repo2
+	[ $x = xf ] && p=$tmp/nopar
+	PATH=$p STRESS=$root/$build/stress BUILD=$tmp/$x CC=$cc scripts/kernel-check \
+		"${few[@]}" --git "$r" HEAD~3..HEAD~2 >"$tmp/k.out" 2>"$tmp/k.err"
+	st=$?
+	lay="commit $base: laying its files into $tmp/$x/kseries/$key:"
+	case $x in
+	xd) nover 17 series_lay_rename_no_verdict $st "$lay Not a directory" ;;
+	xe) nover 18 series_lay_git_archive_no_verdict $st "$lay git archive failed: .*" ;;
+	xf) nover 19 series_internal_oserror_no_verdict $st \
+		"parallel: No such file or directory" ;;
+	esac
+done
 exit $rc
