@@ -21,12 +21,13 @@
 # known file that cannot be written (a directory in its place) stops a
 # series at BASE: no verdict, exit 4, one line (11); so do its other files
 # of ours that cannot be written: the lock directory (12), GNU parallel's
-# log (13) and the findings' Fixes: lines (14). Tree mode (kernel-check
-# DIR, 15-16): --findings-out on swap names its finding; with that file as
-# --known, swap runs past it and two still fails, on the new one. Runs are
-# bounded by --steps (the series' too); the quiescent-only mode makes the
-# check counts a function of the seed: no selectors, stutter or hotplug,
-# and no hops (--inject off, the small pattern), since where an add lands
+# log (13) and the findings' Fixes: lines (14); so does a step of ours that
+# fails (17-19: laying a commit's files, GNU parallel missing). Tree mode
+# (kernel-check DIR, 15-16): --findings-out on swap names its finding; with
+# that file as --known, swap runs past it and two still fails, on the new
+# one. Runs are bounded by --steps (the series' too); the quiescent-only
+# mode makes the check counts a function of the seed: no selectors, stutter
+# or hotplug, and no hops (--inject off, the small pattern), since where an add lands
 # when a vCPU hops follows the host's scheduling, and with it the state the
 # final check sees and how many comparisons it makes.
 # Env: BUILD (default build/cc), CC. KTAP on stdout.
