@@ -27,9 +27,9 @@
 # that file as --known, swap runs past it and two still fails, on the new
 # one. Runs are bounded by --steps (the series' too); the quiescent-only
 # mode makes the check counts a function of the seed: no selectors, stutter
-# or hotplug, and no hops (--inject off, the small pattern), since where an add lands
-# when a vCPU hops follows the host's scheduling, and with it the state the
-# final check sees and how many comparisons it makes.
+# or hotplug, and no hops (--inject off, the small pattern), since where an
+# add lands when a vCPU hops follows the host's scheduling, and with it the
+# state the final check sees and how many comparisons it makes.
 # Env: BUILD (default build/cc), CC. KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
