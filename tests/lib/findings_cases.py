@@ -182,4 +182,21 @@ want = [(False, "with every fix applied together: new: z"), (True, ""), (False, 
         (True, ""), (True, ""), (False, "still: y")]
 result(got == want and "together" in good["leaned"] and "together" not in good["alone"],
        "cross_check_fixes_together", f"got {got}")
+
+# A ./stress a signal stopped before its report (scripts/stress-verdicts'
+# crash record, no stress.json): a crash finding named by the signal, its
+# message the failure line the run printed first.
+with tempfile.TemporaryDirectory() as d:
+    with open(os.path.join(d, "verdict"), "w") as f:
+        f.write("builds\tadapter\nstress\tcounter_storm\tFAIL\tkilled by SIGABRT, crash; "
+                "printed before: approx_window, wrong-answer\n"
+                "stress\toom_race\tFAIL\tcompare, wrong-answer\n")
+    line = ("stress: counter_storm: invariant approx_window failed (class wrong-answer, "
+            "cpu -1): approximate_sum is 7 off")
+    with open(os.path.join(d, "stress.out"), "w") as f:
+        f.write("# margin x\n" + line + "\n")
+    got = [(x["sig"], x["message"]) for x in fd.findings(fd.read_verdict(os.path.join(d, "verdict")), d)]
+want = [(("counter_storm:SIGABRT", "SIGABRT", "crash", "-"),
+         "./stress was killed by SIGABRT before its report was written; it printed first: " + line)]
+result(got == want, "stress_killed_is_crash_finding", f"got {got}")
 sys.exit(1 if failed else 0)

@@ -4,8 +4,13 @@
 # (its invariant and class), an INCOMPLETE (the watchdog finds the host
 # starving the run: a record "INCOMPLETE", exit 4, never dropped or a pass),
 # a scenario the report names but never ran ("none"), a missing and a
-# malformed report ("stress - none", exit 4), and a record whose text could
-# break the tab-separated file. KTAP on stdout.
+# malformed report ("stress - none", exit 4), a record whose text could
+# break the tab-separated file, and a ./stress a signal stopped before its
+# report (a stand-in that prints a failure line and aborts, as glibc does
+# on a heap the tree corrupted): a FAIL of class crash naming the signal
+# and the failure line, a SIGSEGV with no line one too, a SIGKILL (sent
+# from outside) no verdict, and a report that was written wins over the
+# status. KTAP on stdout.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 sv=$here/../scripts/stress-verdicts
@@ -13,7 +18,7 @@ sv=$here/../scripts/stress-verdicts
 . "$here/lib/sh/common.sh"
 test_begin
 echo "KTAP version 1"
-echo "1..6"
+echo "1..8"
 st() {	# st JSON OUT ARGS...: the selftest scenario, its exit status echoed
 	local j=$1 o=$2
 	shift 2
@@ -67,4 +72,40 @@ rc=$?
 [ $rc = 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&
 	[ "$(printf '%s\n' "$out" | awk -F'\t' '{ print NF }')" = 4 ] && [[ $out != *$'\x1b'* ]]
 result $? record_fields_sanitized "exit $rc: $out"
+
+# kill_run SIG [LINE]: a stand-in ./stress that prints LINE, then is
+# stopped by SIG, run as scripts/kernel-judge runs it; its output kept in
+# SIG.out, its status echoed.
+kill_run() {
+	printf '#!/bin/sh\n%s\nkill -%s $$\n' "${2:+echo '$2' >&2}" "$1" >fake-stress
+	chmod +x fake-stress
+	{ ./fake-stress >"$1.out" 2>&1; } 2>/dev/null
+	echo $?
+}
+ulimit -c 0
+line='stress: counter_storm: invariant approx_window failed (class wrong-answer, cpu -1): approximate_sum is 7 off'
+abrt=$(kill_run ABRT "$line") segv=$(kill_run SEGV) kill=$(kill_run KILL "$line")
+# One python for the four runs (its start is most of their cost): each
+# one's exit status and record, a line apiece.
+got=$(python3 -B - "$sv" "$abrt" "$segv" "$kill" <<'EOS'
+import contextlib, io, sys
+sys.path.insert(0, sys.argv[1].rsplit("/", 1)[0])
+from hpccpy.load import load_script
+sv = load_script("stress-verdicts")
+for st, rep, out in ((sys.argv[2], "none.json", "ABRT.out"), (sys.argv[3], "none.json", "SEGV.out"),
+		     (sys.argv[4], "none.json", "KILL.out"), ("134", "pass.json", "pass.out")):
+	o = io.StringIO()
+	with contextlib.redirect_stdout(o):
+		rc = sv.main(["stress-verdicts", "--status", st, rep, out])
+	sys.stdout.write(f"{rc}\t{o.getvalue()}")
+EOS
+)
+want=$'1\tstress\tcounter_storm\tFAIL\tkilled by SIGABRT, crash; printed before: approx_window, wrong-answer\n'
+want+=$'1\tstress\t-\tFAIL\tkilled by SIGSEGV, crash\n'
+want+=$'4\tstress\t-\tnone\tkilled by SIGKILL\n'
+want+=$'0\tstress\tselftest\tPASS\t-'
+[ "$abrt" = 134 ] && [ "$(printf '%s\n' "$got" | head -1)" = "$(printf '%s\n' "$want" | head -1)" ]
+result $? abort_after_failure_line_is_crash "stress exit $abrt: $got"
+[ "$got" = "$want" ]
+result $? segv_crash_kill_none_report_wins "statuses $abrt $segv $kill: $got"
 [ "$failed" = 0 ]

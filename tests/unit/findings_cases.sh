@@ -30,9 +30,13 @@
 #     the fix should clear and still shows is left
 #  11 a fix cleared only by such an explanation stands only if every fix
 #     applied together is judged clean; other fixes' results unchanged
+#  12 a ./stress a signal stopped before its JSON report (a crash record
+#     of scripts/stress-verdicts) is a crash finding named by the signal,
+#     its message the failure line the run printed first; a FAIL whose
+#     report is missing otherwise gives none (nothing to name)
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..11"
+echo "1..12"
 python3 -B "$root/tests/lib/findings_cases.py" "$root"
