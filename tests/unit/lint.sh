@@ -4,6 +4,8 @@
 # fire on planted files (one shell file found by its #! line only, with the
 # pipe-and-redirection mistake shellcheck calls SC2259, one Python file
 # with an unused import), naming each. Without a tool: one visible SKIP.
+# BUILD only places the lint cache: the sanitizer jobs leave it to make check.
+# sanitizers: none
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 root=$(cd "$here/.." && pwd)
