@@ -18,11 +18,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$root/tests/lib/sh/common.sh"
 cd "$root" || exit 1
 echo "KTAP version 1"
-if [ -n "${KERNEL_SRC:-}" ]; then
-	echo "1..1"
-	echo "ok 1 findings_two # SKIP already building against KERNEL_SRC"
-	exit 0
-fi
+skip_under_kernel_src findings_two
 echo "1..4"
 unset MAKEFLAGS MAKELEVEL MFLAGS
 n=0 failed=0

@@ -19,11 +19,7 @@ set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
 echo "KTAP version 1"
-if [ -n "${KERNEL_SRC:-}" ]; then
-	echo "1..1"
-	echo "ok 1 fixture_trees # SKIP already building against KERNEL_SRC"
-	exit 0
-fi
+skip_under_kernel_src fixture_trees
 echo "1..4"
 n=0 failed=0
 build=${BUILD:-build/cc}

@@ -22,11 +22,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/sh/accumulate.sh
 . tests/lib/sh/producers.sh
 echo "KTAP version 1"
-if [ -n "${KERNEL_SRC:-}" ]; then
-	echo "1..1"
-	echo "ok 1 fixture_trees # SKIP already building against KERNEL_SRC"
-	exit 0
-fi
+skip_under_kernel_src fixture_trees
 echo "1..3"
 n=0 failed=0
 tmp=$(mktemp -d)
