@@ -4,6 +4,9 @@
 # under the default one; a slip in another flavor's code (qsbr's
 # offline/online marks, ck-epoch's callback moves) shows only there.
 # Env: BUILD (default build/cc). KTAP on stdout.
+# The sanitizer jobs run these eight themselves (tsan/run-sanitized: both
+# binaries in the main list under memb, then under each other flavor):
+# sanitizers: none
 set -u
 build=${BUILD:-build/cc}
 # shellcheck source=tests/lib/sh/ktap.sh
