@@ -17,7 +17,8 @@
 # the catalogue's CPU count on the swapped-tolerances fixture
 # (compare_value_extremes fails) and on lib/hpcc (both pass, neither
 # skipped); only the tree's .c and the KUnit file change, so make
-# rebuilds two objects, not kcompat.
+# rebuilds two objects, not kcompat. Last, scripts/findings on a tree
+# whose path is not UTF-8: its files' hashes read (nothing built).
 # Env: CC. KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,7 +27,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
 echo "KTAP version 1"
 skip_under_kernel_src findings
-echo "1..8"
+echo "1..9"
 unset MAKEFLAGS MAKELEVEL MFLAGS
 n=0 failed=0
 tmp=$(mktemp -d)
@@ -163,4 +164,16 @@ grep -qx "hpcc 16 {'hpcc_test_compare_value_extremes': True, 'hpcc_test_compare_
 	"$tmp/ext.out" || ok=1
 result $ok "the _extremes cases at 16 CPUs: fail on swapped tolerances, pass on lib/hpcc" \
 	"$(cat "$tmp/ext.out"; tail -5 "$tmp"/ext-*.log 2>/dev/null)"
+# A tree whose path is not UTF-8 (and has a backslash): its files' hashes
+# are read, not a traceback; a verdict without findings builds nothing.
+t=$tmp/tree-$'\xff\\'
+mkdir -p "$t/lib" "$t/include/linux"
+cp lib/hpcc/percpu_counter_tree.c "$t/lib/"
+cp lib/hpcc/include/linux/percpu_counter_tree.h "$t/include/linux/"
+printf 'builds\tyes\nunit\t5\t0\t0\n' >"$tmp/clean.verdict"
+scripts/findings --tree "$t" --verdict "$tmp/clean.verdict" --build "$tmp/cb" \
+	--out "$tmp/cout" --name clean >"$tmp/clean.out" 2>&1
+rc=$?
+[ $rc = 0 ] && [ "$(cat "$tmp/clean.out")" = "clean: no findings" ]
+result $? "a tree path not UTF-8: read, no findings, exit 0" "rc=$rc: $(head -5 "$tmp/clean.out")"
 [ "$failed" = 0 ]

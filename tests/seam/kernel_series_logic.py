@@ -209,4 +209,28 @@ with tempfile.TemporaryDirectory(prefix="kseries-verdict-") as d:
 	if not ok:
 		print(f"# got {got}")
 		rc = 1
+
+	# 15: a verdict file cut short or garbled: that commit's no verdict,
+	# naming the file and the line, never a traceback.
+	bad = [("count", "unit\t7\tx\t3"), ("short", "ufail\ttest_hpcc_carry\tcarry"),
+	       ("stress", "stress\tcounter_storm\tFAIL"), ("kunit", "kunit\t-"),
+	       ("bytes", "api\tlong\xff")]
+	got = []
+	for name, line in bad:
+		os.makedirs(os.path.join(d, name))
+		with open(os.path.join(d, name, "verdict"), "wb") as fh:
+			fh.write(f"builds\tyes\nunit\t1\t0\t0\n{line}\n".encode("latin-1"))
+		try:
+			v = ks.read_verdict(os.path.join(d, name))
+		except Exception as e:	# the defect this case is here for
+			v = {"builds": f"raised {e!r}"}
+		got.append((name, v["builds"], v.get("none", ""), v.get("unit"), v.get("ufail")))
+	want = [(name, "none", f"a malformed verdict from the judge ({d}/{name}/verdict, line 3:"
+		 f" {ks.esc(line)})", None, []) for name, line in bad[:4]]
+	ok = got[:4] == want and got[4][1] == "yes" and got[4][3] == {"pass": 1, "fail": 0,
+								      "skip": 0}
+	print(f"{'' if ok else 'not '}ok 15 verdict_malformed_no_verdict")
+	if not ok:
+		print(f"# got {got}")
+		rc = 1
 sys.exit(rc)

@@ -28,9 +28,12 @@
 #     a judged file added, gets a key of its own
 #  14 a judge's verdict file read back (read_verdict()): every record kind,
 #     a KUnit suite without a result, a refusal, no file at all
+#  15 a verdict file cut short or garbled (a field missing, a count not a
+#     number): that commit's "no verdict", naming the file and the line;
+#     bytes that are not UTF-8 are read, not a traceback
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..14"
+echo "1..15"
 python3 -B "$root/tests/seam/kernel_series_logic.py"

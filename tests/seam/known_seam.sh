@@ -22,14 +22,16 @@
 # series at BASE: no verdict, exit 4, one line (11); so do its other files
 # of ours that cannot be written: the lock directory (12), GNU parallel's
 # log (13) and the findings' Fixes: lines (14); so does a step of ours that
-# fails (17-19: laying a commit's files, GNU parallel missing). Tree mode
-# (kernel-check DIR, 15-16): --findings-out on swap names its finding; with
-# that file as --known, swap runs past it and two still fails, on the new
-# one. Runs are bounded by --steps (the series' too); the quiescent-only
-# mode makes the check counts a function of the seed: no selectors, stutter
-# or hotplug, and no hops (--inject off, the small pattern), since where an
-# add lands when a vCPU hops follows the host's scheduling, and with it the
-# state the final check sees and how many comparisons it makes.
+# fails (17-19: laying a commit's files, GNU parallel missing; 20: --am's
+# clone). --findings that scripts/findings did not write is exit 3 (21).
+# Tree mode (kernel-check DIR, 15-16): --findings-out on swap names its
+# finding; with that file as --known, swap runs past it and two still
+# fails, on the new one. Runs are bounded by --steps (the series' too);
+# the quiescent-only mode makes the check counts a function of the seed: no
+# selectors, stutter or hotplug, and no hops (--inject off, the small
+# pattern), since where an add lands when a vCPU hops follows the host's
+# scheduling, and with it the state the final check sees and how many
+# comparisons it makes.
 # Env: BUILD (default build/cc), CC. KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -40,7 +42,7 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 	echo "ok 1 known_seam # SKIP already building against KERNEL_SRC"
 	exit 0
 fi
-echo "1..19"
+echo "1..21"
 build=${BUILD:-build/cc}
 kfix=$build/kfix-known
 cc=${CC:-cc}
@@ -52,6 +54,7 @@ cleanup() {
 	rm -rf "$tmp"
 	for l in "${links[@]}"; do rm -f "$l" "$l".*; done
 	[ -z "$dswap" ] || rmdir "$dswap/known" "$dswap/fixes" 2>/dev/null
+	[ -z "$dswap" ] || [ ! -f "$dswap/build/findings" ] || rm -f "$dswap/build/findings"
 }
 trap cleanup EXIT
 repo=$tmp/repo
@@ -92,7 +95,7 @@ if ! { lay swap hpcc-compare-value-tol-swap &&
        make --no-print-directory -j2 CC="$cc" "$build/stress"; } >"$tmp/log" 2>&1; then
 	tail -n 30 "$tmp/log" | sed 's/^/# /'
 	echo "not ok 1 trees_build"
-	for i in $(seq 2 19); do echo "not ok $i known_seam_$i # no build"; done
+	for i in $(seq 2 21); do echo "not ok $i known_seam_$i # no build"; done
 	exit 1
 fi
 mapfile -t h < <(g rev-list --reverse --abbrev-commit --abbrev=12 HEAD)
@@ -106,7 +109,7 @@ kswap=$dswap/build ktwo=$dtwo/build
 if [ ! -x "$kswap/stress" ] || [ ! -x "$ktwo/stress" ]; then
 	sed 's/^/# /' "$tmp/series.out" "$tmp/series.err" | tail -n 30
 	echo "not ok 1 trees_build"
-	for i in $(seq 2 19); do echo "not ok $i known_seam_$i # no build"; done
+	for i in $(seq 2 21); do echo "not ok $i known_seam_$i # no build"; done
 	exit 1
 fi
 echo "ok 1 trees_build"
@@ -337,4 +340,22 @@ for x in xd xe xf; do
 		"parallel: No such file or directory" ;;
 	esac
 done
+# 20. --am's clone that cannot be made (BASE's judged file missing from the
+#     copy it fetches from): no verdict, never bad input; nothing judged.
+g format-patch -q -1 --stdout HEAD~2 >"$tmp/one.mbox"
+STRESS=$root/$build/stress BUILD=$tmp/xg CC=$cc scripts/kernel-check "${few[@]}" \
+	--am "$tmp/one.mbox" --base "$base" "$tmp/repo2" >"$tmp/k.out" 2>"$tmp/k.err"
+nover 20 series_am_clone_failed_no_verdict $? "--am's clone: git fetch failed: .*"
+# 21. --findings that scripts/findings could not write (its work directory
+#     a file): the table, then one line naming its status, exit 3 (as
+#     --json); BASE alone judged again, few steps.
+rm -rf "$dswap/build/findings" && : >"$dswap/build/findings"
+BUILD=$build CC=$cc scripts/kernel-check "${few[@]}" --findings "$tmp/fout" \
+	--git "$repo" HEAD~3..HEAD~2 >"$tmp/k.out" 2>"$tmp/k.err"
+st=$?
+rm -f "$dswap/build/findings"
+[ $st = 3 ] && grep -q "^| ${h[0]} | .* | BASE | yes |" "$tmp/k.out" &&
+	[ "$(tail -n 1 "$tmp/k.err")" = \
+	  "kernel-check: --findings $tmp/fout: not written (scripts/findings exit 3)" ]
+ok $? 21 series_findings_not_written_exit_3 "status $st: $(tail -c 600 "$tmp/k.err" | tr '\n' ';')"
 exit $rc

@@ -9,12 +9,15 @@
 #   2 a probed header removed behind its stamp is written again
 #   3 scripts/kunit-probe with the build's -MMD -MP, passing and failing:
 #     nothing written in the working directory
+#   4 scripts/kunit-probe on the tree's own errors (a syntax error, a
+#     call into its API its header lacks): passed on to the build; beside
+#     a name the shim lacks, only that one is refused
 # Env: BUILD (default build/cc), CC. KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
 . tests/lib/sh/seam.sh
-seam_begin 3 probe-once
+seam_begin 4 probe-once
 src=$work/tree b=$work/b
 mkdir -p "$src/lib" "$src/include/linux"
 cp lib/hpcc/percpu_counter_tree.c "$src/lib/"
@@ -64,6 +67,34 @@ grep -q 'needs <no_such_kunit_header.h>' "$work/err" || bad+="refusal: $(cat "$w
 left=$(ls -A "$work/cwd")
 [ -z "$left" ] || bad+="left in the working directory: $left"$'\n'
 result 3 kunit_probe_leaves_no_files
+
+# 4. The tree's own compile errors are not the shim's: a syntax error and a
+#    call into the tree's API that its header lacks pass the probe (the
+#    build reports them); beside a KUnit name the shim lacks, only that
+#    name is refused.
+bad=
+kf=percpu_counter_tree_kunit.c	# named as the tree's file is
+mkdir -p "$work/syntax" "$work/tree" "$work/mixed"
+printf 'int f(void)\n{\n\treturn 0\n}\n' >"$work/syntax/$kf"
+calls() {	# calls EXPR: a file whose function returns EXPR
+	printf 'struct percpu_counter_tree;\nint f(struct percpu_counter_tree *c)\n'
+	printf '{\n\treturn %s;\n}\n' "$1"
+}
+calls 'percpu_counter_tree_no_such(c)' >"$work/tree/$kf"
+calls 'kunit_no_such_helper(1) + percpu_counter_tree_no_such(c)' >"$work/mixed/$kf"
+for f in syntax tree mixed; do
+	"$root/scripts/kunit-probe" --cc "$cc" --cflags '-Wall -Werror' "$work/$f/$kf" \
+		2>"$work/$f.err"
+	echo $? >"$work/$f.rc"
+done
+for f in syntax tree; do
+	[ "$(cat "$work/$f.rc")" = 0 ] && [ ! -s "$work/$f.err" ] ||
+		bad+="$f: exit $(cat "$work/$f.rc"): $(cat "$work/$f.err")"$'\n'
+done
+[ "$(cat "$work/mixed.rc")" = 2 ] &&
+	grep -qx "kunit: $work/mixed/$kf needs kunit_no_such_helper(), which the KUnit shim lacks" \
+		"$work/mixed.err" || bad+="mixed: exit $(cat "$work/mixed.rc"): $(cat "$work/mixed.err")"$'\n'
+result 4 kunit_probe_tree_errors_are_the_trees
 
 rm -rf "$work"
 exit $((failed > 0))
