@@ -28,9 +28,11 @@
 #     a judged file added, gets a key of its own
 #  14 a judge's verdict file read back (read_verdict()): every record kind,
 #     a KUnit suite without a result, a refusal, no file at all
+#  15 a KUnit run whose cases all pass but which WARNs (kwarn): the check
+#     "kunit (WARN)" fails from that commit on, the column says "N WARN"
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..14"
+echo "1..15"
 python3 -B "$root/tests/seam/kernel_series_logic.py"
