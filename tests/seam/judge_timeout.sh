@@ -9,6 +9,8 @@
 #   3 a KUnit run stopped at scripts/kunit's limit after a failed case
 #     (scripts/kunit-records): the case and "kfail (timeout)", a failure,
 #     never "no result"; a finished run with a failed case as before
+#   4 a finished KUnit run whose cases all passed but which WARNed
+#     ("# warnings: N" after the results): a "kwarn N" record, a failure
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -17,7 +19,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$root/tests/lib/sh/ktap.sh"
 ktap_begin
 cd "$tmp" || exit 1
-echo "1..3"
+echo "1..4"
 
 # The unit runner's shape (tests/lib/ktap.c), then a hang: sleep is
 # stopped by the limit whatever the machine's load (it never ends first).
@@ -62,4 +64,13 @@ got2=$("$root/scripts/kunit-records" done.log done.ktap 1)
 rc2=$?
 [ "$rc2" = 1 ] && [ "$got2" = $'kunit\t1\t1\t0\nkfail\thpcc_b' ] || ok=1
 result $ok kunit_timeout_after_failed_case "got ($rc): $got"$'\n'"got ($rc2): $got2"
+
+printf '%s\n' 'KTAP version 1' '1..1' '    KTAP version 1' '    # Subtest: x' '    1..2' \
+	'    # hpcc_a: WARNING 3; first: x.c:1' '    ok 1 hpcc_a' '    ok 2 hpcc_b' \
+	'# Totals: pass:2 fail:0 skip:0 total:2' 'ok 1 x' '# warnings: 3' >warn.ktap
+printf 'kunit: KTAP in warn.ktap, exit 0\n' >warn.log
+got=$("$root/scripts/kunit-records" warn.log warn.ktap 0)
+rc=$?
+[ "$rc" = 1 ] && [ "$got" = $'kunit\t2\t0\t0\nkwarn\t3' ]
+result $? kunit_warn_is_a_finding "got ($rc): $got"
 [ "$failed" = 0 ]

@@ -186,7 +186,7 @@ with tempfile.TemporaryDirectory(prefix="kseries-verdict-") as d:
 		    "ufail\ttest_hpcc_carry\tcarry_batch_4g\twrong-answer\tinit",
 		    "ufail\ttest_oom\toom_ties\tcrash\t-",
 		    "stress\tcounter_storm\tFAIL\tx, wrong-answer", "stress\toom_race\tPASS\t-",
-		    "kunit\t11\t1\t4", "kfail\tcase_a"),
+		    "kunit\t11\t1\t4", "kfail\tcase_a", "kwarn\t1709"),
 	       read("nokunit", "builds\tyes", "kunit\t-\tnone\tno KUnit file"),
 	       read("refused", "builds\tnone", "why\trefused: a symlink"),
 	       ks.read_verdict(os.path.join(d, "absent"))]
@@ -197,7 +197,7 @@ with tempfile.TemporaryDirectory(prefix="kseries-verdict-") as d:
 			   {"prog": "test_oom", "case": "oom_ties", "class": "crash", "fn": "-"}],
 		 "stress": {"counter_storm": {"verdict": "FAIL", "detail": "x, wrong-answer"},
 			    "oom_race": {"verdict": "PASS", "detail": "-"}},
-		 "kunit": {"pass": 11, "fail": 1, "skip": 4}, "kfail": ["case_a"]},
+		 "kunit": {"pass": 11, "fail": 1, "skip": 4}, "kfail": ["case_a"], "kwarn": 1709},
 		{"builds": "yes", "api": "-", "files": "-", "unit": None, "ufail": [], "stress": {},
 		 "kunit": {"none": "no KUnit file"}, "kfail": []},
 		{"builds": "none", "why": "refused: a symlink", "none": "refused: a symlink",
@@ -233,4 +233,13 @@ with tempfile.TemporaryDirectory(prefix="kseries-verdict-") as d:
 	if not ok:
 		print(f"# got {got}")
 		rc = 1
+# 16: a KUnit run whose cases pass but which WARNs: a finding of its own.
+warned = full(kunit=KU)
+warned["kwarn"] = 1709
+got = run([full(kunit=KU), warned, full(kunit=KU)]) + [ks.kunit_text(warned)]
+want = ["first bad: c1: kunit (WARN)", "fixed by: c2: kunit (WARN)", "exit 1", "5/0/0, 1709 WARN"]
+print(f"{'' if got == want else 'not '}ok 16 kunit_warn")
+if got != want:
+	print(f"# got {got}\n# want {want}")
+	rc = 1
 sys.exit(rc)

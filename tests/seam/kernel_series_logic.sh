@@ -31,9 +31,11 @@
 #  15 a verdict file cut short or garbled (a field missing, a count not a
 #     number): that commit's "no verdict", naming the file and the line;
 #     bytes that are not UTF-8 are read, not a traceback
+#  16 a KUnit run whose cases all pass but which WARNs (kwarn): the check
+#     "kunit (WARN)" fails from that commit on, the column says "N WARN"
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..15"
+echo "1..16"
 python3 -B "$root/tests/seam/kernel_series_logic.py"

@@ -34,9 +34,12 @@
 #     of scripts/stress-verdicts) is a crash finding named by the signal,
 #     its message the failure line the run printed first; a FAIL whose
 #     report is missing otherwise gives none (nothing to name)
+#  13 the first RFC's counter_storm, whichever way its short items array
+#     ends it (approx_window with its report, or killed by a signal), gets
+#     the init() row: the items_alloc case and items-size-precedence
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..12"
+echo "1..13"
 python3 -B "$root/tests/lib/findings_cases.py" "$root"
