@@ -20,11 +20,12 @@ echo "KTAP version 1"
 mkdir -p fakebin ktmp tree/lib tree/include/linux out
 cp "$root/lib/hpcc/percpu_counter_tree.c" tree/lib/
 cp "$root/lib/hpcc/include/linux/percpu_counter_tree.h" tree/include/linux/
-# The build: its pid and its child's, on the FIFO, once both run.
+# The build: its pid and its child's, on the FIFO, once both run (opened
+# read-write: a stand-in run after the test has gone never blocks).
 cat >fakebin/make <<'EOF'
 #!/bin/sh
 sleep 600 &
-echo "$$ $!" >"$KS_FIFO"
+echo "$$ $!" 1<>"$KS_FIFO"
 wait
 EOF
 chmod +x fakebin/make
@@ -46,13 +47,14 @@ gone() {
 # stop_case NAME SIG RC OUT CMD...: CMD, started alone in the background,
 # gets SIG once its make runs; it must end with RC and the one line, its
 # make and the make's child gone, nothing left in TMPDIR, no OUT or
-# OUT's temporary files. After a case that hung, the rest fail unrun.
+# OUT's temporary files. After a case that hung or left a process (each
+# look bounded at a minute), the rest fail unrun.
 hung=
 stop_case() {
 	local name=$1 sig=$2 want=$3 outf=$4 pid mk kid rc bad='' left
 	shift 4
 	if [ -n "$hung" ]; then
-		result 1 "$name" "not run: $hung hung"
+		result 1 "$name" "not run: $hung hung or left a process"
 		return
 	fi
 	# ./stress for kernel-check's checks of its options (scripts/kernel-options).
@@ -72,8 +74,8 @@ stop_case() {
 	fi
 	wait "$pid"
 	rc=$?
-	gone "$mk" || bad+="make $mk left; "
-	gone "$kid" || bad+="its child $kid left; "
+	gone "$mk" || hung=$name bad+="make $mk left; "
+	gone "$kid" || hung=$name bad+="its child $kid left; "
 	[ "$rc" = "$want" ] || bad+="exit $rc, want $want; "
 	[ "$(<se)" = "${1##*/}: stopped by SIG$sig; no verdict" ] ||
 		bad+="stderr [$(head -c 300 se)]; "
