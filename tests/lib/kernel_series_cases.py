@@ -11,12 +11,28 @@ Usage: kernel_series_cases.py NAME ARG...
                            checker that dies): the verdicts, the table's
                            column, the KTAP lines and the exit status; what
                            differs printed, one a line
+  am-times REPO MBOX DIR   series_am() of MBOX on REPO's HEAD, its clone in
+                           DIR: two commits, and no time set on any file
+                           of REPO (tests/seam/kernel_series_am_times.sh)
+  lock KEY1 KEY2           series_lock() on rows with these keys: "held",
+                           then held until stdin ends; with NB set in the
+                           environment a lock that would wait prints
+                           "would wait", exit 1
+                           (tests/seam/kernel_series_lock.sh)
+  am-json FILE             the --json of tests/seam/kernel_series.sh's --am
+                           series: its commits, reuses, unit failures,
+                           first bad and fixed by
+  content-key FILE N       a --json's commit N's content key, printed
+                           (tests/seam/known_seam.sh)
 Exit status: 0 done (checkpatch: nothing printed when all hold), 3 the
-write failed, 2 usage."""
+write failed, 1 a check failed, 2 usage."""
 import contextlib
+import fcntl
 import io
+import json
 import os
 import sys
+import types
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.realpath(__file__))
@@ -80,7 +96,57 @@ def checkpatch(repo, *revs):
     print("\n".join(bad))
 
 
-CHECKS = {"enospc": (enospc, 1), "checkpatch": (checkpatch, 6)}
+def am_times(repo, mbox, outdir):
+    real = os.path.realpath(repo)
+    utime = os.utime
+
+    def no_reset(p, *args, **kw):
+        if os.path.realpath(p).startswith(real + "/"):
+            sys.exit(f"a time set on {p}")
+        return utime(p, *args, **kw)
+    os.utime = no_reset
+    a = {"repo": repo, "am": mbox, "base": "HEAD"}
+    clone, revs = ks.series_am(a, outdir)
+    assert len(revs) == 2, revs
+
+
+def lock(*keys):
+    if os.environ.get("NB"):
+        ks.fcntl = types.SimpleNamespace(LOCK_EX=fcntl.LOCK_EX,
+                                         flock=lambda f, op: fcntl.flock(f, op | fcntl.LOCK_NB))
+    try:
+        held = ks.series_lock([{"key": k} for k in keys])
+    except BlockingIOError:
+        print("would wait")
+        return 1
+    print("held", flush=True)
+    sys.stdin.read()
+    # The lock files, open to here: closed, their locks would go.
+    for f in held:
+        f.close()
+
+
+def am_json(path):
+    with open(path) as f:
+        d = json.load(f)
+    c = d["commits"]
+    assert d["mode"] == "am" and d["exit"] == 1 and len(c) == 7
+    assert [x["cached_from"] is not None for x in c] == [False, True, False, True, True, True, True]
+    assert c[5]["cached_from"] == c[0]["short"] and c[3]["cached_from"] == c[2]["short"]
+    assert [x["unit"]["fail"] for x in c] == [0, 0, 1, 1, 1, 0, 0]
+    assert [(x["short"], x["check"]) for x in d["first_bad"]] == \
+        [(c[2]["short"], "unit test_hpcc_carry carry_batch_4g")]
+    assert [x["short"] for x in d["fixed_by"]] == [c[5]["short"]]
+    assert c[2]["unit_failed"][0]["class"] == "wrong-answer"
+
+
+def content_key(path, n):
+    with open(path) as f:
+        print(json.load(f)["commits"][int(n)]["content_key"])
+
+
+CHECKS = {"enospc": (enospc, 1), "checkpatch": (checkpatch, 6), "am-times": (am_times, 3),
+          "lock": (lock, 2), "am-json": (am_json, 1), "content-key": (content_key, 2)}
 
 
 if __name__ == "__main__":

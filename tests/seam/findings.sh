@@ -127,36 +127,7 @@ cp lib/hpcc/include/linux/percpu_counter_tree.h "$tmp/sw/include/linux/"
 patch -s -d "$tmp/sw" -p1 <tests/seam/fixtures/ktrees/swapped.patch
 # Without the series' KUnit build (an earlier case failed) nothing runs.
 [ -n "$kdir" ] && [ -d "$kdir/tree" ] && [ -d "$kdir/build" ] &&
-python3 - "$root" "$kdir" "$tmp" >"$tmp/ext.out" 2>&1 <<'PY'
-import filecmp, os, shutil, sys
-root, kdir, tmp = sys.argv[1:]
-sys.path.insert(0, root + "/scripts")
-from hpccpy.load import load_script
-fd = load_script("findings")
-rows, cases = fd.catalogue(), []
-for fn, case in (("approximate_compare_value", "compare_value_extremes"),
-		 ("precise_compare", "compare_pair_extremes")):
-	r = fd.match(rows, "long", {"class": "wrong-answer", "fn": fn, "case": case})
-	cases.append({"shape": "long", "row": r, "kfn": "hpcc_test_" + case,
-		      "kcpus": fd.case_cpus(r, "8")})
-tree, bdir = kdir + "/tree", kdir + "/build"
-fd.put_kunit(tree, fd.kunit_file(cases, ["x"]))
-for name, c, h in (("swapped", f"{tmp}/sw/{fd.C_REL}", f"{tmp}/sw/{fd.H_REL}"),
-		   ("hpcc", f"{root}/lib/hpcc/percpu_counter_tree.c",
-		    f"{root}/lib/hpcc/{fd.H_REL}")):
-	# A header with the same content keeps its time stamp (no probe re-runs).
-	if not filecmp.cmp(h, f"{tree}/{fd.H_REL}", shallow=False):
-		shutil.copyfile(h, f"{tree}/{fd.H_REL}")
-	shutil.copyfile(c, f"{tree}/{fd.C_REL}")
-	try:
-		os.unlink(bdir + "/kunit/pu/hpcc/percpu_counter_tree.o")
-	except FileNotFoundError:
-		pass
-	got = fd.run_kunit(tree, bdir, cases[0]["kcpus"], f"{tmp}/ext-{name}.log")
-	res = {k: v[0] for k, v in got[0].items()} if got else None
-	skip = sum("# SKIP" in l for l in got[1]) if got else "-"
-	print(name, cases[0]["kcpus"], res, "skipped", skip)
-PY
+python3 tests/lib/findings_extremes.py "$root" "$kdir" "$tmp" >"$tmp/ext.out" 2>&1
 ok=0
 grep -qx "swapped 16 {'hpcc_test_compare_value_extremes': False, 'hpcc_test_compare_pair_extremes': True} skipped 0" \
 	"$tmp/ext.out" || ok=1

@@ -151,19 +151,7 @@ grep -q '^not ok 3 [0-9a-f]\{12\} percpu_counter_tree: carry bit from get_count_
 grep -q '^# first bad: [0-9a-f]\{12\} percpu_counter_tree: carry bit from get_count_order(): unit test_hpcc_carry carry_batch_4g' "$tmp/am.ktap" &&
 grep -q '^ok 6 [0-9a-f]\{12\} percpu_counter_tree: carry bit from get_count_order_long() again$' "$tmp/am.ktap" ||
 	bad+="KTAP rows"$'\n'
-python3 - "$tmp/am.json" <<'PY' || bad+="JSON"$'\n'
-import json, sys
-d = json.load(open(sys.argv[1]))
-c = d["commits"]
-assert d["mode"] == "am" and d["exit"] == 1 and len(c) == 7
-assert [x["cached_from"] is not None for x in c] == [False, True, False, True, True, True, True]
-assert c[5]["cached_from"] == c[0]["short"] and c[3]["cached_from"] == c[2]["short"]
-assert [x["unit"]["fail"] for x in c] == [0, 0, 1, 1, 1, 0, 0]
-assert [(x["short"], x["check"]) for x in d["first_bad"]] == \
-	[(c[2]["short"], "unit test_hpcc_carry carry_batch_4g")]
-assert [x["short"] for x in d["fixed_by"]] == [c[5]["short"]]
-assert c[2]["unit_failed"][0]["class"] == "wrong-answer"
-PY
+python3 tests/lib/kernel_series_cases.py am-json "$tmp/am.json" || bad+="JSON"$'\n'
 [ -z "$bad" ] || bad+=$(sed 's/^/  /' "$tmp/am.ktap")
 result 2 am_series_ktap_json
 

@@ -58,21 +58,8 @@ find "$repo/.git/objects" -type f -exec touch -d '2020-01-01 00:00' {} +
 
 # series_am(), any time set on the repository's files an error.
 mkdir "$tmp/am"
-PYTHONPATH="$root/scripts" python3 -B - "$root/scripts/kernel-series" "$repo" "$tmp/series.mbox" "$tmp/am" >"$tmp/series.out" 2>&1 <<'EOF'
-import os, sys
-from hpccpy.load import load_script
-ks = load_script("kernel-series", sys.argv[1])
-repo = os.path.realpath(sys.argv[2])
-utime = os.utime
-def no_reset(p, *args, **kw):
-	if os.path.realpath(p).startswith(repo + "/"):
-		sys.exit(f"a time set on {p}")
-	return utime(p, *args, **kw)
-os.utime = no_reset
-a = {"repo": sys.argv[2], "am": sys.argv[3], "base": "HEAD"}
-clone, revs = ks.series_am(a, sys.argv[4])
-assert len(revs) == 2, revs
-EOF
+python3 -B "$root/tests/lib/kernel_series_cases.py" am-times "$repo" "$tmp/series.mbox" "$tmp/am" \
+	>"$tmp/series.out" 2>&1
 r=$?
 state >"$tmp/after"
 moved=$(find "$repo/.git/objects" -type f -newermt '2020-01-02' | wc -l)

@@ -18,22 +18,7 @@ export BUILD=$tmp/b
 # then wait to be killed. With NB set, a lock that would wait
 # prints "would wait" and exits 1.
 lock() {
-	python3 -B -c '
-import fcntl, os, sys, types
-sys.path.insert(0, sys.argv[1])
-from hpccpy.load import load_script
-ks = load_script("kernel-series")
-if os.environ.get("NB"):
-	ks.fcntl = types.SimpleNamespace(LOCK_EX=fcntl.LOCK_EX,
-		flock=lambda f, op: fcntl.flock(f, op | fcntl.LOCK_NB))
-try:
-	held = ks.series_lock([{"key": k} for k in sys.argv[2:]])
-except BlockingIOError:
-	print("would wait")
-	sys.exit(1)
-print("held", flush=True)
-sys.stdin.read()
-' "$root/scripts" "$@"
+	python3 -B "$root/tests/lib/kernel_series_cases.py" lock "$@"
 }
 coproc holder { lock a b; }
 read -r -u "${holder[0]}" line

@@ -81,8 +81,7 @@ commit() {	# commit SUBJECT [TREE]: TREE's judged files (or none), then the comm
 }
 # The series' builds (BUILD/kseries/KEY/build, KEY from its --json).
 key_of() {	# key_of N: commit N's content key
-	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["commits"][int(sys.argv[2])]["content_key"])' \
-		"$tmp/series.json" "$1"
+	python3 "$root/tests/lib/kernel_series_cases.py" content-key "$tmp/series.json" "$1"
 }
 sopts=(--cpus 8 --steps 10000 --seed 1 --duration 60s --unit test_hpcc_carry --jobs 2)
 if ! { lay swap hpcc-compare-value-tol-swap &&

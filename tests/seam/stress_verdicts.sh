@@ -85,21 +85,8 @@ kill_run() {
 ulimit -c 0
 line='stress: counter_storm: invariant approx_window failed (class wrong-answer, cpu -1): approximate_sum is 7 off'
 abrt=$(kill_run ABRT "$line") segv=$(kill_run SEGV) kill=$(kill_run KILL "$line")
-# One python for the four runs (its start is most of their cost): each
-# one's exit status and record, a line apiece.
-got=$(python3 -B - "$sv" "$abrt" "$segv" "$kill" <<'EOS'
-import contextlib, io, sys
-sys.path.insert(0, sys.argv[1].rsplit("/", 1)[0])
-from hpccpy.load import load_script
-sv = load_script("stress-verdicts")
-for st, rep, out in ((sys.argv[2], "none.json", "ABRT.out"), (sys.argv[3], "none.json", "SEGV.out"),
-		     (sys.argv[4], "none.json", "KILL.out"), ("134", "pass.json", "pass.out")):
-	o = io.StringIO()
-	with contextlib.redirect_stdout(o):
-		rc = sv.main(["stress-verdicts", "--status", st, rep, out])
-	sys.stdout.write(f"{rc}\t{o.getvalue()}")
-EOS
-)
+# Each run's exit status and record, a line apiece (one Python start).
+got=$(python3 -B "$here/lib/stress_verdicts_runs.py" "$sv" "$abrt" "$segv" "$kill")
 want=$'1\tstress\tcounter_storm\tFAIL\tkilled by SIGABRT, crash; printed before: approx_window, wrong-answer\n'
 want+=$'1\tstress\t-\tFAIL\tkilled by SIGSEGV, crash\n'
 want+=$'4\tstress\t-\tnone\tkilled by SIGKILL\n'

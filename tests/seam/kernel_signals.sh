@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# SIGINT and SIGTERM sent to a bash kernel-* program alone, as kill(1)
+# sends them, while the build it started runs (a make on PATH that starts
+# a child and waits; guard in scripts/kernel-lib.sh, docs/kernel-trees.md):
+#   1 kernel-san, SIGINT: exit 130, the one line "kernel-san: stopped by
+#     SIGINT; no verdict", the make and its child gone, no temporary file
+#     or directory left, no --out written
+#   2 kernel-check over a tree, SIGTERM, while kernel-judge's make runs:
+#     the same with 143 and SIGTERM, one line for the run (kernel-judge,
+#     below it, stays quiet), the judge's partial verdict removed
+# The waits are bounded (a guard against a hang, never a time limit): a
+# program that stops nothing fails its case, and what it left is killed.
+# KTAP on stdout.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$root/tests/lib/sh/common.sh"
+test_begin
+echo "KTAP version 1"
+
+mkdir -p fakebin ktmp tree/lib tree/include/linux out
+cp "$root/lib/hpcc/percpu_counter_tree.c" tree/lib/
+cp "$root/lib/hpcc/include/linux/percpu_counter_tree.h" tree/include/linux/
+# The build: its pid and its child's, on the FIFO, once both run (opened
+# read-write: a stand-in run after the test has gone never blocks).
+cat >fakebin/make <<'EOF'
+#!/bin/sh
+sleep 600 &
+echo "$$ $!" 1<>"$KS_FIFO"
+wait
+EOF
+chmod +x fakebin/make
+mkfifo fifo tick
+exec 3<>fifo 4<>tick
+
+# gone PID: PID has ended (or is a zombie) within the bound; between two
+# looks a read of the FIFO no one writes (a pause without a process).
+gone() {
+	local i st
+	for ((i = 0; i < 3000; i++)); do
+		{ read -r _ _ st _ <"/proc/$1/stat"; } 2>/dev/null || return 0
+		[ "$st" = Z ] && return 0
+		read -r -t 0.02 -u 4 _
+	done
+	return 1
+}
+
+# stop_case NAME SIG RC OUT CMD...: CMD, started alone in the background,
+# gets SIG once its make runs; it must end with RC and the one line, its
+# make and the make's child gone, nothing left in TMPDIR, no OUT or
+# OUT's temporary files. After a case that hung or left a process (each
+# look bounded at a minute), the rest fail unrun.
+hung=
+stop_case() {
+	local name=$1 sig=$2 want=$3 outf=$4 pid mk kid rc bad='' left
+	shift 4
+	if [ -n "$hung" ]; then
+		result 1 "$name" "not run: $hung hung or left a process"
+		return
+	fi
+	# ./stress for kernel-check's checks of its options (scripts/kernel-options).
+	STRESS=$STRESS KS_FIFO=$PWD/fifo TMPDIR=$PWD/ktmp PATH="$PWD/fakebin:$PATH" \
+		env --default-signal=INT "$@" >so 2>se &
+	pid=$!
+	if ! read -r -t 300 mk kid <&3; then
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid"
+		result 1 "$name" "never reached make: $(head -c 300 se)"
+		return
+	fi
+	kill -"$sig" "$pid"
+	if ! gone "$pid"; then
+		hung=$name bad+="still running; "
+		kill -KILL "$pid" "$mk" "$kid"
+	fi
+	wait "$pid"
+	rc=$?
+	gone "$mk" || hung=$name bad+="make $mk left; "
+	gone "$kid" || hung=$name bad+="its child $kid left; "
+	[ "$rc" = "$want" ] || bad+="exit $rc, want $want; "
+	[ "$(<se)" = "${1##*/}: stopped by SIG$sig; no verdict" ] ||
+		bad+="stderr [$(head -c 300 se)]; "
+	left=(ktmp/* "$outf"*)
+	[ "${left[*]}" = "ktmp/* $outf*" ] || bad+="left ${left[*]}; "
+	kill -KILL "$mk" "$kid" 2>/dev/null
+	result "$([ -z "$bad" ]; echo $?)" "$name" "$bad"
+}
+
+stop_case san_int_stops_all INT 130 "$PWD/out/asan" \
+	"$root/scripts/kernel-san" --jobs 1 --kind full --out "$PWD/out/asan" tree "$PWD/b"
+# kernel-check's judge writes its verdict beside its build directory.
+ck=$(echo "$PWD/tree" | cksum | cut -d' ' -f1)
+stop_case check_term_one_line TERM 143 "$root/build/kcheck/tree-$ck.verdict" \
+	"$root/scripts/kernel-check" --no-san --no-tsan --no-sparse --duration 1s tree
+
+exit $((failed > 0))
