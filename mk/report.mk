@@ -7,9 +7,41 @@
 # its own with 16 MiB per-CPU areas so that 100,000 mms fit; sections 5 and 6
 # from bench/compaction/report-section when that program is present.
 
+# The percpu_counter column (bench/report/pcc.h): the tree's own
+# lib/percpu_counter.c and include/linux/percpu_counter.h when KERNEL_SRC
+# has both, compiled unchanged against kcompat as the kernel builds it
+# (W=0), in x86-64's configuration (SMP, CPU hotplug, a local cmpxchg);
+# else our model of it, bench/kpcc.c.
+ifneq ($(KERNEL_SRC),)
+KPCC_TREE	:= $(if $(wildcard $(KSRC)/lib/percpu_counter.c),$(if \
+		   $(wildcard $(KSRC)/include/linux/percpu_counter.h),1))
+endif
+ifeq ($(KPCC_TREE),1)
+KPCC_DEFS	:= -DCONFIG_HOTPLUG_CPU -DCONFIG_HAVE_CMPXCHG_LOCAL
+KPCC_HDR	:= $(BUILD)/kinc/linux/percpu_counter.h
+REPORT_PCC_OBJS	:= $(BUILD)/bench/report/pcc_tree.o $(BUILD)/kpcc/percpu_counter.o
+
+$(KPCC_HDR): $(KSRC)/include/linux/percpu_counter.h
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(BUILD)/kpcc/percpu_counter.o: $(KSRC)/lib/percpu_counter.c $(KPCC_HDR) $(BUILD)/.flags \
+		$(BUILD)/kinc/linux/percpu_counter_tree.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(HPCC_CFLAGS) $(KPCC_DEFS) $(CPPFLAGS_ALL) -c -o $@ $<
+
+$(BUILD)/bench/report/pcc_tree.o: bench/report/pcc_tree.c bench/report/pcc.h $(KPCC_HDR) \
+		$(BUILD)/.flags $(BUILD)/kinc/linux/percpu_counter_tree.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(KPCC_DEFS) $(CPPFLAGS_ALL) \
+		-DKPCC_TREE_SOURCE='"$(KSRC)/lib/percpu_counter.c"' -c -o $@ $<
+else
+REPORT_PCC_OBJS	:= $(BUILD)/bench/report/pcc_model.o $(BUILD)/bench/kpcc.o
+endif
+
 REPORT_BIN	:= $(BUILD)/bench/hpcc-report
 REPORT_OBJS	:= $(BUILD)/bench/report/oom_report.o $(BUILD)/bench/timing.o \
-		   $(BUILD)/bench/kpcc.o
+		   $(REPORT_PCC_OBJS)
 REPORT_DIR	?= $(BUILD)/report
 REPORT_BUILD	?= $(BUILD)-report
 REPORT_ARGS	?=

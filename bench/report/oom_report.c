@@ -13,8 +13,9 @@
  *                all three selections from the same state
  *   imprecision  shortfall of the two-pass victims against the true maximum,
  *                at quiescent points and with charges between the passes
- *   exact        one precise pass with hpcc sums against one with the
- *                kernel-shaped percpu_counter_sum() (bench/kpcc.c)
+ *   exact        one precise pass with hpcc sums against one with
+ *                percpu_counter_sum() (pcc.h: the tree's lib/percpu_counter.c
+ *                with KERNEL_SRC holding one, else our model, bench/kpcc.c)
  */
 #include <errno.h>
 #include <getopt.h>
@@ -30,7 +31,7 @@
 #include "util/child.h"
 #include "util/rng.h"
 #include "../bench.h"
-#include "../kpcc.h"
+#include "pcc.h"
 
 #define MAX_LIST	16
 #define MAX_SEEDS	16
@@ -99,7 +100,7 @@ static double pct(double *v, unsigned int n, double q)
 
 /* @pages into @member in a few adds from random CPUs (uneven residuals). */
 static void charge(struct mm_struct *mm, int member, long pages, struct rng *rs,
-		   struct kpcc *k)
+		   struct pcc4 *k)
 {
 	int i;
 
@@ -109,7 +110,7 @@ static void charge(struct mm_struct *mm, int member, long pages, struct rng *rs,
 		kc_set_cpu(rng_below(rs, nr_cpu_ids));
 		oom_mm_add(mm, member, part);
 		if (k)
-			kpcc_add_batch(&k[member], part, oom_model_batch());
+			pcc_add(k, member, part, oom_model_batch());
 	}
 	kc_set_cpu(0);
 }
@@ -191,22 +192,6 @@ static bool have_twin(void)
 	return oom_kernel_algo() != OOM_NR_ALGOS;
 }
 
-/* Four kpcc counters in one per-CPU block, as percpu_counter_init_many() lays them. */
-static int kpcc_init4(struct kpcc *k)
-{
-	s32 __percpu *base = __alloc_percpu(NR_MM_COUNTERS * sizeof(s32), sizeof(s32));
-	int m;
-
-	if (!base)
-		return -1;
-	for (m = 0; m < NR_MM_COUNTERS; m++) {
-		spin_lock_init(&k[m].lock);
-		k[m].count = 0;
-		k[m].counters = base + m;
-	}
-	return 0;
-}
-
 /*
  * The task list of a latency point, in walk order: kernel threads first
  * (made at boot), then the processes. Each process has four
@@ -214,7 +199,7 @@ static int kpcc_init4(struct kpcc *k)
  */
 struct lat_set {
 	struct task_struct **p;
-	struct kpcc *k;			/* NR_MM_COUNTERS per entry; kthreads: unused */
+	void *k;			/* pcc_size() bytes an entry; kthreads: unused */
 	unsigned long n;
 	long hog;
 };
@@ -238,7 +223,7 @@ static long pcpu_one_pass(const struct lat_set *ls, struct oom_select_stats *st)
 		if (p->flags & PF_KTHREAD)
 			continue;
 		for (m = 0; m < NR_MM_COUNTERS; m++)
-			pts += kpcc_sum(&ls->k[i * NR_MM_COUNTERS + m]);
+			pts += pcc_sum(pcc_at(ls->k, i), m);
 		st->precise_counter_sums += NR_MM_COUNTERS;
 		st->precise_evals++;
 		if (pts > best) {
@@ -269,7 +254,7 @@ static const char *col_name(int col)
 static void lat_charge(struct lat_set *ls, unsigned long i, int member, long pages,
 		       struct rng *rs)
 {
-	charge(ls->p[i]->mm, member, pages, rs, &ls->k[i * NR_MM_COUNTERS]);
+	charge(ls->p[i]->mm, member, pages, rs, pcc_at(ls->k, i));
 }
 
 /* The v16 benchmark's task set: one 1,000,000-page task among small ones. */
@@ -281,7 +266,7 @@ static int lat_populate(struct lat_set *ls, unsigned long tasks, unsigned int kt
 
 	ls->n = 0;
 	ls->p = calloc(nk + tasks, sizeof(*ls->p));
-	ls->k = calloc((nk + tasks) * NR_MM_COUNTERS, sizeof(*ls->k));
+	ls->k = calloc(nk + tasks, pcc_size());
 	if (!ls->p || !ls->k)
 		return -1;
 	for (i = 0; i < nk; i++) {
@@ -296,7 +281,7 @@ static int lat_populate(struct lat_set *ls, unsigned long tasks, unsigned int kt
 		unsigned long x = ls->n;
 
 		ls->p[x] = oom_task_create(&attr);
-		if (!ls->p[x] || kpcc_init4(&ls->k[x * NR_MM_COUNTERS]))
+		if (!ls->p[x] || pcc_init(pcc_at(ls->k, x)))
 			return -1;
 		ls->n++;
 		lat_charge(ls, x, MM_ANONPAGES, pages - pages / 4, &rs);
@@ -312,8 +297,7 @@ static void lat_free(struct lat_set *ls)
 	unsigned long i;
 
 	for (i = 0; ls->k && i < ls->n; i++)
-		if (ls->k[i * NR_MM_COUNTERS].counters)
-			free_percpu(ls->k[i * NR_MM_COUNTERS].counters);
+		pcc_destroy(pcc_at(ls->k, i));
 	free(ls->k);
 	free(ls->p);
 }
@@ -347,7 +331,7 @@ static void *writer_fn(void *arg)
 		kc_set_cpu(1 + rng_below(&rs, nr_cpu_ids - 1));
 		for (s = 1; s >= -1; s -= 2) {
 			oom_mm_add(ls->p[i]->mm, m, s);
-			kpcc_add_batch(&ls->k[i * NR_MM_COUNTERS + m], s, oom_model_batch());
+			pcc_add(pcc_at(ls->k, i), m, s, oom_model_batch());
 		}
 		atomic_fetch_add_explicit(&w->ops, 2, memory_order_relaxed);
 	}
@@ -1102,7 +1086,7 @@ static int exact_point(struct json *j, unsigned int cpus, unsigned long tasks,
 	double lat[3][BENCH_MAX_REPS], r[BENCH_MAX_REPS];
 	unsigned long u = 0, o = 0, within = 0, sh = 0, sk = 0;
 	struct task_struct **p = NULL;
-	struct kpcc *k = NULL;
+	void *k = NULL;
 	void __percpu **pad = NULL;
 	struct oom_task_attr attr = { 0 };
 	struct rng rs;
@@ -1122,7 +1106,7 @@ static int exact_point(struct json *j, unsigned int cpus, unsigned long tasks,
 		return 0;
 	}
 	p = calloc(tasks, sizeof(*p));
-	k = calloc(tasks * NR_MM_COUNTERS, sizeof(*k));
+	k = calloc(tasks, pcc_size());
 	pad = calloc(tasks, sizeof(*pad));
 	if (!p || !k || !pad || setup_cpus(cpus, 32))
 		goto out;
@@ -1132,17 +1116,17 @@ static int exact_point(struct json *j, unsigned int cpus, unsigned long tasks,
 		uintptr_t end;
 
 		p[i] = oom_task_create(&attr);
-		if (!p[i] || kpcc_init4(&k[i * NR_MM_COUNTERS]))
+		if (!p[i] || pcc_init(pcc_at(k, i)))
 			goto out;
-		end = (uintptr_t)per_cpu_ptr(k[i * NR_MM_COUNTERS].counters, 0) +
+		end = (uintptr_t)per_cpu_ptr(pcc_block(pcc_at(k, i)), 0) +
 		      NR_MM_COUNTERS * sizeof(s32);
 		if (aligned && end % 64 && !(pad[i] = __alloc_percpu(64 - end % 64, 1)))
 			goto out;
 		sh += straddles(p[i]->mm->rss_stat[0].level0,
 				NR_MM_COUNTERS * sizeof(*p[i]->mm->rss_stat[0].level0));
-		sk += straddles(k[i * NR_MM_COUNTERS].counters, NR_MM_COUNTERS * sizeof(s32));
-		charge(p[i]->mm, MM_ANONPAGES, pages - pages / 4, &rs, &k[i * NR_MM_COUNTERS]);
-		charge(p[i]->mm, MM_FILEPAGES, pages / 4, &rs, &k[i * NR_MM_COUNTERS]);
+		sk += straddles(pcc_block(pcc_at(k, i)), NR_MM_COUNTERS * sizeof(s32));
+		charge(p[i]->mm, MM_ANONPAGES, pages - pages / 4, &rs, pcc_at(k, i));
+		charge(p[i]->mm, MM_FILEPAGES, pages / 4, &rs, pcc_at(k, i));
 	}
 	/* Tasks whose four per-CPU words take two cache lines on every CPU. */
 	json_kdouble(j, "hpcc_straddle_pct", 100.0 * sh / tasks);
@@ -1164,7 +1148,7 @@ static int exact_point(struct json *j, unsigned int cpus, unsigned long tasks,
 				long pts = 0;
 
 				for (mm = 0; mm < NR_MM_COUNTERS; mm++)
-					pts += col ? kpcc_sum(&k[i * NR_MM_COUNTERS + mm]) :
+					pts += col ? pcc_sum(pcc_at(k, i), mm) :
 						percpu_counter_tree_precise_sum(&p[i]->mm->rss_stat[mm]);
 				b = pts > b ? pts : b;
 			}
@@ -1199,8 +1183,7 @@ out:
 		fprintf(stderr, "hpcc-report: exact point %lu tasks at %u CPUs failed\n",
 			tasks, cpus);
 	for (i = 0; k && p && i < tasks && p[i]; i++) {
-		if (k[i * NR_MM_COUNTERS].counters)
-			free_percpu(k[i * NR_MM_COUNTERS].counters);
+		pcc_destroy(pcc_at(k, i));
 		if (pad[i])
 			free_percpu(pad[i]);
 	}
@@ -1401,6 +1384,7 @@ int main(int argc, char **argv)
 		json_u64(&j, opt.seeds[c]);
 	json_arr_end(&j);
 	json_kstr(&j, "hpcc_source", HPCC_SOURCE);
+	json_kstr(&j, "pcpu_source", pcc_source);
 	if (!strcmp(section, "latency"))
 		ret = opt.tiny ? sec_latency(&j, cpus_tiny, 2, tasks_tiny, 2, 16, tasks_tiny, 2) :
 				 sec_latency(&j, cpus_full, 3, tasks_full, 4, 256, tasks_cond, 2);

@@ -24,6 +24,7 @@
 
 struct cpumask __cpu_possible_mask = { .bits = { 1 } };
 struct cpumask __cpu_online_mask = { .bits = { 1 } };
+struct cpumask __cpu_dying_mask;
 static _Atomic unsigned int kc_nr_online = 1;
 static _Atomic unsigned long kc_hotplug_ops;
 
@@ -60,6 +61,7 @@ void kc_cpumask_boot(unsigned int n)
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
 		mask_set(&__cpu_possible_mask, cpu, cpu < n);
 		mask_set(&__cpu_online_mask, cpu, cpu < n);
+		mask_set(&__cpu_dying_mask, cpu, false);
 	}
 	atomic_store(&kc_nr_online, n);
 	atomic_store(&kc_hotplug_ops, 0);
@@ -165,10 +167,12 @@ int kc_cpu_down(unsigned int cpu)
 		pthread_mutex_unlock(&kc_hotplug_lock);
 		return -EBUSY;
 	}
+	mask_set(&__cpu_dying_mask, cpu, true);
 	ret = cpuhp_walk_down(cpu, CPUHP_ONLINE, CPUHP_AP_ONLINE_IDLE + 1, &failed);
 	if (ret) {
 		/* Roll back: the states torn down come up again. */
 		WARN_ON(cpuhp_walk_up(cpu, failed, CPUHP_ONLINE, &dummy));
+		mask_set(&__cpu_dying_mask, cpu, false);
 		pthread_mutex_unlock(&kc_hotplug_lock);
 		return ret;
 	}
@@ -194,6 +198,7 @@ int kc_cpu_up(unsigned int cpu)
 		pthread_mutex_unlock(&kc_hotplug_lock);
 		return 0;
 	}
+	mask_set(&__cpu_dying_mask, cpu, false);
 	ret = cpuhp_walk_up(cpu, CPUHP_OFFLINE, CPUHP_BRINGUP_CPU - 1, &failed);
 	if (ret) {
 		WARN_ON(cpuhp_walk_down(cpu, failed, CPUHP_OFFLINE + 1, &dummy));

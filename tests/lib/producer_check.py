@@ -12,6 +12,10 @@ Usage: producer_check.py NAME ARG...
   report-window DIR SRC     hpcc-report's imprecision and order sections in
                             DIR (acc-imprecision.json, acc-order.json): built
                             on SRC, windows equal to lib/shape's
+  report-pcpu DIR SRC       hpcc-report's latency and exact sections in DIR
+                            (acc-latency.json, acc-exact.json): their
+                            percpu_counter column built on SRC's
+                            lib/percpu_counter.c, timed at every point
   report-int-window FILE    a report on an int-valued tree: the tree's own
                             window per CPU count and batch
   report-concurrent DIR     scripts/report's section 3 concurrent half:
@@ -77,6 +81,17 @@ def report_window(d, src):
     assert all(w == s for _, w, s in pts), "window differs from lib/shape's: %s" % pts
     a = load(os.path.join(d, "acc-order.json"))["accuracy"]
     assert a["window_pages"] == a["shape_window_pages"], a
+
+
+def report_pcpu(d, src):
+    want = os.path.join(src, "lib/percpu_counter.c")
+    for s in ("latency", "exact"):
+        x = load(os.path.join(d, "acc-%s.json" % s))
+        assert x["pcpu_source"] == want, (s, x["pcpu_source"])
+        key = "percpu_counter" if s == "latency" else "percpu_counter_sum"
+        miss = [(p["nr_cpus"], p["tasks"]) for p in x["points"]
+                if key not in p.get("latency_us", {})]
+        assert x["points"] and not miss, "%s: no percpu_counter time at %s" % (s, miss)
 
 
 def report_int_window(path):
@@ -153,6 +168,7 @@ CHECKS = {
     "bench-rows": (bench_rows, 1),
     "bench-source": (bench_source, 2),
     "report-window": (report_window, 2),
+    "report-pcpu": (report_pcpu, 2),
     "report-int-window": (report_int_window, 1),
     "report-concurrent": (report_concurrent, 1),
     "compaction": (compaction, 1),

@@ -92,6 +92,22 @@ def tree_own_and_lib_hpcc(kt, doc):
     return None
 
 
+def pcpu_named(doc):
+    """pcpu_code() names the tree's own percpu_counter only when the
+    producer says it was built from the tree's file."""
+    want = {None: "bench/kpcc.c, our model",
+            "/k/lib/percpu_counter.c": "the tree's own lib/percpu_counter.c and",
+            "/x/lib/percpu_counter.c": "/x/lib/percpu_counter.c, not this tree's"}
+    for src, w in want.items():
+        doc["oom"]["latency"].pop("pcpu_source", None)
+        if src:
+            doc["oom"]["latency"]["pcpu_source"] = src
+        got = rep.counter_lines(doc, "exact")[0]
+        if "percpu_counter column ran " + w not in got:
+            return "pcpu_source %s: %s" % (src, got)
+    return None
+
+
 def main(fixture, tmp):
     r, kcopy = os.path.join(tmp, "r"), os.path.join(tmp, "kcopy")
     for d in (r, kcopy):
@@ -111,6 +127,9 @@ def main(fixture, tmp):
     with open(kj) as f:
         err = tree_own_and_lib_hpcc(os.path.join(tmp, "kt"), json.load(f))
     say("report_counter_code_tree_own_and_lib_hpcc_detected", err is None, err)
+    with open(kj) as f:
+        err = pcpu_named(json.load(f))
+    say("report_pcpu_code_names_the_trees_file", err is None, err)
     g = os.path.join(tmp, "gnuplotfail")
     shutil.copytree(r, g)
     json_set.main([os.path.join(g, "report.json"), os.path.join(g, "report.json"),

@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$here" || exit 1
 CHECK="python3 $here/tests/lib/reply_check.py"
 echo "KTAP version 1"
-echo "1..20"
+echo "1..21"
 
 # The renders and the checks that read report.json run in one Python
 # process (tests/lib/report_reply.py): one line per check, NAME RC WHY.
@@ -63,6 +63,9 @@ tr '\n' ' ' <"$tmp/kcopy/REPLY.txt" | grep -qF "Counters: lib/hpcc's percpu_coun
 	[ "$(grep -c "^Counter code: every hpcc column" "$tmp/kcopy/REPORT.md")" = 4 ]
 result $? report_counter_code_tree_is_lib_hpcc "$(head -4 "$tmp/kcopy/REPLY.txt")"
 verdict report_counter_code_tree_own_and_lib_hpcc_detected
+# The percpu_counter column: the tree's own file only when the producer
+# was built from it; another tree's named as such; else our model.
+verdict report_pcpu_code_names_the_trees_file
 
 # Each defect planted in a copy of its own; one checker run judges them all.
 plants=(wide untraced untraced6 untagged long order emptyplot limitshort nolimit sweepnarrow

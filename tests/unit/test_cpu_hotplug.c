@@ -173,6 +173,58 @@ static void hotplug_callbacks(struct kt *t)
 	KT_EXPECT(t, !cb_log[0], "removed states ran: %s", cb_log);
 }
 
+/*
+ * The dying mask (percpu_counter sums over online | dying): set while a
+ * CPU goes down, through its dead-state teardown, until it comes up again.
+ */
+static int dying_seen_ap = -1, dying_seen_bp = -1, online_seen_bp = -1;
+
+static int dying_ap_down(unsigned int cpu)
+{
+	dying_seen_ap = cpumask_test_cpu(cpu, cpu_dying_mask);
+	return 0;
+}
+
+static int dying_bp_dead(unsigned int cpu)
+{
+	dying_seen_bp = cpumask_test_cpu(cpu, cpu_dying_mask);
+	online_seen_bp = cpu_online(cpu);
+	return 0;
+}
+
+static void hotplug_dying_mask(struct kt *t)
+{
+	unsigned int cpu, n = 0, last = 0;
+	bool ascending = true;
+	int ap, bp;
+
+	if (!kt_hpcc_setup(t, NCPUS))
+		return;
+	KT_EXPECT_EQU(t, cpumask_weight(cpu_dying_mask), 0);
+	ap = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "test/dying", NULL, dying_ap_down);
+	bp = cpuhp_setup_state_nocalls(CPUHP_PERCPU_CNT_DEAD, "test/dead", NULL, dying_bp_dead);
+	KT_ASSERT(t, ap > 0 && bp == 0, "states %d %d", ap, bp);
+	KT_EXPECT_EQ(t, kc_cpu_down(5), 0);
+	KT_EXPECT(t, dying_seen_ap == 1 && dying_seen_bp == 1 && online_seen_bp == 0,
+		  "dying in teardown: AP %d, dead %d (online %d)", dying_seen_ap,
+		  dying_seen_bp, online_seen_bp);
+	KT_EXPECT(t, cpumask_test_cpu(5, cpu_dying_mask) && !cpu_online(5), "after down");
+	for_each_cpu_or(cpu, cpu_online_mask, cpu_dying_mask) {
+		ascending &= !n || cpu > last;
+		last = cpu;
+		n++;
+	}
+	KT_EXPECT(t, n == NCPUS && ascending, "online | dying walked %u CPUs", n);
+	KT_EXPECT_EQ(t, kc_cpu_up(5), 0);
+	KT_EXPECT_EQU(t, cpumask_weight(cpu_dying_mask), 0);
+	n = 0;
+	for_each_cpu_or(cpu, cpu_dying_mask, cpu_dying_mask)
+		n++;
+	KT_EXPECT_EQU(t, n, 0);
+	cpuhp_remove_state_nocalls(ap);
+	cpuhp_remove_state_nocalls(CPUHP_PERCPU_CNT_DEAD);	/* a fixed state: setup gave 0 */
+}
+
 static void hotplug_percpu_memory_stays(struct kt *t)
 {
 	unsigned long *p;
@@ -292,6 +344,7 @@ static void hotplug_held_vcpu(struct kt *t)
 static const struct kt_case cases[] = {
 	KT_CASE(hotplug_masks),
 	KT_CASE(hotplug_callbacks),
+	KT_CASE(hotplug_dying_mask),
 	KT_CASE(hotplug_percpu_memory_stays),
 	KT_CASE(hotplug_hpcc_sums_count_offline_cpus),
 	KT_CASE(hotplug_held_vcpu),

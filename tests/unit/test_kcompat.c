@@ -583,6 +583,24 @@ static void kcompat_kernel_spellings(struct kt *t)
 	kc_set_cpu(0);
 	free_percpu(p);
 
+	/* percpu_counter's form: an s64 expected value against an s32 slot. */
+	{
+		s32 __percpu *q = alloc_percpu(s32);
+		s64 exp = 7;
+
+		KT_ASSERT(t, q != NULL, "alloc");
+		kc_set_cpu(1);
+		this_cpu_write(*q, 5);
+		KT_EXPECT(t, !this_cpu_try_cmpxchg(*q, &exp, exp + 1) && exp == 5,
+			  "try_cmpxchg miss: expected %lld", (long long)exp);
+		KT_EXPECT(t, this_cpu_try_cmpxchg(*q, &exp, exp - 9) && exp == 5,
+			  "try_cmpxchg hit: expected %lld", (long long)exp);
+		KT_EXPECT_EQ(t, *per_cpu_ptr(q, 1), -4);
+		KT_EXPECT_EQ(t, *per_cpu_ptr(q, 0) + *per_cpu_ptr(q, 2), 0);
+		kc_set_cpu(0);
+		free_percpu(q);
+	}
+
 	KT_EXPECT_EQ(t, cmpxchg(&w, 4, 9), 5);
 	KT_EXPECT_EQ(t, w, 5);
 	KT_EXPECT_EQ(t, cmpxchg(&w, 5, 9), 5);

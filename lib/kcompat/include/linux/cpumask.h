@@ -30,9 +30,17 @@ struct cpumask {
 };
 typedef struct cpumask cpumask_t;
 
-extern struct cpumask __cpu_possible_mask, __cpu_online_mask;
+extern struct cpumask __cpu_possible_mask, __cpu_online_mask, __cpu_dying_mask;
 #define cpu_possible_mask	((const struct cpumask *)&__cpu_possible_mask)
 #define cpu_online_mask		((const struct cpumask *)&__cpu_online_mask)
+/*
+ * CPUs on their way down: set when kc_cpu_down() starts, before the CPU
+ * leaves the online mask, kept through its dead-state teardowns, cleared
+ * when it comes up again (or the down is rolled back), as the kernel's
+ * cpuhp_set_state() does. A sum over online | dying misses no count that
+ * a dead-state callback has not yet folded.
+ */
+#define cpu_dying_mask		((const struct cpumask *)&__cpu_dying_mask)
 #define cpu_present_mask	cpu_possible_mask
 
 static inline unsigned int nr_cpumask_bits_(void)
@@ -86,6 +94,29 @@ static inline unsigned int cpumask_weight(const struct cpumask *m)
 #define for_each_cpu(cpu, mask)						\
 	for ((cpu) = cpumask_first(mask); (unsigned int)(cpu) < nr_cpu_ids;	\
 	     (cpu) = cpumask_next((cpu), (mask)))
+
+/* The first CPU of @a | @b after @n, word by word as find_next_or_bit(). */
+static inline unsigned int cpumask_next_or(int n, const struct cpumask *a,
+					   const struct cpumask *b)
+{
+	unsigned int nbits = nr_cpumask_bits_(), i = (unsigned int)(n + 1);
+	unsigned long w;
+
+	while (i < nbits) {
+		w = (__atomic_load_n(&a->bits[i / 64], __ATOMIC_RELAXED) |
+		     __atomic_load_n(&b->bits[i / 64], __ATOMIC_RELAXED)) >> (i % 64);
+		if (w) {
+			i += __builtin_ctzl(w);
+			return i < nbits ? i : nr_cpu_ids;
+		}
+		i = (i / 64 + 1) * 64;
+	}
+	return nr_cpu_ids;
+}
+
+#define for_each_cpu_or(cpu, a, b)					\
+	for ((cpu) = cpumask_next_or(-1, (a), (b)); (unsigned int)(cpu) < nr_cpu_ids; \
+	     (cpu) = cpumask_next_or((cpu), (a), (b)))
 
 /* The possible mask is contiguous: a plain loop. */
 #define for_each_possible_cpu(cpu)					\

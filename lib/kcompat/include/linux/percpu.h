@@ -284,6 +284,18 @@ static inline void kc_after_pcpu_add(unsigned int cpu)
 				__ATOMIC_RELAXED, __ATOMIC_RELAXED);	\
 			 __e; }), (void)0);					\
 })
+/*
+ * The kernel's fallback form: one cmpxchg; on a miss *@ovalp takes the
+ * value found. @ovalp may be wider than @pcp (percpu_counter's s64 count
+ * against its s32 slot): compared after narrowing, as the kernel does.
+ */
+#define this_cpu_try_cmpxchg(pcp, ovalp, nval) ({			\
+	typeof(pcp) __to = *(ovalp), __tv;				\
+	__tv = this_cpu_cmpxchg(pcp, __to, nval);			\
+	if (__tv != __to)						\
+		*(ovalp) = __tv;					\
+	__tv == __to;							\
+})
 
 #define raw_cpu_add(pcp, val)		this_cpu_add(pcp, val)
 #define __this_cpu_add(pcp, val)	this_cpu_add(pcp, val)

@@ -5,6 +5,8 @@
 #include <pthread.h>
 #include <linux/types.h>
 #include <kcompat/kcompat.h>
+#include <linux/irqflags.h>
+#include <linux/lockdep.h>
 
 /*
  * Spinlocks on pthread mutexes: with 256 virtual CPUs on 2 cores a real
@@ -64,5 +66,20 @@ static inline void spin_unlock(spinlock_t *l)
 #define spin_unlock_irqrestore(l, flags) do { (void)(flags); spin_unlock(l); } while (0)
 #define spin_lock_irq(l)	spin_lock(l)
 #define spin_unlock_irq(l)	spin_unlock(l)
+
+/*
+ * Raw spinlocks: the same lock. In the kernel they differ only under
+ * PREEMPT_RT, where a spinlock_t sleeps; here both are a mutex.
+ */
+typedef spinlock_t raw_spinlock_t;
+#define DEFINE_RAW_SPINLOCK(x)		raw_spinlock_t x = __SPIN_LOCK_UNLOCKED(x)
+#define raw_spin_lock_init(l)		spin_lock_init(l)
+#define raw_spin_lock(l)		spin_lock(l)
+#define raw_spin_unlock(l)		spin_unlock(l)
+#define raw_spin_lock_irq(l)		spin_lock_irq(l)
+#define raw_spin_unlock_irq(l)		spin_unlock_irq(l)
+#define raw_spin_lock_irqsave(l, flags)	do { local_irq_save(flags); spin_lock(l); } while (0)
+#define raw_spin_unlock_irqrestore(l, flags)				\
+	do { spin_unlock(l); local_irq_restore(flags); } while (0)
 
 #endif /* _KC_LINUX_SPINLOCK_H */
