@@ -47,6 +47,9 @@ $(HPCC_REQ_H).stamp: $(HPCC_REQ_PROBES) $(PROBE_DEPS)
 	@scripts/probe $(PROBE_ARGS) --out $(HPCC_REQ_H) $(HPCC_REQ_PROBES)
 
 $(HPCC_OBJ): $(HPCC_REQ_H)
+# kcompat waits for them too: a tree they refuse compiles nothing (it is
+# judged through the adapter, which builds its own kcompat).
+$(KC_OBJS): | $(HPCC_REQ_H)
 
 $(HPCC_API_H).stamp: $(HPCC_PROBES) $(PROBE_DEPS) $(HPCC_OBJ) $(KC_OBJS)
 	@scripts/probe $(PROBE_ARGS) --out $(HPCC_API_H) --link '$(HPCC_OBJ) $(KC_OBJS) $(LDLIBS_ALL)' \
