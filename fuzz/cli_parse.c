@@ -7,7 +7,8 @@
  */
 #include <math.h>
 #include <string.h>
-#include "stress.h"
+#include "cli.h"
+#include "config.h"
 #include "fuzz.h"
 
 #define MAX_WORDS	64

@@ -8,6 +8,7 @@
  *    file's shape (CPUs, batch, selectors, seed, one scenario).
  */
 #include <string.h>
+#include "config.h"
 #include "replay.h"
 #include "fuzz.h"
 

@@ -20,7 +20,10 @@
 #include <time.h>
 #include <unistd.h>
 #include <kcompat/kcompat.h>
-#include "stress.h"
+#include "cli.h"
+#include "config.h"
+#include "parse.h"
+#include "registry.h"
 
 enum opt_id {
 	/* Above every short option character: getopt_long returns these. */

@@ -5,7 +5,7 @@
  * can all use them without calling back into one another.
  */
 #include <time.h>
-#include "stress.h"
+#include "engine.h"
 
 double stress_now(void)
 {

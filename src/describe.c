@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <linux/percpu_counter_tree.h>
 #include <kcompat/kcompat.h>
-#include "stress.h"
+#include "shape/hpcc_shape.h"
+#include "config.h"
+#include "describe.h"
 
 int stress_describe(const struct stress_config *cfg)
 {

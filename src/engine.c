@@ -12,7 +12,18 @@
 #include <time.h>
 #include <kcompat/kcompat.h>
 #include "util/json.h"
-#include "stress.h"
+#include "config.h"
+#include "engine.h"
+#include "hotplug.h"
+#include "inject.h"
+#include "parse.h"
+#include "recorder.h"
+#include "report.h"
+#include "run.h"
+#include "signals.h"
+#include "threads.h"
+#include "verdict.h"
+#include "watchdog.h"
 
 void (*stress_hook)(struct stress *s, enum stress_hook where, unsigned int arg);
 

@@ -19,7 +19,8 @@
 #include <linux/cpumask.h>
 #include <linux/cpuhotplug.h>
 #include <kcompat/kcompat.h>
-#include "stress.h"
+#include "hotplug.h"
+#include "run.h"
 
 static struct stress *hp_run;	/* the run whose callbacks are registered */
 static int hp_ap = -1, hp_bp = -1;

@@ -21,7 +21,9 @@
 #include <time.h>
 #include <kcompat/kcompat.h>
 #include <linux/cpumask.h>
-#include "stress.h"
+#include "config.h"
+#include "inject.h"
+#include "run.h"
 
 __thread bool stress_hop_pending;	/* scenario.h: stress_step_home() */
 

@@ -10,7 +10,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "stress.h"
+#include "registry.h"
 #include "replay.h"
 
 static const struct stress_invariant engine_invariants[] = {

@@ -16,8 +16,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "util/json.h"
-#include "stress.h"
+#include "config.h"
+#include "output.h"
+#include "parse.h"
+#include "registry.h"
 #include "replay.h"
+#include "run.h"
 #include "known.h"
 
 #define KNOWN_MAX		256	/* signatures in a file, and met by one invocation */

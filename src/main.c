@@ -13,8 +13,21 @@
 #include <linux/percpu_counter_tree.h>
 #include <kcompat/kcompat.h>
 #include <hpcc_api.h>
-#include "stress.h"
+#include "cli.h"
+#include "config.h"
+#include "describe.h"
+#include "engine.h"
+#include "output.h"
+#include "recorder.h"
+#include "registry.h"
 #include "replay.h"
+#include "replay_explore.h"
+#include "report.h"
+#include "run.h"
+#include "signals.h"
+#include "threads.h"
+#include "verdict.h"
+#include "watchdog.h"
 #include "mm/oom_select.h"
 #include "mm/kcompact.h"
 

@@ -3,7 +3,7 @@
 #include <limits.h>
 #include <string.h>
 #include "opts.h"
-#include "stress.h"
+#include "parse.h"
 
 static void store_int(void *p, size_t size, long long v)
 {

@@ -13,7 +13,9 @@
 #include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
-#include "stress.h"
+#include "config.h"
+#include "output.h"
+#include "parse.h"
 
 /* The streams that failed: the first errno of each, and whether it was told. */
 static struct out_stream {

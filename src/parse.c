@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "stress.h"
+#include "config.h"
+#include "parse.h"
 
 /*
  * Numbers on the command line are decimal only: digits, at most one '.'

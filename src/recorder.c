@@ -17,7 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "stress.h"
+#include "recorder.h"
+#include "run.h"
 
 struct flight_recorder {
 	unsigned int nr_rings, depth;	/* depth: a power of two */

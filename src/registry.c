@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "stress.h"
+#include "config.h"
+#include "registry.h"
+#include "run.h"
 
 static const struct scenario *registry[STRESS_MAX_SCENARIOS];
 static unsigned int nr_registered;

@@ -10,7 +10,17 @@
 #include <unistd.h>
 #include <linux/percpu_counter_tree.h>
 #include <kcompat/kcompat.h>
+#include "cli.h"
+#include "config.h"
+#include "engine.h"
+#include "output.h"
+#include "recorder.h"
+#include "registry.h"
 #include "replay.h"
+#include "report.h"
+#include "run.h"
+#include "signals.h"
+#include "verdict.h"
 
 /* The configuration @rp describes, through the ordinary option parser. */
 int replay_to_config(const struct stress_config *cli, const struct replay *rp,

@@ -11,7 +11,9 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include "stress.h"
+#include "config.h"
+#include "output.h"
+#include "run.h"
 
 #define REPLAY_VERSION		2	/* version 1 (no 'end' line) is still read */
 #define REPLAY_NO_CAP		(~0UL)

@@ -14,7 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "stress.h"
+#include "config.h"
+#include "replay_explore.h"
 
 /* The build's explorer, relative to this binary's directory unless absolute (mk/explore.mk). */
 #ifndef STRESS_XP_BIN

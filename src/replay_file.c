@@ -14,7 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "config.h"
+#include "output.h"
+#include "registry.h"
 #include "replay.h"
+#include "signals.h"
 
 enum replay_key {
 	K_SCENARIO, K_ARGS, K_SEED, K_CPUS, K_BATCH, K_SELECTORS, K_SCHED_SEED,

@@ -20,7 +20,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <kcompat/kcompat.h>
+#include "config.h"
+#include "output.h"
 #include "replay.h"
+#include "report.h"
+#include "run.h"
+#include "signals.h"
 
 #define TRIAL_TIMEOUT	120	/* seconds per candidate */
 #define SHRINK_TRIALS	400	/* candidates per --shrink */

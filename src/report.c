@@ -15,7 +15,14 @@
 #include <hpcc_api.h>
 #include "util/json.h"
 #include "util/ktap.h"
-#include "stress.h"
+#include "config.h"
+#include "engine.h"
+#include "output.h"
+#include "parse.h"
+#include "report.h"
+#include "run.h"
+#include "signals.h"
+#include "verdict.h"
 
 #ifndef HPCC_SOURCE
 #define HPCC_SOURCE "unknown"

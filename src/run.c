@@ -8,7 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "stress.h"
+#include "run.h"
 
 void stress_internal_error(struct stress *s, const char *fmt, ...)
 {

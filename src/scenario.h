@@ -261,7 +261,7 @@ static inline void stress_rng_seed(struct stress_rng *r, unsigned long long seed
 }
 
 /*
- * Engine test hooks: the selftest scenario sets stress_hook (stress.h) to
+ * Engine test hooks: the selftest scenario sets stress_hook (below) to
  * stall the controller or a worker at one of these points, deterministically.
  */
 enum stress_hook {

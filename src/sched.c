@@ -13,7 +13,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "stress.h"
+#include "watchdog.h"
 
 static bool runnable(int tid)
 {

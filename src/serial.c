@@ -23,7 +23,14 @@
 #include <ucontext.h>
 #include <kcompat/kcompat.h>
 #include <linux/cpumask.h>
+#include "config.h"
+#include "engine.h"
+#include "hotplug.h"
 #include "replay.h"
+#include "run.h"
+#include "signals.h"
+#include "threads.h"
+#include "watchdog.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SERIAL_ASAN 1

@@ -15,10 +15,11 @@
  */
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "stress.h"
+#include "signals.h"
 
 volatile sig_atomic_t stress_signalled;
 static atomic_long signalled_ns;	/* CLOCK_MONOTONIC of the first signal */

@@ -12,7 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <kcompat/kcompat.h>
-#include "stress.h"
+#include "config.h"
+#include "engine.h"
+#include "recorder.h"
+#include "registry.h"
+#include "run.h"
+#include "threads.h"
+#include "watchdog.h"
 
 bool stress_failed(struct stress *s)
 {

@@ -31,7 +31,14 @@
 #include <time.h>
 #include <kcompat/kcompat.h>
 #include <linux/cpumask.h>
-#include "stress.h"
+#include "config.h"
+#include "engine.h"
+#include "hotplug.h"
+#include "inject.h"
+#include "run.h"
+#include "signals.h"
+#include "threads.h"
+#include "watchdog.h"
 
 
 #if defined(__SANITIZE_ADDRESS__) || defined(KC_TSAN)

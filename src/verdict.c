@@ -10,7 +10,10 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include "stress.h"
+#include "config.h"
+#include "report.h"
+#include "run.h"
+#include "verdict.h"
 
 static const struct stress_verdict_info verdicts[NR_VERDICTS] = {
 	[VERDICT_PASS]		= { "PASS", KTAP_PASS, STRESS_EXIT_PASS, TALLY_PASSED },

@@ -41,7 +41,14 @@
 #include <time.h>
 #include <unistd.h>
 #include <kcompat/kcompat.h>
-#include "stress.h"
+#include "config.h"
+#include "engine.h"
+#include "report.h"
+#include "run.h"
+#include "signals.h"
+#include "threads.h"
+#include "verdict.h"
+#include "watchdog.h"
 
 static const char *const phase_names[] = {
 	[PH_IDLE] = "idle", [PH_SETUP] = "setup", [PH_START] = "starting threads",

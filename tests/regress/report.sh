@@ -132,6 +132,12 @@ bad_input report_seeds scripts/report --bin "$BIN" --out "$tmp/x" --seeds 0,a
 bad_input report_reps scripts/report --bin "$BIN" --out "$tmp/x" --reps 1
 bad_input report_bin scripts/report --bin /nonexistent --out "$tmp/x"
 bad_input report_window_bin scripts/report --bin "$BIN" --out "$tmp/x" --window-bin "$BIN"
+# Checked first: with the check gone the run stops at --bin, not at it.
+REPORT_COMMIT=1a7c7 scripts/report --bin /nonexistent --out "$tmp/x" >/dev/null 2>"$tmp/e"
+rc=$?
+result "$([ $rc = 2 ] && [ "$(wc -l <"$tmp/e")" = 1 ] &&
+	grep -q "bad REPORT_COMMIT '1a7c7'" "$tmp/e"; echo $?)" bad_input_report_commit \
+	"rc $rc: $(head -n 2 "$tmp/e")"
 bad_input producer_section "$BIN" --section nope
 bad_input producer_reps "$BIN" --section latency --reps 2
 bad_input producer_seeds "$BIN" --section order --seeds 1,,x
@@ -143,5 +149,5 @@ mkdir -p "$tmp/user" && echo "my notes" >"$tmp/user/REPORT.md"
 bad_input foreign_report scripts/report --bin "$BIN" --out "$tmp/user" --tiny
 result "$([ "$(cat "$tmp/user/REPORT.md")" = "my notes" ]; echo $?)" foreign_report_kept
 
-[ "$n" = 30 ] || { echo "# $n results, the plan says 30"; failed=1; }
+[ "$n" = 31 ] || { echo "# $n results, the plan says 31"; failed=1; }
 exit $((failed > 0))

@@ -16,7 +16,8 @@
 #include "kt_bound.h"
 #include "opts.h"
 #include "scenario.h"
-#include "stress.h"
+#include "cli.h"
+#include "registry.h"
 #include "scenarios/oom_race/oom_bounds.h"
 
 /*

@@ -17,7 +17,11 @@
 #include <kcompat/kcompat.h>
 #include <hpcc_api.h>
 #include "ktap.h"
-#include "stress.h"
+#include "cli.h"
+#include "config.h"
+#include "engine.h"
+#include "recorder.h"
+#include "run.h"
 #include "mm/compaction.h"
 #include "scenarios/counter_storm/storm.h"
 #include "scenarios/compaction_churn/cc_shadow.h"

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ktap.h"
+#include "config.h"
 #include "replay.h"
 
 #define FILE_HEAD	"hpcc-stress-replay 2\n"

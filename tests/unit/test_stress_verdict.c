@@ -14,7 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ktap.h"
-#include "stress.h"
+#include "config.h"
+#include "report.h"
+#include "run.h"
+#include "signals.h"
+#include "verdict.h"
 
 enum { F_ERROR = 1, F_FAIL = 2, F_STARVED = 4, F_SIGNAL = 8, NR_MASKS = 16 };
 

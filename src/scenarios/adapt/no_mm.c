@@ -10,7 +10,8 @@
 #include "hpcc_adapt_api.h"
 #include "mm/oom_select.h"
 #include "mm/kcompact.h"
-#include "stress.h"
+#include "config.h"
+#include "describe.h"
 
 #define NEEDS_LONG	"needs the long hpcc API; this tree's is " HPCC_ADAPT_API_DESC
 
