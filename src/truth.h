@@ -90,11 +90,6 @@ static inline unsigned long truth_next(atomic_ulong *p, unsigned long v)
 }
 
 /*
- * Inline: every add of counter_storm brackets itself with these two. The
- * _at forms take the cell (a thread can keep truth_cell(t, thread, 0) and
- * index it by key).
- */
-/*
  * The member at @pos_off, or the one @neg_step bytes on when @neg is 1:
  * arithmetic, not a branch (the signs are random; a compiler made the
  * select of two addresses a branch, mispredicted every other add).
@@ -102,6 +97,11 @@ static inline unsigned long truth_next(atomic_ulong *p, unsigned long v)
 #define truth_sign_field(c, pos_off, neg_step, neg) \
 	((atomic_ulong *)((char *)(c) + (pos_off) + (neg) * (neg_step)))
 
+/*
+ * Inline: every add of counter_storm brackets itself with these two. The
+ * _at forms take the cell (a thread can keep truth_cell(t, thread, 0) and
+ * index it by key).
+ */
 static inline struct truth_op truth_begin_at(struct truth_cell *c, long inc)
 {
 	/* The sign picks the sum: done_pos or done_neg, started_pos or started_neg. */
