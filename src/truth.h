@@ -30,6 +30,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 struct truth_cell {
 	atomic_ulong started_pos, started_neg;
@@ -89,22 +90,32 @@ static inline unsigned long truth_next(atomic_ulong *p, unsigned long v)
 }
 
 /*
+ * The member at @pos_off, or the one @neg_step bytes on when @neg is 1:
+ * arithmetic, not a branch (the signs are random; a compiler made the
+ * select of two addresses a branch, mispredicted every other add).
+ */
+#define truth_sign_field(c, pos_off, neg_step, neg) \
+	((atomic_ulong *)((char *)(c) + (pos_off) + (neg) * (neg_step)))
+
+/*
  * Inline: every add of counter_storm brackets itself with these two. The
  * _at forms take the cell (a thread can keep truth_cell(t, thread, 0) and
  * index it by key).
  */
 static inline struct truth_op truth_begin_at(struct truth_cell *c, long inc)
 {
-	/* The sign picks the sum (a select, not a branch: signs are random). */
-	bool pos = inc >= 0;
-	struct truth_op op = {
-		.done = pos ? &c->done_pos : &c->done_neg,
-		.sum = truth_next(pos ? &c->done_pos : &c->done_neg,
-				  pos ? (unsigned long)inc : -(unsigned long)inc),
-	};
+	/* The sign picks the sum: done_pos or done_neg, started_pos or started_neg. */
+	unsigned long neg = (unsigned long)inc >> (8 * sizeof(long) - 1);
+	unsigned long mag = ((unsigned long)inc ^ -neg) + neg;	/* |inc| */
+	atomic_ulong *done = truth_sign_field(c, offsetof(struct truth_cell, done_pos),
+					      offsetof(struct truth_cell, done_neg) -
+					      offsetof(struct truth_cell, done_pos), neg);
+	struct truth_op op = { .done = done, .sum = truth_next(done, mag) };
 
-	atomic_store_explicit(pos ? &c->started_pos : &c->started_neg, op.sum,
-			      memory_order_relaxed);
+	atomic_store_explicit(truth_sign_field(c, offsetof(struct truth_cell, started_pos),
+					       offsetof(struct truth_cell, started_neg) -
+					       offsetof(struct truth_cell, started_pos), neg),
+			      op.sum, memory_order_relaxed);
 	/*
 	 * Whoever observes a cell write of this update (all of them come
 	 * after this fence) and then issues an acquire fence sees the

@@ -22,6 +22,8 @@ Usage: producer_check.py NAME ARG...
                             oom_race's shortfall distribution at 8 and 16 CPUs
   compaction FILE           bench/compaction/report's --quick JSON
   handoff FILE              bench/handoff/run's --quick JSON
+  handoff-goals RUN         bench/handoff/run's goal verdicts (RUN: that
+                            script), timed-out runs included
 Exit status: 0 the check holds, 1 it does not (the assertion on stderr),
 2 usage."""
 import json
@@ -164,6 +166,41 @@ def handoff(path):
         assert g["met"] == (g["median"] <= g["limit"]), (c, g)
 
 
+def handoff_goals(run):
+    # The script, loaded as a module: its main() runs only as a program.
+    from importlib.machinery import SourceFileLoader
+    from importlib.util import module_from_spec, spec_from_loader
+    loader = SourceFileLoader("handoff_run", run)
+    mod = module_from_spec(spec_from_loader("handoff_run", loader))
+    loader.exec_module(mod)
+
+    def verdict(case, metric, median, timed_out):
+        g = mod.goal_of(case, {metric: {"median": median}}, timed_out)
+        return g and g["met"]
+    # (case, metric, median, new runs timed out) -> met
+    want = [
+        ("kunit_tree_256", "cpu_s", 4.9, 0, True),
+        ("kunit_tree_256", "cpu_s", 5.0, 0, True),
+        ("kunit_tree_256", "cpu_s", 5.1, 0, False),
+        # Killed runs: their CPU times are lower bounds.
+        ("kunit_tree_256", "cpu_s", 5.3, 3, False),
+        ("kunit_tree_4096", "cpu_s", 60.5, 1, False),
+        ("kunit_tree_256", "cpu_s", 5.0, 5, None),
+        ("kunit_tree_256", "cpu_s", 4.0, 1, None),
+        # A share of the CPU time is bounded neither way by a killed run.
+        ("turn", "sys_per_cpu", 0.5, 1, None),
+        ("turn", "sys_per_cpu", 0.1, 1, None),
+        ("turn", "sys_per_cpu", 0.21, 0, False),
+        ("vcpu", "cpu_s", 9.0, 1, None),
+    ]
+    for case, metric, m, to, met in want:
+        got = verdict(case, metric, m, to)
+        assert got is met, (case, metric, m, to, "met", got, "want", met)
+    g = mod.goal_of("kunit_tree_256", {"cpu_s": {"median": 5.3}}, 3)
+    line = mod.goal_verdict(g, 3)
+    assert line.startswith("not met") and "3 runs timed out" in line, line
+
+
 CHECKS = {
     "bench-rows": (bench_rows, 1),
     "bench-source": (bench_source, 2),
@@ -173,6 +210,7 @@ CHECKS = {
     "report-concurrent": (report_concurrent, 1),
     "compaction": (compaction, 1),
     "handoff": (handoff, 1),
+    "handoff-goals": (handoff_goals, 1),
 }
 
 

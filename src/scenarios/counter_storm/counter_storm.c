@@ -118,32 +118,59 @@ static unsigned int pick_key(struct storm *st, struct cs_cpu *c, unsigned int cp
 	return key_of_tenth[x / 100];
 }
 
+/*
+ * What the step loop keeps in locals over a burst: the thread's truth
+ * cells and flight recorder ring, read once rather than again after
+ * every add's call, and its add counts, written back at the burst's end.
+ */
+struct storm_burst {
+	struct truth *truth;
+	struct truth_cell *cells;	/* this thread's, by key; NULL: checking off */
+	struct stress_trace_ring *ring;
+	unsigned long adds, other_adds;
+};
+
+static __always_inline struct storm_burst burst_begin(const struct storm *st,
+						      const struct cs_cpu *c)
+{
+	return (struct storm_burst){ .truth = st->truth, .cells = c->truth, .ring = c->ring };
+}
+
+static __always_inline void burst_end(struct cs_cpu *c, const struct storm_burst *b)
+{
+	c->adds += b->adds;
+	c->other_adds += b->other_adds;
+}
+
 /* Inline in one_op(), the hot loop; storm_add() for the edge plans. */
-static __always_inline void add_one(struct storm *st, struct cs_cpu *c, unsigned int cpu,
-				    unsigned int key, long inc)
+static __always_inline void add_one(struct storm *st, struct cs_cpu *c, struct storm_burst *b,
+				    unsigned int cpu, unsigned int key, long inc)
 {
 	unsigned int ident = kc_get_cpu();	/* the level-0 word the add lands on */
 	struct truth_op op = { 0 };
 
-	if (st->checking)
-		op = truth_begin_at(&c->truth[key], inc);
+	if (b->cells)
+		op = truth_begin_at(&b->cells[key], inc);
 	percpu_counter_tree_add(st->ctr[key], inc);
-	if (st->checking) {
-		truth_end_at(st->truth, &c->truth[key], &op, cpu, key, inc, ident);
-		if (c->ring)
-			stress_trace_to(c->ring, ident == cpu ? "add key|cpu<<8 inc" :
+	if (b->cells) {
+		truth_end_at(b->truth, &b->cells[key], &op, cpu, key, inc, ident);
+		if (b->ring)
+			stress_trace_to(b->ring, ident == cpu ? "add key|cpu<<8 inc" :
 					"add-as-other-cpu key|cpu<<8 inc",
 					key | ((long)ident << 8), inc);
 	}
-	if (ident != cpu)
-		c->other_adds++;
+	b->other_adds += ident != cpu;
 	c->home[key] += inc;
-	c->adds++;
+	b->adds++;
 }
 
 void storm_add(struct stress *s, struct storm *st, unsigned int cpu, unsigned int key, long inc)
 {
-	add_one(st, &st->cpus[cpu], cpu, key, inc);
+	struct cs_cpu *c = &st->cpus[cpu];
+	struct storm_burst b = burst_begin(st, c);
+
+	add_one(st, c, &b, cpu, key, inc);
+	burst_end(c, &b);
 }
 
 static __always_inline void new_run(struct storm *st, struct cs_cpu *c, struct stress_rng *r)
@@ -165,10 +192,14 @@ static __always_inline void new_run(struct storm *st, struct cs_cpu *c, struct s
 		c->osc_unit = sh->threshold[l - 1];
 }
 
-static __always_inline void one_op(struct stress *s, struct storm *st, unsigned int cpu,
-				   struct stress_rng *r)
+/*
+ * @only: the one pattern every run takes (--storm-pattern), a constant
+ * the switch folds away; -1: c->pattern's.
+ */
+static __always_inline void one_op(struct stress *s, struct storm *st, struct cs_cpu *c,
+				   struct storm_burst *b, unsigned int cpu, struct stress_rng *r,
+				   const int only)
 {
-	struct cs_cpu *c = &st->cpus[cpu];
 	unsigned int key = pick_key(st, c, cpu, r);
 	unsigned long m;
 	long inc;
@@ -190,7 +221,7 @@ static __always_inline void one_op(struct stress *s, struct storm *st, unsigned 
 				kc_set_cpu(cpu);
 		}
 	}
-	switch (c->pattern) {
+	switch (only >= 0 ? only : c->pattern) {
 	case P_SMALL:
 		inc = small_delta(c, r);
 		break;
@@ -224,7 +255,7 @@ static __always_inline void one_op(struct stress *s, struct storm *st, unsigned 
 		inc = below(4) ? small_delta(c, r) : big_delta(st, c, r);
 		break;
 	}
-	add_one(st, c, cpu, key, inc);
+	add_one(st, c, b, cpu, key, inc);
 }
 
 #undef below
@@ -235,12 +266,11 @@ static __always_inline void one_op(struct stress *s, struct storm *st, unsigned 
  * edge-plan add, if any, as this CPU (a hop below may change the identity
  * until the step ends), then one op, or HOT_BURST on a hot CPU.
  */
-static void storm_cpu_steps(struct stress *s, unsigned int cpu, struct stress_rng *r,
-			    unsigned long n)
+static __always_inline void run_steps(struct stress *s, struct storm *st, unsigned int cpu,
+				      struct stress_rng *r, unsigned long n, const int only)
 {
-	struct storm *st = stress_priv(s);
 	struct cs_cpu *c = &st->cpus[cpu];
-	struct stress_rng lr = *r;
+	struct storm_burst b = burst_begin(st, c);
 	unsigned int i, ops = c->hot ? HOT_BURST : 1;
 
 	while (n--) {
@@ -248,8 +278,23 @@ static void storm_cpu_steps(struct stress *s, unsigned int cpu, struct stress_rn
 		if (c->edge_pos < c->edge_end)
 			storm_edge_step(s, st, cpu);
 		for (i = 0; i < ops; i++)
-			one_op(s, st, cpu, &lr);
+			one_op(s, st, c, &b, cpu, r, only);
 	}
+	burst_end(c, &b);
+}
+
+static void storm_cpu_steps(struct stress *s, unsigned int cpu, struct stress_rng *r,
+			    unsigned long n)
+{
+	struct storm *st = stress_priv(s);
+	struct cs_cpu *c = &st->cpus[cpu];
+	struct stress_rng lr = *r;
+
+	/* With --storm-pattern small every run is small: new_run() sets nothing else. */
+	if (cfg.pattern == P_SMALL)
+		run_steps(s, st, cpu, &lr, n, P_SMALL);
+	else
+		run_steps(s, st, cpu, &lr, n, -1);
 	*r = lr;
 	if (unlikely(st->set_race) && !(++c->sr_bursts & 31))
 		storm_set_race_step(s, st, cpu, c->sr_bursts >> 5);
