@@ -210,4 +210,125 @@ got = [(fd.match(rows, sh_, {"class": cls, "fn": "-", "case": case}) or {}).get(
                               ("rfc1", "crash", "counter_storm:SIGSEGV"),
                               ("rfc", "wrong-answer", "counter_storm:approx_window"))]
 result(got == ["items-size-precedence"] * 3 + [None], "rfc1_counter_storm_rows", f"got {got}")
+
+# The sanitizer columns' records (scripts/kernel-san's afail, scripts/
+# kernel-tsan's FAIL), read only when named: a report is a crash finding
+# with its kind and the tree's function; its program's other crashed
+# cases are the same report's; a crash without a report is the program's;
+# a case the runner failed otherwise is the unit column's.
+ASAN = ("afail\ttest_hpcc_adapt\tadapt_conservation\tcrash\theap-buffer-overflow in "
+        "percpu_counter_tree_add_slowpath (lib/percpu_counter_tree.c:184)\n"
+        "afail\ttest_hpcc_adapt\tadapt_set\tcrash\tinit\n"
+        "afail\ttest_hpcc_adapt\tadapt_other\twrong-answer\tinit\n"
+        "afail\ttest_hpcc_slow\t-\tcrash\ttimeout\nasan\t0\t4\t3\n")
+RACE = ("tsan\tFAIL\tcrash\tdata race: plain read in percpu_counter_tree_precise_sum "
+        "lib/percpu_counter_tree.c:182 vs atomic write in percpu_counter_tree_set_bias "
+        "lib/percpu_counter_tree.c:317 (counter_storm --cpus 8; REPORT)\n")
+
+
+def san_files(d, asan=ASAN, tsan=RACE):
+    out = {}
+    for t, text in (("asan", asan), ("tsan", tsan)):
+        out[t] = os.path.join(d, "b." + t)
+        with open(out[t], "w") as f:
+            f.write(text.replace("REPORT", os.path.join(d, "race.reports")))
+    return out
+
+
+with tempfile.TemporaryDirectory() as d:
+    v = {"ufail": [], "stress": [], "builds": "adapter"}
+    san = san_files(d)
+    got = [(x["sig"], x["check"], x["frame"]) for x in fd.findings(v, d + "/b", san)]
+    msg = [x["message"] for x in fd.findings(v, d + "/b", san)]
+    none = fd.findings(v, d + "/b")
+want = [(("asan:heap-buffer-overflow", "heap-buffer-overflow", "crash", "add_slowpath"),
+         "asan test_hpcc_adapt adapt_conservation", "heap-buffer-overflow in "
+         "percpu_counter_tree_add_slowpath (lib/percpu_counter_tree.c:184)"),
+        (("asan:timeout", "timeout", "crash", "-"), "asan test_hpcc_slow -", None),
+        (("tsan:data race", "data race", "crash", "precise_sum"), "tsan counter_storm --cpus 8",
+         "data race in percpu_counter_tree_precise_sum (lib/percpu_counter_tree.c:182)")]
+result(got == want and none == [] and "other crashed cases: adapt_set." in msg[0],
+       "sanitizer_reports_are_findings", f"got {got}\n{msg}, without the records {none}")
+
+# The first RFC's reports (the short items array: ASan's overflow and
+# TSan's use after free in add_slowpath) go to its init() row.
+got = [(fd.match(rows, "rfc1", {"class": "crash", "fn": "add_slowpath", "case": c}) or {})
+       .get("fix") for c in ("asan:heap-buffer-overflow", "tsan:heap-use-after-free")]
+result(got == ["items-size-precedence"] * 2, "rfc1_sanitizer_rows", f"got {got}")
+
+# A data race's report: the first frame, the sanitizer's first lines,
+# the command that reproduces it, and no KUnit case, said so.
+with tempfile.TemporaryDirectory() as d:
+    tree = os.path.join(d, "tree")
+    for rel in (fd.C_REL, fd.H_REL):
+        os.makedirs(os.path.dirname(os.path.join(tree, rel)), exist_ok=True)
+        open(os.path.join(tree, rel), "w").close()
+    with open(os.path.join(d, "verdict"), "w") as f:
+        f.write("builds\tyes\n")
+    with open(os.path.join(d, "race.reports"), "w") as f:
+        f.write("# sanitizer report x:\n# WARNING: ThreadSanitizer: data race (pid=1)\n"
+                "#   Read of size 8 at 0x7b by thread T2:\n#     #0 percpu_counter_tree_"
+                "precise_sum /x/lib/percpu_counter_tree.c:182:9 (stress+0x1)\n")
+    a = {"tree": tree, "verdict": os.path.join(d, "verdict"), "build": d + "/b",
+         "out": d + "/out", "name": "t", "kunitcpus": "8", "fixes": None, "commit": None,
+         "sha12": {"c": "0" * 12, "h": "0" * 12}}
+    a.update(san_files(d, asan="asan\t1\t0\t0\n"))
+    with open(os.devnull, "w") as null:
+        so, sys.stdout = sys.stdout, null
+        fd.main_(a)
+        sys.stdout = so
+    name = "tsan-data_race-crash-precise_sum"
+    try:
+        with open(os.path.join(d, "out", name + ".txt")) as f:
+            text = f.read()
+    except OSError as e:
+        text = str(e)
+    flat = " ".join(text.split())
+    listed = sorted(os.listdir(os.path.join(d, "out"))) if os.path.isdir(d + "/out") else []
+want = ["Subject: [hpcc-stress] percpu_counter_tree: data race in "
+        "percpu_counter_tree_precise_sum() (ThreadSanitizer)", "First frame: data race in percpu_counter_tree_precise_sum "
+        "(lib/percpu_counter_tree.c:182)", "WARNING: ThreadSanitizer: data race",
+        "#0 percpu_counter_tree_precise_sum lib/percpu_counter_tree.c:182:9",
+        f"scripts/kernel-tsan {tree} {d}/b", "No KUnit case: no deterministic KUnit case: "
+        "a data race", "No small fix"]
+result(all(w in flat for w in want) and listed == [name + ".txt"], "sanitizer_report_text",
+       f"written: {listed}; missing: " + "; ".join(w for w in want if w not in flat) + "\n" + text)
+
+
+# A fix of a sanitizer's finding is judged by that sanitizer again, on the
+# fixed copy: still reported, not cleared; clean, cleared; a column with
+# no verdict there (no clang: SKIP), not cleared.
+def fake_tools(asan, tsan):
+    def run(cmd, **kw):
+        if cmd[0].endswith("kernel-san"):
+            with open(cmd[cmd.index("--out") + 1], "w") as f:
+                f.write(asan)
+            return fd.subprocess.CompletedProcess(cmd, 1 if "afail" in asan else 0)
+        if cmd[0].endswith("kernel-tsan"):
+            return fd.subprocess.CompletedProcess(cmd, 1 if "FAIL" in tsan else 0, tsan, "")
+        raise AssertionError(f"ran {cmd}")
+    return run
+
+
+saved = (fd.fixed_copy, fd.judge, fd.subprocess.run)
+fd.fixed_copy = lambda a, fixes, tree: ("diff\n", None)
+fd.judge = lambda *x: {"ufail": [], "stress": [], "builds": "adapter", "api": "shape=rfc1"}
+got = []
+with tempfile.TemporaryDirectory() as d:
+    v = {"ufail": [], "stress": [], "builds": "adapter", "api": "shape=rfc1"}
+    fs = fd.findings(v, d + "/b", san_files(d, tsan="tsan\tFAIL\tcrash\theap-use-after-free: "
+                                            "atomic write in percpu_counter_tree_add_slowpath "
+                                            "lib/percpu_counter_tree.c:184 (x; REPORT)\n"))
+    fs = [f for f in fs if f["fn"] == "add_slowpath"]
+    a = {"kunitcpus": "8", "duration": "1s", "cpus": None}
+    for asan, tsan in ((ASAN.replace("test_hpcc_slow", "test_hpcc_adapt"), "tsan\tPASS\t4 runs\n"), ("asan\t4\t0\t3\n", "tsan\tPASS\t4 runs\n"),
+                       ("asan\t4\t0\t3\n", "tsan\tSKIP\tno clang\n")):
+        fd.subprocess.run = fake_tools(asan, tsan)
+        r = fd.try_fix(a, ["items-size-precedence"], fs, fs, v, d, [], set(), rows)
+        got.append((r["ok"], r["why"]))
+fd.fixed_copy, fd.judge, fd.subprocess.run = saved
+want = [(False, "still: asan-heap-buffer-overflow-crash-add_slowpath"), (True, ""),
+        (False, "the tsan column gave no verdict on the fixed copy (exit 0: SKIP no clang)")]
+result(len(fs) == 2 and got == want, "sanitizer_fix_rejudged_by_sanitizer",
+       f"{len(fs)} findings; got {got}")
 sys.exit(1 if failed else 0)

@@ -37,9 +37,21 @@
 #  13 the first RFC's counter_storm, whichever way its short items array
 #     ends it (approx_window with its report, or killed by a signal), gets
 #     the init() row: the items_alloc case and items-size-precedence
+#  14 the sanitizer columns' records, when named, are findings: a report is
+#     class crash with its kind and the tree's function (its program's
+#     other crashed cases are the same report's), a crash without a report
+#     the program's, a case failed otherwise the unit column's
+#  15 the first RFC's ASan and TSan reports in add_slowpath get its init()
+#     row (the items_alloc case, items-size-precedence)
+#  16 a data race's report names the first frame, the sanitizer's first
+#     lines, kernel-tsan's command, and says it has no deterministic KUnit
+#     case
+#  17 a fix of a sanitizer's finding is judged by that sanitizer again on
+#     the fixed copy: still reported, not cleared; clean, cleared; no
+#     verdict there (SKIP), not cleared
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..13"
+echo "1..17"
 python3 -B "$root/tests/lib/findings_cases.py" "$root"
