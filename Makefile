@@ -109,8 +109,11 @@ $(BUILD)/hpcc/percpu_counter_tree.o: $(HPCC_SRC) $(BUILD)/.flags \
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(HPCC_CFLAGS) $(CPPFLAGS_ALL) -c -o $@ $<
 
+# The tree's header is there before any object is compiled; an object
+# that includes it depends on it through its dependency file (-MMD), so
+# that a commit of a series that changes the header rebuilds only those.
 $(BUILD)/%.o: %.c $(BUILD)/.flags \
-		$(if $(KERNEL_SRC),$(BUILD)/kinc/linux/percpu_counter_tree.h)
+		| $(if $(KERNEL_SRC),$(BUILD)/kinc/linux/percpu_counter_tree.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(CPPFLAGS_ALL) -c -o $@ $<
 

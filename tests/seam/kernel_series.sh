@@ -20,7 +20,9 @@
 # judged file into a symlink to a file outside the repository is refused,
 # "no verdict", exit 4, its target never read; SIGTERM mid-series stops
 # every job, removes the temporary clone, exit 143 with one line; a commit
-# after the fix with the bug's content again is "broken again by".
+# after the fix with the bug's content again is "broken again by"; the
+# commit that changes only the .c, built in BASE's lane after it, compiles
+# one object, the tree's .c (13).
 # Env: CC. KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -31,7 +33,7 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 	echo "ok 1 series # SKIP already building against KERNEL_SRC"
 	exit 0
 fi
-echo "1..12"
+echo "1..13"
 unset MAKEFLAGS MAKELEVEL MFLAGS
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -154,6 +156,12 @@ grep -q '^ok 6 [0-9a-f]\{12\} percpu_counter_tree: carry bit from get_count_orde
 python3 tests/lib/kernel_series_cases.py am-json "$tmp/am.json" || bad+="JSON"$'\n'
 [ -z "$bad" ] || bad+=$(sed 's/^/  /' "$tmp/am.ktap")
 result 2 am_series_ktap_json
+# For 13: what the .c-only commit's build compiled (its build log, kept
+# with its results in kseries/KEY, KEY from the JSON).
+k2=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["commits"][2]["content_key"])' \
+	"$tmp/am.json" 2>/dev/null)
+c_only=$(sed -n 's/.* -c -o \([^ ]*\) .*/\1/p' "${BUILD:-build}/kseries/$k2/build.build.log" 2>&1 |
+	 sed 's#.*/build/##')
 
 # 3. a series that only fixes: exit 0, no first bad, fixed by where BASE's
 #    failure passes.
@@ -318,4 +326,10 @@ grep -q "^first bad: ${h[2]} .*: unit test_hpcc_carry carry_batch_4g" "$tmp/agai
 grep -q "| cached from ${h[2]} | yes | 4/1/0 " "$tmp/again.out" || bad+="the last commit not cached"$'\n'
 [ -z "$bad" ] || bad+=$(sed 's/^/  /' "$tmp/again.out")
 result 12 fixed_then_broken_again
+# 13. The commit that changes only lib/percpu_counter_tree.c (judged in 2,
+#     in the lane BASE was just built in) compiles that object alone.
+bad=
+[ "$c_only" = hpcc/percpu_counter_tree.o ] ||
+	bad="compiled at ${h[2]}: $(printf '%s' "$c_only" | tr '\n' ' ' | head -c 600)"
+result 13 c_only_commit_rebuilds_its_object
 exit $rc

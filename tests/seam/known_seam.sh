@@ -59,6 +59,9 @@ cleanup() {
 trap cleanup EXIT
 repo=$tmp/repo
 unset MAKEFLAGS MAKELEVEL MFLAGS
+# The series' builds are the earlier path's, one whole build directory per
+# content (kseries/KEY/build): the tree-mode cases (15-16) build in them again.
+export KSERIES_LANES=off
 
 # lay NAME MUTANT...: lib/hpcc as a kernel tree with those mutants applied.
 lay() {
