@@ -126,8 +126,8 @@ static unsigned int pick_key(struct storm *st, unsigned int cpu, struct stress_r
  * generator step per add rather than two. draw x 1000 is a 128-bit
  * product: its high word is below(1000)'s value, its low word nearly
  * uniform over 2^64 whatever the high word, so low x 7 >> 64 is uniform
- * in [0, 7) as below(7) is. (The mixed pattern draws as before: a seed's
- * sequences there are unchanged.)
+ * in [0, 7) as below(7) is. (The mixed pattern draws the key by
+ * pick_key() and then each pattern's values.)
  */
 static __always_inline unsigned int small_key_delta(struct storm *st, unsigned int cpu,
 						    struct stress_rng *r, long *inc)
