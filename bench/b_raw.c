@@ -8,9 +8,9 @@
  *   one    +1 on one hpcc counter (the add section's loop);
  *   small  counter_storm's small pattern without the engine: the same six
  *          counters (two made with init(), four with init_many()), the
- *          same key mix (40/30/20/10 %) and increments in -3..3, drawn from
- *          an inline generator; no ground truth, flight recorder, checker
- *          or step loop.
+ *          same key mix (40/30/20/10 %) and increments in -3..3, both
+ *          from one draw of an inline generator, as counter_storm draws
+ *          them; no ground truth, flight recorder, checker or step loop.
  * Prints one JSON object: adds, cpu_s, adds_per_cpu_s; exit 1 when a
  * counter's precise sum is not the sum of the adds made.
  */
@@ -54,11 +54,6 @@ static inline unsigned long long raw_next(unsigned long long *s)
 	return z ^ (z >> 31);
 }
 
-static inline unsigned long raw_below(unsigned long long *s, unsigned long n)
-{
-	return (unsigned long)(((unsigned __int128)raw_next(s) * n) >> 64);
-}
-
 static void *raw_thread_fn(void *arg)
 {
 	struct raw_thread *t = arg;
@@ -77,8 +72,9 @@ static void *raw_thread_fn(void *arg)
 		t->sum[0] = r->ops;
 	} else {
 		for (i = 0; i < r->ops; i++) {
-			unsigned int key = raw_key_of_tenth[raw_below(&seed, 1000) / 100];
-			long inc = (long)raw_below(&seed, 7) - 3;
+			unsigned __int128 x = (unsigned __int128)raw_next(&seed) * 1000;
+			unsigned int key = raw_key_of_tenth[(unsigned long)(x >> 64) / 100];
+			long inc = (long)(((unsigned __int128)(unsigned long long)x * 7) >> 64) - 3;
 
 			percpu_counter_tree_add(r->ctr[key], inc);
 			t->sum[key] += inc;

@@ -103,11 +103,9 @@ static const unsigned char key_of_tenth[10] = {
 	K_HOT, K_HOT, K_HOT, K_HOT, K_G0, K_G0, K_G0, K_G1, K_G1, K_G2_WARM,
 };
 
-static unsigned int pick_key(struct storm *st, struct cs_cpu *c, unsigned int cpu,
-			     struct stress_rng *r)
+/* @x: a draw in [0, 1000). */
+static __always_inline unsigned int key_of(struct storm *st, unsigned int cpu, unsigned long x)
 {
-	unsigned long x = below(1000);
-
 	/* The cold counters: 1 in 1000 adds of their one CPU. */
 	if (unlikely(x < 2)) {
 		if (x == 0 && cpu == st->cold_owner[K_G3_COLD])
@@ -116,6 +114,28 @@ static unsigned int pick_key(struct storm *st, struct cs_cpu *c, unsigned int cp
 			return K_COLD;
 	}
 	return key_of_tenth[x / 100];
+}
+
+static unsigned int pick_key(struct storm *st, unsigned int cpu, struct stress_rng *r)
+{
+	return key_of(st, cpu, below(1000));
+}
+
+/*
+ * --storm-pattern small: the key and the increment from one draw, one
+ * generator step per add rather than two. draw x 1000 is a 128-bit
+ * product: its high word is below(1000)'s value, its low word nearly
+ * uniform over 2^64 whatever the high word, so low x 7 >> 64 is uniform
+ * in [0, 7) as below(7) is. (The mixed pattern draws the key by
+ * pick_key() and then each pattern's values.)
+ */
+static __always_inline unsigned int small_key_delta(struct storm *st, unsigned int cpu,
+						    struct stress_rng *r, long *inc)
+{
+	unsigned __int128 p = (unsigned __int128)stress_rng_next(r) * 1000;
+
+	*inc = (long)(((unsigned __int128)(unsigned long)p * 7) >> 64) - 3;
+	return key_of(st, cpu, (unsigned long)(p >> 64));
 }
 
 /*
@@ -142,7 +162,10 @@ static __always_inline void burst_end(struct cs_cpu *c, const struct storm_burst
 	c->other_adds += b->other_adds;
 }
 
-/* Inline in one_op(), the hot loop; storm_add() for the edge plans. */
+/*
+ * Inline in one_op(), the hot loop; storm_add() for the edge plans. The
+ * caller counts @inc in c->home[key] when a pattern may read it.
+ */
 static __always_inline void add_one(struct storm *st, struct cs_cpu *c, struct storm_burst *b,
 				    unsigned int cpu, unsigned int key, long inc)
 {
@@ -160,7 +183,6 @@ static __always_inline void add_one(struct storm *st, struct cs_cpu *c, struct s
 					key | ((long)ident << 8), inc);
 	}
 	b->other_adds += ident != cpu;
-	c->home[key] += inc;
 	b->adds++;
 }
 
@@ -170,6 +192,7 @@ void storm_add(struct stress *s, struct storm *st, unsigned int cpu, unsigned in
 	struct storm_burst b = burst_begin(st, c);
 
 	add_one(st, c, &b, cpu, key, inc);
+	c->home[key] += inc;
 	burst_end(c, &b);
 }
 
@@ -200,9 +223,14 @@ static __always_inline void one_op(struct stress *s, struct storm *st, struct cs
 				   struct storm_burst *b, unsigned int cpu, struct stress_rng *r,
 				   const int only)
 {
-	unsigned int key = pick_key(st, c, cpu, r);
+	unsigned int key;
 	unsigned long m;
-	long inc;
+	long inc = 0;
+
+	if (only == P_SMALL)
+		key = small_key_delta(st, cpu, r, &inc);
+	else
+		key = pick_key(st, cpu, r);
 
 	if (!c->left--) {
 		new_run(st, c, r);
@@ -223,7 +251,8 @@ static __always_inline void one_op(struct stress *s, struct storm *st, struct cs
 	}
 	switch (only >= 0 ? only : c->pattern) {
 	case P_SMALL:
-		inc = small_delta(c, r);
+		if (only != P_SMALL)
+			inc = small_delta(c, r);
 		break;
 	case P_LARGE:
 		inc = big_delta(st, c, r);
@@ -256,6 +285,9 @@ static __always_inline void one_op(struct stress *s, struct storm *st, struct cs
 		break;
 	}
 	add_one(st, c, b, cpu, key, inc);
+	/* Only the osc pattern reads it: --storm-pattern small has none. */
+	if (only != P_SMALL)
+		c->home[key] += inc;
 }
 
 #undef below
