@@ -30,9 +30,9 @@
  * queues, or for an idle runner's periodic look (KC_RUNNER_LOOK_NS). The
  * fiber comes back to its waiter at its end, at each wake_up() (parked:
  * the waiter or a runner resumes it) and where it would sleep or poll
- * kthread_stop() (blocked: a runner takes it over and it sleeps there).
- * It carries its CPU and its vCPU hold across a switch, never a vCPU held
- * while off a thread. Only where the switch of our own exists and no
+ * kthread_should_stop() (blocked: a runner takes it over and it sleeps
+ * there). It carries its CPU and its vCPU hold across a switch, never a
+ * vCPU held while off a thread. Only where the switch of our own exists and no
  * sanitizer runs (they are told of no such switch): elsewhere waiters
  * sleep as before.
  *
