@@ -53,7 +53,7 @@ for cpus in 1 8 64; do
 	rc=$?
 	ok=0
 	[ $rc = 0 ] && has "$tmp/out" "KTAP version 1" "1..1" \
-		"    KTAP version 1" "    # Subtest: kunit_shim" "    1..12" \
+		"    KTAP version 1" "    # Subtest: kunit_shim" "    1..13" \
 		"    # shim_hooks: init and exit hooks ran" \
 		"    ok 3 shim_skip # SKIP skipped on purpose" \
 		"    # shim_mark_skipped: still running after kunit_mark_skipped()" \
@@ -63,9 +63,10 @@ for cpus in 1 8 64; do
 		"    # shim_param: pass:3 fail:0 skip:0 total:3" "    ok 5 shim_param" \
 		"    ok 6 shim_kthread_run_on_cpu" "    ok 7 shim_kthread_stop" \
 		"    ok 9 shim_cpumask" "    ok 10 shim_random" "    ok 11 shim_kthread_adds" \
-		"    # suite_exit: 14 case inits, 14 case exits" \
-		"# kunit_shim: pass:10 fail:0 skip:2 total:12" \
-		"# Totals: pass:12 fail:0 skip:2 total:14" "ok 1 kunit_shim" && ok=1
+		"    ok 13 shim_kthread_waiter" \
+		"    # suite_exit: 15 case inits, 15 case exits" \
+		"# kunit_shim: pass:11 fail:0 skip:2 total:13" \
+		"# Totals: pass:13 fail:0 skip:2 total:15" "ok 1 kunit_shim" && ok=1
 	[ $ok = 1 ] || { echo "exit $rc" >>"$tmp/why"; cat "$tmp/out" "$tmp/err" >>"$tmp/why"; }
 	result $ok "shim_suite_passes_cpus_$cpus" "$tmp/why"
 done
@@ -116,7 +117,7 @@ result $ok "failure_kinds_and_totals" "$tmp/why"
 : >"$tmp/why"
 "$fx" --list >"$tmp/out" 2>&1
 ok=0
-[ "$(wc -l <"$tmp/out")" = 20 ] && has "$tmp/out" "kunit_shim.shim_hooks" "kunit_shim.shim_kthread_queue" \
+[ "$(wc -l <"$tmp/out")" = 21 ] && has "$tmp/out" "kunit_shim.shim_hooks" "kunit_shim.shim_kthread_queue" \
 	"kunit_shim_fails.fails_one_param" "kunit_shim_robust.robust_after" && ok=1
 [ $ok = 1 ] || cat "$tmp/out" >>"$tmp/why"
 result $ok "list" "$tmp/why"

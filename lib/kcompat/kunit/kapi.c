@@ -26,6 +26,7 @@ void kc_wake_up(struct wait_queue_head *wq)
 	atomic_fetch_add_explicit(&wq->seq, 1, memory_order_seq_cst);
 	if (atomic_load_explicit(&wq->sleepers, memory_order_seq_cst))
 		syscall(SYS_futex, &wq->seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+	kc_kthread_woke();
 }
 
 /* Pauses a waiter spins before it sleeps (kthread.c, KC_RUNNER_SPIN). */
@@ -39,6 +40,8 @@ void kc_wait_sleep(struct wait_queue_head *wq, unsigned int seen)
 	unsigned int i;
 
 	kc_cpu_unhold();	/* a sleeping kthread runs no CPU */
+	if (kc_kthread_help())	/* a waiter ran a kthread: the caller looks again */
+		goto out;
 	for (i = 0; i < KC_WAIT_SPIN; i++) {
 		if (atomic_load_explicit(&wq->seq, memory_order_acquire) != seen)
 			goto out;

@@ -21,6 +21,21 @@
  * pool again. Every hand-off is under kc_rq_lock or a C11 acquire/release
  * pair, so ThreadSanitizer sees it.
  *
+ * A waiter that is no kthread (the case's thread in wait_event() or
+ * kthread_stop()) runs ready kthreads itself rather than sleep, each on a
+ * stack of its own (a fiber: the explorer's switch, no system call), so
+ * that a case that wakes one kthread and waits for it costs no context
+ * switch. Such a waiter's wake_up_process() wakes no runner: the kthread
+ * waits for the waiter, for a runner that comes for the rest of the
+ * queues, or for an idle runner's periodic look (KC_RUNNER_LOOK_NS). The
+ * fiber comes back to its waiter at its end, at each wake_up() (parked:
+ * the waiter or a runner resumes it) and where it would sleep or poll
+ * kthread_should_stop() (blocked: a runner takes it over and it sleeps
+ * there). It carries its CPU and its vCPU hold across a switch, never a
+ * vCPU held while off a thread. Only where the switch of our own exists and no
+ * sanitizer runs (they are told of no such switch): elsewhere waiters
+ * sleep as before.
+ *
  * -DKC_HANDOFF_OLD builds kthread_old.c instead: a POSIX thread per kthread.
  */
 #ifndef KC_HANDOFF_OLD
@@ -37,6 +52,8 @@
 #include <ck_pr.h>
 #include <linux/kthread.h>
 #include <kcompat/kcompat.h>
+#include <sys/mman.h>
+#include "explore/ctx.h"
 #include "kthread_int.h"
 #include "kunit_run.h"
 
@@ -60,8 +77,17 @@
 #define KC_RUNNERS_MAX	64
 /* The queue of kthreads bound to no CPU (they run as CPU 0, holding none). */
 #define KC_RQ_ANY	NR_CPUS
+/*
+ * With fibers, how often an idle runner looks for work nobody woke it
+ * for (a waiter's deferred queues, a parked fiber its waiter left).
+ */
+#define KC_RUNNER_LOOK_NS	(10 * 1000 * 1000)
+/* A fiber's stack, above a guard page. */
+#define KC_FIBER_STACK	(256 * 1024)
 
 enum kc_kstate { KC_K_CREATED, KC_K_QUEUED, KC_K_TAKEN };
+/* Why a fiber gave its thread back. */
+enum kc_fwhy { KC_F_EXIT, KC_F_PARK, KC_F_BLOCK };
 
 struct kc_kthread {
 	struct task_struct task;	/* the kernel's handle: first */
@@ -91,6 +117,19 @@ struct kc_runner {
 	_Atomic unsigned int asleep;	/* futex word */
 };
 
+/* A kthread run by a waiter, on a stack of its own. */
+struct kc_fiber {
+	struct xp_ctx self, host;	/* its context off a thread; the thread's */
+	void *map;			/* guard page, then the stack */
+	struct kc_kthread *k;
+	struct kc_runner *runner;	/* the runner that took it over, or NULL */
+	struct kc_rq *rq;		/* the queue it claims, until it blocks */
+	enum kc_fwhy why;
+	unsigned int cpu;		/* kc_cpu and the hold, across a switch */
+	bool held;
+	struct kc_fiber *next;		/* parked, blocked or free list */
+};
+
 static pthread_mutex_t kc_rq_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct kc_rq kc_rqs[NR_CPUS + 1];
 static struct kc_rq *kc_ready_head, *kc_ready_tail;
@@ -100,8 +139,11 @@ static unsigned int kc_runners;		/* runner threads in the pool */
 static unsigned int kc_idle;		/* of them, looking for a queue */
 static unsigned int kc_sleeping;	/* of those, asleep */
 static unsigned int kc_target;		/* busy runners wanted: the host's CPUs */
+/* Fibers, under kc_rq_lock: parked at a wake-up, blocked (for a runner), stacks to reuse. */
+static struct kc_fiber *kc_parked, *kc_blocked, *kc_spare;
 static __thread struct kc_kthread *kc_current_kthread;
 static __thread struct kc_runner *kc_current_runner;
+static __thread struct kc_fiber *kc_current_fiber, *kc_fiber_start;
 
 static struct kc_kthread *to_kthread(struct task_struct *t)
 {
@@ -111,6 +153,13 @@ static struct kc_kthread *to_kthread(struct task_struct *t)
 static void futex_wait(_Atomic unsigned int *word, unsigned int val)
 {
 	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void futex_wait_look(_Atomic unsigned int *word, unsigned int val)
+{
+	struct timespec ts = { 0, KC_RUNNER_LOOK_NS };
+
+	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, &ts, NULL, 0);
 }
 
 static void futex_wake(_Atomic unsigned int *word, int n)
@@ -181,15 +230,18 @@ static bool runner_spawn(void)
 /*
  * A queue is ready: make sure a runner comes for it. A runner awake and
  * idle will; else wake a sleeping one, or make one, while fewer than
- * kc_target are busy (the busy ones take it when they are done). The
- * runner to wake is returned: the caller wakes it after unlocking
+ * kc_target are busy (the busy ones take it when they are done); a
+ * blocked fiber has no thread at all: it gets one whatever the count.
+ * The runner to wake is returned: the caller wakes it after unlocking
  * kc_rq_lock (wake()), so that it does not wake only to wait for the lock.
  */
 static struct kc_runner *kick(void)
 {
 	struct kc_runner *r;
 
-	if (!kc_ready_head || kc_idle > kc_sleeping || kc_runners - kc_idle >= kc_target)
+	if ((!kc_ready_head && !kc_blocked) || kc_idle > kc_sleeping)
+		return NULL;
+	if (!kc_blocked && kc_runners - kc_idle >= kc_target)
 		return NULL;
 	r = kc_sleepers;
 	if (r) {
@@ -212,7 +264,14 @@ static void wake(struct kc_runner *r)
 		futex_wake(&r->asleep, 1);
 }
 
-static struct kc_runner *rq_add(struct kc_kthread *k)
+/* Waiters run kthreads on fibers: our own switch, no sanitizer (ctx.c). */
+static bool fibers(void)
+{
+	return xp_ctx_asm_available();
+}
+
+/* @defer: queue it for the waiting caller, no runner woken (a look will come). */
+static struct kc_runner *rq_add(struct kc_kthread *k, bool defer)
 {
 	struct kc_rq *q = &kc_rqs[k->cpu >= 0 ? (unsigned int)k->cpu : KC_RQ_ANY];
 
@@ -226,7 +285,11 @@ static struct kc_runner *rq_add(struct kc_kthread *k)
 	if (q->claimed || q->ready)
 		return NULL;
 	ready_push(q);
-	return kick();
+	if (!defer)
+		return kick();
+	if (!kc_runners)	/* one to look, should the caller not wait */
+		runner_spawn();
+	return NULL;
 }
 
 /* Take @k off its queue (a stop before any runner took it). */
@@ -244,18 +307,43 @@ static void rq_del(struct kc_kthread *k)
 		q->tail = prev;
 }
 
-/* A runner lets its vCPU's queue go: the next runner may take it. */
-static void rq_release(struct kc_runner *r)
+/* A vCPU's queue is let go: the next runner may take it. */
+static void rq_let_go(struct kc_rq *q)
 {
-	struct kc_rq *q = r->rq;
-
-	r->rq = NULL;
 	q->claimed = false;
 	if (q->head && !q->ready)
 		ready_push(q);
 }
 
-/* Nothing ready: spin briefly, then sleep until kick() picks us. */
+static void rq_release(struct kc_runner *r)
+{
+	struct kc_rq *q = r->rq;
+
+	r->rq = NULL;
+	rq_let_go(q);
+}
+
+/* Under kc_rq_lock: something a runner may take. */
+static bool runner_has_work(void)
+{
+	return kc_ready_head || kc_blocked || kc_parked;
+}
+
+static void sleeper_remove(struct kc_runner *r)
+{
+	struct kc_runner **pp = &kc_sleepers;
+
+	while (*pp != r)
+		pp = &(*pp)->next_sleeper;
+	*pp = r->next_sleeper;
+	kc_sleeping--;
+	atomic_store_explicit(&r->asleep, 0, memory_order_relaxed);
+}
+
+/*
+ * Nothing ready: spin briefly, then sleep until kick() picks us; with
+ * fibers, look every KC_RUNNER_LOOK_NS for what nobody woke us for.
+ */
 static void runner_wait(struct kc_runner *r)
 {
 	unsigned int i;
@@ -267,15 +355,28 @@ static void runner_wait(struct kc_runner *r)
 		ck_pr_stall();
 	}
 	pthread_mutex_lock(&kc_rq_lock);
-	if (kc_ready_head)
+	if (runner_has_work())
 		return;
 	atomic_store_explicit(&r->asleep, 1, memory_order_relaxed);
 	r->next_sleeper = kc_sleepers;
 	kc_sleepers = r;
 	kc_sleeping++;
 	pthread_mutex_unlock(&kc_rq_lock);
-	while (atomic_load_explicit(&r->asleep, memory_order_acquire))
-		futex_wait(&r->asleep, 1);
+	for (;;) {
+		if (!fibers()) {
+			futex_wait(&r->asleep, 1);
+		} else {
+			futex_wait_look(&r->asleep, 1);
+			pthread_mutex_lock(&kc_rq_lock);
+			if (atomic_load_explicit(&r->asleep, memory_order_relaxed) && runner_has_work())
+				sleeper_remove(r);
+			if (!atomic_load_explicit(&r->asleep, memory_order_relaxed))
+				return;
+			pthread_mutex_unlock(&kc_rq_lock);
+		}
+		if (!atomic_load_explicit(&r->asleep, memory_order_acquire))
+			break;
+	}
 	pthread_mutex_lock(&kc_rq_lock);
 }
 
@@ -312,18 +413,227 @@ static void kthread_exec(struct kc_kthread *k)
 	kthread_done(k, ret);
 }
 
+/*
+ * Fibers. No thread-local address may be kept across a switch (the
+ * fiber may come back on another thread): what the kthread's thread
+ * state is, is set again after every switch, here, from the fiber.
+ */
+
+/* On the fiber, after any switch onto a thread: the thread runs its kthread. */
+static __attribute__((__noinline__)) void fiber_enter(struct kc_fiber *f)
+{
+	kc_current_fiber = f;
+	kc_current_kthread = f->k;
+	kc_current_runner = f->runner;
+	kc_set_cpu(f->cpu);
+	if (f->held)
+		kc_cpu_hold();
+}
+
+/* On the fiber: the thread back to its host, until resumed (never after KC_F_EXIT). */
+static __attribute__((__noinline__)) void fiber_leave(struct kc_fiber *f, enum kc_fwhy why)
+{
+	f->held = kc_cpu_held;
+	kc_cpu_unhold();
+	f->cpu = kc_cpu;
+	f->why = why;
+	xp_ctx_switch(&f->self, &f->host);
+	fiber_enter(f);
+}
+
+static void fiber_main(void)
+{
+	struct kc_fiber *f = kc_fiber_start;
+
+	fiber_enter(f);
+	kthread_exec(f->k);
+	fiber_leave(f, KC_F_EXIT);
+	abort();	/* never resumed */
+}
+
+/*
+ * On a thread holding no vCPU: run @f until it gives the thread back
+ * (@r: the runner that took it over, or NULL on a waiter); the thread's
+ * own state comes back with it.
+ */
+static __attribute__((__noinline__)) enum kc_fwhy fiber_run(struct kc_fiber *f, struct kc_runner *r)
+{
+	unsigned int cpu = kc_cpu;
+
+	f->runner = r;
+	kc_fiber_start = f;
+	xp_ctx_switch(&f->host, &f->self);
+	kc_current_fiber = NULL;
+	kc_current_kthread = NULL;
+	kc_current_runner = r;
+	kc_set_cpu(cpu);
+	return f->why;
+}
+
+static long kc_page_size(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	return page > 0 ? page : 4096;
+}
+
+/* Under kc_rq_lock: a fiber to start @k on, its stack reused if one is spare. */
+static struct kc_fiber *fiber_get(struct kc_kthread *k)
+{
+	struct kc_fiber *f = kc_spare;
+	long page = kc_page_size();
+
+	if (f) {
+		kc_spare = f->next;
+	} else {
+		f = calloc(1, sizeof(*f));
+		if (!f)
+			return NULL;
+		f->map = mmap(NULL, KC_FIBER_STACK + page, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+		if (f->map == MAP_FAILED || mprotect(f->map, page, PROT_NONE)) {
+			if (f->map != MAP_FAILED)
+				munmap(f->map, KC_FIBER_STACK + page);
+			free(f);
+			return NULL;
+		}
+	}
+	f->k = k;
+	f->cpu = k->cpu >= 0 ? (unsigned int)k->cpu : 0;
+	f->held = false;
+	xp_ctx_make(&f->self, (char *)f->map + page, KC_FIBER_STACK, fiber_main);
+	return f;
+}
+
+/* Under kc_rq_lock: its kthread is done, its stack spare. */
+static void fiber_put(struct kc_fiber *f)
+{
+	f->k = NULL;
+	f->rq = NULL;
+	f->next = kc_spare;
+	kc_spare = f;
+}
+
+/*
+ * A waiter that is no kthread runs a parked fiber (@want's first) or the
+ * next ready kthread on a fiber of its own instead of sleeping: true if
+ * it ran one, false when there is nothing a waiter may run.
+ */
+static bool waiter_help(struct kc_kthread *want)
+{
+	struct kc_runner *r = NULL;
+	struct kc_fiber *f, **pp;
+	struct kc_kthread *k;
+	enum kc_fwhy why;
+	struct kc_rq *q;
+
+	if (kc_current_kthread || kc_current_runner || !fibers())
+		return false;
+	pthread_mutex_lock(&kc_rq_lock);
+	for (pp = &kc_parked; *pp && (*pp)->k != want; pp = &(*pp)->next)
+		;
+	if (!*pp)
+		pp = &kc_parked;	/* @want is not parked: the first that is */
+	f = *pp;
+	if (f) {
+		*pp = f->next;
+	} else {
+		if (!kc_ready_head) {
+			pthread_mutex_unlock(&kc_rq_lock);
+			return false;
+		}
+		q = ready_pop();
+		k = q->head;
+		if (!k || !(f = fiber_get(k))) {	/* emptied by kthread_stop(); or no memory */
+			if (k)
+				ready_push(q);
+			pthread_mutex_unlock(&kc_rq_lock);
+			return !k;
+		}
+		q->head = k->next;
+		if (!q->head)
+			q->tail = NULL;
+		q->claimed = true;
+		k->state = KC_K_TAKEN;
+		f->rq = q;
+		r = kick();	/* more ready queues: a runner for them */
+	}
+	pthread_mutex_unlock(&kc_rq_lock);
+	wake(r);
+
+	why = fiber_run(f, NULL);
+
+	r = NULL;
+	pthread_mutex_lock(&kc_rq_lock);
+	if (why == KC_F_PARK) {		/* keeps its queue; the waiter or a runner resumes it */
+		f->next = kc_parked;
+		kc_parked = f;
+		if (!kc_runners)
+			runner_spawn();
+	} else {
+		if (f->rq)
+			rq_let_go(f->rq);
+		f->rq = NULL;
+		if (why == KC_F_BLOCK) {	/* a runner takes it over; it sleeps there */
+			f->next = kc_blocked;
+			kc_blocked = f;
+			r = kick();
+		} else {
+			fiber_put(f);
+		}
+	}
+	pthread_mutex_unlock(&kc_rq_lock);
+	wake(r);
+	return true;
+}
+
+/* kc_wait_sleep()'s: run something rather than sleep (kthread_int.h). */
+bool kc_kthread_help(void)
+{
+	return waiter_help(NULL);
+}
+
+/* After a wake_up(): a fiber on a waiter gives it back, whose wait may be over. */
+void kc_kthread_woke(void)
+{
+	struct kc_fiber *f = kc_current_fiber;
+
+	if (f && !f->runner)
+		fiber_leave(f, KC_F_PARK);
+}
+
 static void *runner_main(void *arg)
 {
 	struct kc_runner *r = arg, *r2;
 	struct kc_kthread *k;
+	struct kc_fiber *f;
 	struct kc_rq *q;
 
 	kc_current_runner = r;
 	pthread_mutex_lock(&kc_rq_lock);
 	for (;;) {
 		/* Idle (counted in kc_idle) until a queue is ready. */
-		while (!kc_ready_head)
+		while (!runner_has_work())
 			runner_wait(r);
+		/* A blocked fiber first (it has no thread), a parked one last. */
+		f = kc_blocked;
+		if (f)
+			kc_blocked = f->next;
+		else if (!kc_ready_head && (f = kc_parked))
+			kc_parked = f->next;
+		if (f) {
+			kc_idle--;
+			r->rq = f->rq;
+			if (!r->rq)	/* blocked: out of the pool, as a runner whose kthread slept */
+				kc_runners--;
+			r2 = kick();
+			pthread_mutex_unlock(&kc_rq_lock);
+			wake(r2);
+			fiber_run(f, r);	/* on a runner a fiber only ends */
+			pthread_mutex_lock(&kc_rq_lock);
+			fiber_put(f);
+			goto done;
+		}
 		q = ready_pop();
 		k = q->head;
 		if (!k)		/* emptied by kthread_stop() */
@@ -342,6 +652,7 @@ static void *runner_main(void *arg)
 		kthread_exec(k);
 
 		pthread_mutex_lock(&kc_rq_lock);
+done:
 		if (r->rq)
 			rq_release(r);
 		else		/* it slept and we left the pool: back in it */
@@ -359,8 +670,22 @@ static void *runner_main(void *arg)
 void kc_kthread_block(void)
 {
 	struct kc_runner *r = kc_current_runner;
+	struct kc_fiber *f = kc_current_fiber;
 
-	if (!r || !kc_current_kthread || !r->rq)
+	if (f && !f->runner) {		/* on a waiter: on to a runner, to sleep there */
+		fiber_leave(f, KC_F_BLOCK);
+		return;
+	}
+	if (!kc_current_kthread) {	/* a waiter: runners for the queues it left ready */
+		if (!fibers() || !atomic_load_explicit(&kc_nr_ready, memory_order_relaxed))
+			return;
+		pthread_mutex_lock(&kc_rq_lock);
+		r = kick();
+		pthread_mutex_unlock(&kc_rq_lock);
+		wake(r);
+		return;
+	}
+	if (!r || !r->rq)
 		return;
 	pthread_mutex_lock(&kc_rq_lock);
 	rq_release(r);
@@ -382,6 +707,12 @@ void kc_kthread_abort(void)
 	kc_cpu_unhold();
 	if (!k)
 		return;
+	if (kc_current_fiber) {		/* the thread is not its own: only the fiber ends */
+		kc_current_kthread = NULL;
+		kthread_done(k, -EINTR);
+		fiber_leave(kc_current_fiber, KC_F_EXIT);
+		abort();	/* never resumed */
+	}
 	kc_kthread_block();	/* its thread ends (pthread_exit()): out of the pool */
 	kc_current_kthread = NULL;
 	kc_current_runner = NULL;
@@ -427,7 +758,7 @@ int wake_up_process(struct task_struct *p)
 	woke = !k->woken;
 	k->woken = true;
 	if (k->state == KC_K_CREATED)	/* not stopped, not queued yet */
-		r = rq_add(k);
+		r = rq_add(k, fibers() && !kc_current_kthread && !kc_current_runner);
 	pthread_mutex_unlock(&kc_rq_lock);
 	wake(r);
 	return woke;
@@ -448,6 +779,10 @@ static void kthread_wait_done(struct kc_kthread *k)
 {
 	unsigned int i;
 
+	do {
+		if (atomic_load_explicit(&k->exited, memory_order_acquire))
+			return;
+	} while (waiter_help(k));
 	for (i = 0; i < KC_RUNNER_SPIN; i++) {
 		if (atomic_load_explicit(&k->exited, memory_order_acquire))
 			return;

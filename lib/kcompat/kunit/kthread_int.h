@@ -22,4 +22,13 @@ void kc_kthread_unblock(void);
  */
 bool kc_kthread_poll_stop(void);
 
+/*
+ * A waiter that is no kthread, about to sleep: run a kthread on a fiber
+ * instead (kthread.c); true if it ran one (then look again), false if
+ * there is nothing to run or the path built has no fibers.
+ */
+bool kc_kthread_help(void);
+/* After a wake_up(): a kthread on its waiter's fiber gives the waiter its thread back. */
+void kc_kthread_woke(void);
+
 #endif /* _KC_KTHREAD_INT_H */

@@ -284,4 +284,14 @@ void kc_kthread_block(void)
 void kc_kthread_unblock(void)
 {
 }
+
+/* No fibers on this path: a waiter sleeps, a waker goes on. */
+bool kc_kthread_help(void)
+{
+	return false;
+}
+
+void kc_kthread_woke(void)
+{
+}
 #endif /* KC_HANDOFF_OLD */

@@ -290,6 +290,83 @@ static void shim_kthread_queue(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&shim_queued_ran), ran);
 }
 
+/*
+ * The case's thread runs the kthreads it woke while it waits, each on a
+ * stack of its own (docs/kunit.md): one that wakes its waiter gives the
+ * thread back and goes on later; one that sleeps or polls
+ * kthread_should_stop() moves to a runner thread. Each runs as its own
+ * CPU throughout, before and after every such switch, and its per-CPU
+ * adds land on that CPU. Rounds over the CPUs.
+ */
+#define SHIM_WAITER_ROUNDS	8
+static atomic_t shim_phase;
+
+static int shim_sleeper_fn(void *data)
+{
+	int cpu = (int)(long)data;
+
+	if (smp_processor_id() != cpu)
+		atomic_inc(&shim_wrong_cpu);
+	this_cpu_add(*shim_word, 1);
+	atomic_set(&shim_phase, 1);
+	wake_up(&shim_wq);
+	if (smp_processor_id() != cpu)
+		atomic_inc(&shim_wrong_cpu);
+	wait_event(shim_wq, atomic_read(&shim_phase) >= 2);
+	if (smp_processor_id() != cpu)
+		atomic_inc(&shim_wrong_cpu);
+	this_cpu_add(*shim_word, 1);
+	atomic_set(&shim_phase, 3);
+	wake_up(&shim_wq);
+	while (!kthread_should_stop())
+		barrier();
+	if (smp_processor_id() != cpu)
+		atomic_inc(&shim_wrong_cpu);
+	return 7;
+}
+
+static int shim_setter_fn(void *data)
+{
+	if (smp_processor_id() != (int)(long)data)
+		atomic_inc(&shim_wrong_cpu);
+	atomic_set(&shim_phase, 2);
+	wake_up(&shim_wq);
+	return 0;
+}
+
+static void shim_kthread_waiter(struct kunit *test)
+{
+	unsigned int n = num_online_cpus(), round, cpu, other;
+	struct task_struct *sleeper, *setter;
+
+	shim_word = alloc_percpu(unsigned long);
+	KUNIT_ASSERT_NOT_NULL(test, shim_word);
+	atomic_set(&shim_wrong_cpu, 0);
+	for (round = 0; round < SHIM_WAITER_ROUNDS; round++) {
+		cpu = n - 1 - round % n;
+		other = (cpu + 1) % n;
+		atomic_set(&shim_phase, 0);
+		sleeper = kthread_create_on_cpu(shim_sleeper_fn, (void *)(long)cpu, cpu, "shim");
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sleeper);
+		setter = kthread_create_on_cpu(shim_setter_fn, (void *)(long)other, other, "shim");
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, setter);
+		get_task_struct(sleeper);
+		get_task_struct(setter);
+		wake_up_process(sleeper);
+		wait_event(shim_wq, atomic_read(&shim_phase) >= 1);
+		wake_up_process(setter);
+		wait_event(shim_wq, atomic_read(&shim_phase) >= 3);
+		KUNIT_EXPECT_EQ(test, kthread_stop_put(sleeper), 7);
+		KUNIT_EXPECT_EQ(test, kthread_stop_put(setter), 0);
+	}
+	for (cpu = 0, round = 0; cpu < n; cpu++)
+		round += *per_cpu_ptr(shim_word, cpu);
+	KUNIT_EXPECT_EQ(test, round, 2U * SHIM_WAITER_ROUNDS);
+	KUNIT_EXPECT_EQ(test, *per_cpu_ptr(shim_word, n - 1), 2UL * ((SHIM_WAITER_ROUNDS + n - 1) / n));
+	KUNIT_EXPECT_EQ(test, atomic_read(&shim_wrong_cpu), 0);
+	free_percpu(shim_word);
+}
+
 static void shim_wait_queue(struct kunit *test)
 {
 	struct wait_queue_head wq;
@@ -350,6 +427,7 @@ static struct kunit_case shim_cases[] = {
 	KUNIT_CASE(shim_random),
 	KUNIT_CASE(shim_kthread_adds),
 	KUNIT_CASE(shim_kthread_queue),
+	KUNIT_CASE(shim_kthread_waiter),
 	{}
 };
 
