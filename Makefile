@@ -134,8 +134,8 @@ $(BUILD)/tests/test_oom: TEST_WRAP := -Wl,--wrap=oom_select_bad_process
 # The test runner (scripts/run-tests): one KTAP document from every program.
 KTAP_RUN	:= $(BUILD)/ktap-run
 all: $(KTAP_RUN)
-$(KTAP_RUN): $(BUILD)/tests/lib/runner/ktap-run.o $(LIBSUITE)
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(LIBSUITE) $(LDLIBS_ALL)
+$(KTAP_RUN): $(BUILD)/tests/lib/runner/ktap-run.o $(BUILD)/tests/lib/runner/order.o $(LIBSUITE)
+	$(CC) $(CFLAGS_ALL) -o $@ $(filter %.o,$^) $(LIBSUITE) $(LDLIBS_ALL)
 
 # Tests of ./stress's own parts (tests/unit/test_stress_*.c) link all of it but main().
 STRESS_LIB_OBJS	:= $(filter-out $(BUILD)/src/main.o,$(STRESS_OBJS))
@@ -196,7 +196,7 @@ select_tests	= $(if $(TESTS),$(shell set -f; for p in $(foreach p,$(1),$(p):$(ba
 CHECK_PROGS	= $(call select_tests,$(TEST_BINS) $(CHECK_SH))
 UNIT_PROGS	= $(call select_tests,$(TEST_BINS))
 
-# run_tests DIR,LOG,PROGRAMS: PROGRAMS through scripts/run-tests into one
+# run_tests DIR,LOG,PROGRAMS[,ARGS]: PROGRAMS through scripts/run-tests into one
 # KTAP document LOG, each program's own output kept in DIR; then each
 # stream through the strict validator (a unit binary's with its plan, a
 # script's may omit it), and the last line is the totals in words.
@@ -205,7 +205,7 @@ define run_tests
 	@if [ -z '$(strip $(3))' ]; then echo 'make: TESTS=$(TESTS) matches no test program' >&2; exit 2; fi
 	@rm -rf $(1); \
 	BUILD=$(BUILD) CC='$(CC)' $(if $(KERNEL_SRC),STRESS='$(abspath $(TOOL_BUILD))/stress') \
-		scripts/run-tests --jobs $(CHECK_JOBS) --log $(2) --keep $(1) $(3); rc=$$?; \
+		scripts/run-tests --jobs $(CHECK_JOBS) --log $(2) --keep $(1) $(4) $(3); rc=$$?; \
 	python3 tests/lib/ktap_validate.py --quiet --totals $(2) \
 		$(patsubst $(BUILD)/tests/%,$(1)/%.ktap,$(filter $(BUILD)/tests/%,$(3))) || rc=1; \
 	$(if $(filter %.sh,$(3)),python3 tests/lib/ktap_validate.py --quiet --no-plan \
@@ -225,10 +225,12 @@ endif
 	$(call run_tests,$(BUILD)/ktap,$(BUILD)/check.ktap,$(CHECK_PROGS))
 
 # The one-second loop: the unit-test programs only (no script, no
-# dependency check), built first.
+# dependency check), built first. The slowest programs start first, as
+# the last run timed them ($(BUILD)/check-unit.times): the alphabet put
+# test_hpcc_shape, the longest, sixteenth.
 check-unit:
 	@$(MAKE) --no-print-directory $(CHECK_MAKE_J) $(TEST_BINS) $(KTAP_RUN)
-	$(call run_tests,$(BUILD)/ktap-unit,$(BUILD)/check-unit.ktap,$(UNIT_PROGS))
+	$(call run_tests,$(BUILD)/ktap-unit,$(BUILD)/check-unit.ktap,$(UNIT_PROGS),--order $(BUILD)/check-unit.times)
 
 # The long tier: same runner and validator, the tests make check leaves out.
 check-long: deps

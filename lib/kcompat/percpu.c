@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/pidfd.h>
+#include <sys/uio.h>
+#include <unistd.h>
 #include <linux/kernel.h>
 #include <linux/percpu.h>
 
@@ -30,6 +33,9 @@ static char *pcpu_base;
 static size_t pcpu_brk = KC_PCPU_HDR;
 static unsigned int pcpu_high_cpus = 1;	/* areas that may hold data */
 static struct kc_free_block *pcpu_free[KC_PCPU_CLASSES];
+/* Areas 0..pcpu_pop_cpus-1 are populated up to pcpu_pop_end (pcpu_prefault()). */
+static size_t pcpu_pop_end;
+static unsigned int pcpu_pop_cpus;
 
 void kc_percpu_note_nr_cpu_ids(unsigned int n);
 
@@ -137,6 +143,43 @@ static long pcpu_alloc_off(size_t size, size_t align)
 	return off;
 }
 
+/*
+ * Under pcpu_lock: populate each area's pages up to @end in one system
+ * call per 1,024 areas (process_madvise(MADV_POPULATE_WRITE)) before the
+ * zeroing writes them, instead of one page fault per area: on a virtual
+ * machine a fault costs tens of microseconds, and at 8,192 CPUs a block
+ * touches 8,192 fresh pages. Only a speed-up: where the kernel refuses
+ * (older kernels), the zeroing faults the pages in as before.
+ */
+static void pcpu_prefault(size_t end)
+{
+	struct iovec iov[1024];
+	size_t from = pcpu_pop_end, page = 4096;
+	unsigned int cpu, n = 0;
+	int fd;
+
+	if (pcpu_pop_cpus < pcpu_high_cpus)
+		from = 0;
+	from &= ~(page - 1);
+	end = (end + page - 1) & ~(page - 1);
+	if (end <= from)
+		return;
+	fd = pidfd_open(getpid(), 0);
+	for (cpu = 0; fd >= 0 && cpu < pcpu_high_cpus; cpu++) {
+		iov[n].iov_base = pcpu_base + (size_t)cpu * KC_PERCPU_UNIT + from;
+		iov[n].iov_len = end - from;
+		if (++n < ARRAY_SIZE(iov) && cpu + 1 < pcpu_high_cpus)
+			continue;
+		if (process_madvise(fd, iov, n, MADV_POPULATE_WRITE, 0) < 0)
+			break;
+		n = 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	pcpu_pop_end = end;
+	pcpu_pop_cpus = pcpu_high_cpus;
+}
+
 void __percpu *kc_alloc_percpu_at(size_t size, size_t align, gfp_t gfp, const char *file,
 				  int line, const void *caller)
 {
@@ -153,6 +196,8 @@ void __percpu *kc_alloc_percpu_at(size_t size, size_t align, gfp_t gfp, const ch
 	pthread_mutex_lock(&pcpu_lock);
 	off = pcpu_alloc_off(size, align);
 	if (off >= 0) {
+		if (off + size > pcpu_pop_end || pcpu_pop_cpus < pcpu_high_cpus)
+			pcpu_prefault(off + size);
 		for (cpu = 0; cpu < pcpu_high_cpus; cpu++)
 			memset(pcpu_base + (size_t)cpu * KC_PERCPU_UNIT + off, 0, size);
 		b = blk_of(off);

@@ -74,6 +74,22 @@ check $? runner_jobs_same_document
 rc3=$?
 [ $rc3 = 2 ] && [ "$(wc -l <"$d/err")" = 1 ]
 check $? runner_jobs_bad_value
+# --order: the programs start longest CPU time first (one unrecorded: before
+# them), the document keeps the command line's order, and the file then
+# holds this run's times and the lines of programs it did not run.
+for p in fast slow new; do
+	mk "$p" "echo $p >>'$d/started'; echo 1..1; echo 'ok 1 a'"
+done
+printf 'fast 9.00 0.10\nslow 1.00 5.00\ngone 2.00 3.00\nfast 1.00 0.20\n' >"$d/order"
+ord=$("$root/scripts/run-tests" --order "$d/order" "$d/fast" "$d/slow" "$d/new" 2>&1)
+started=$(tr '\n' ' ' <"$d/started")
+doc=$(printf '%s\n' "$ord" | grep -E '^ok [0-9]+ ' | tr '\n' '|')
+kept=$(cut -d' ' -f1 "$d/order" | tr '\n' ' ')
+[ "$started" = "new slow fast " ] && [ "$doc" = 'ok 1 fast|ok 2 slow|ok 3 new|' ] &&
+	[ "$kept" = "fast slow new gone " ]
+rc5=$?
+[ $rc5 = 0 ] || echo "# started: $started; document: $doc; file: $kept"
+check $rc5 runner_order_longest_first
 # A case that never returns (KT_HANG_CASE) fails alone at the case limit
 # the runner derives from the program's (30 s: 5 s), the next case runs.
 bin=${BUILD:-$root/build/cc}/tests/test_hpcc_set

@@ -5,7 +5,7 @@
  * suite's one KTAP writer (lib/util/ktap.h). Behind scripts/run-tests.
  *
  *   ktap-run [--timeout SECONDS] [--log FILE] [--keep DIR] [--jobs N] [--times FILE]
- *            PROGRAM...
+ *            [--order FILE] PROGRAM...
  *
  * Each program's output is read back as KTAP: a unit binary's document
  * (one suite) becomes that suite, renumbered; a shell test's flat results
@@ -30,6 +30,8 @@
  * --times FILE (or $TEST_TIMES): append "NAME WALL CPU" per program as it
  * ends, in seconds, CPU being user+sys of it and its children (where make
  * check's time goes; docs/testing.md).
+ * --order FILE: start the programs longest first, by the CPU times
+ * FILE holds from the last run, then record this run's there (order.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -45,6 +47,7 @@
 #include <unistd.h>
 #include "util/fail_class.h"
 #include "util/ktap.h"
+#include "order.h"
 
 enum item_kind { IT_DIAG, IT_RESULT, IT_SUB };
 
@@ -79,7 +82,7 @@ struct run {
 	double cpu;			/* user+sys, its waited-for children's too */
 	pid_t pid;			/* while running */
 	int fd;				/* its output */
-	bool done;
+	bool started, done;
 	char why[160];			/* how it ended, when not well */
 	char **case_names;		/* from --list, for unreported cases */
 	unsigned int nr_case_names;
@@ -756,13 +759,13 @@ static void case_limit(void)
 static void usage(void)
 {
 	fprintf(stderr, "usage: ktap-run [--timeout SECONDS] [--log FILE] [--keep DIR] [--jobs N] "
-		"[--times FILE] PROGRAM...\n");
+		"[--times FILE] [--order FILE] PROGRAM...\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	const char *keep = NULL, *env = getenv("TEST_TIMEOUT");
+	const char *keep = NULL, *order = NULL, *env = getenv("TEST_TIMEOUT");
 	const char *jobs_env = getenv("TEST_JOBS");
 	long jobs = 1;
 	int nr, started = 0, finished = 0, emitted = 0;
@@ -770,7 +773,9 @@ int main(int argc, char **argv)
 	cookie_io_functions_t io = { .write = tee_write };
 	FILE *out = stdout;
 	char extra[128];
-	int i, first;
+	int i, first, *perm;
+	const char **names;
+	double *wall, *cpu;
 	char *end;
 
 	if (env && *env)
@@ -799,6 +804,8 @@ int main(int argc, char **argv)
 			times_file = fopen(argv[++i], "ae");
 		else if (!strcmp(argv[i], "--jobs"))
 			jobs_env = argv[++i];
+		else if (!strcmp(argv[i], "--order"))
+			order = argv[++i];
 		else
 			usage();
 		if (!strcmp(argv[i - 1], "--times") && !times_file) {
@@ -832,7 +839,11 @@ int main(int argc, char **argv)
 	first = i;
 	nr = argc - first;
 	runs = calloc(nr ? nr : 1, sizeof(*runs));
-	if (!runs)
+	perm = calloc(nr ? nr : 1, sizeof(*perm));
+	names = calloc(nr ? nr : 1, sizeof(*names));
+	wall = calloc(nr ? nr : 1, sizeof(*wall));
+	cpu = calloc(nr ? nr : 1, sizeof(*cpu));
+	if (!runs || !perm || !names || !wall || !cpu)
 		return 3;
 	for (i = 0; i < nr; i++) {
 		char *base = strrchr(argv[first + i], '/'), *name;
@@ -841,20 +852,26 @@ int main(int argc, char **argv)
 		if (is_sh(name))
 			name[strlen(name) - 3] = 0;
 		runs[i].path = argv[first + i];
-		runs[i].name = name;
+		runs[i].name = names[i] = name;
+		perm[i] = i;
 	}
+	if (order)
+		order_plan(order, names, nr, perm);
 	ktap_begin(&K, out, nr);
 	/*
-	 * Up to @jobs programs at once; the document keeps the command line's
-	 * order, each program emitted as soon as those before it are.
+	 * Up to @jobs programs at once, started in @perm's order; the
+	 * document keeps the command line's order, each program emitted as
+	 * soon as those before it are.
 	 */
 	while (emitted < nr) {
 		bool moved = false;
 
-		for (; started < nr && started - finished < jobs; started++)
-			run_start(&runs[started]);
-		for (i = emitted; i < started; i++) {
-			if (runs[i].done || !ended(&runs[i]))
+		for (; started < nr && started - finished < jobs; started++) {
+			runs[perm[started]].started = true;
+			run_start(&runs[perm[started]]);
+		}
+		for (i = emitted; i < nr; i++) {
+			if (!runs[i].started || runs[i].done || !ended(&runs[i]))
 				continue;
 			run_finish(&runs[i], keep);
 			finished++;
@@ -865,15 +882,24 @@ int main(int argc, char **argv)
 			unsigned int k;
 
 			emit_program(r);
+			wall[emitted] = r->secs;
+			cpu[emitted] = r->cpu;
 			for (k = 0; k < r->nr_case_names; k++)
 				free(r->case_names[k]);
 			free(r->case_names);
 			free(r->out);
-			free((char *)r->name);
 		}
 		if (!moved && emitted < nr)
 			nap();
 	}
+	if (order && order_save(order, names, wall, cpu, nr))
+		fprintf(stderr, "ktap-run: cannot write %s: %s\n", order, strerror(errno));
+	for (i = 0; i < nr; i++)
+		free((char *)names[i]);
+	free(names);
+	free(wall);
+	free(cpu);
+	free(perm);
 	free(runs);
 	snprintf(extra, sizeof(extra), FAIL_CLASS_TOTALS, FAIL_CLASS_TOTALS_ARGS(by_class));
 	ktap_end(&K, extra);
