@@ -15,6 +15,7 @@
 #include <sys/pidfd.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include <sanitizer/asan_interface.h>
 #include <linux/kernel.h>
 #include <linux/percpu.h>
 
@@ -198,8 +199,20 @@ void __percpu *kc_alloc_percpu_at(size_t size, size_t align, gfp_t gfp, const ch
 	if (off >= 0) {
 		if (off + size > pcpu_pop_end || pcpu_pop_cpus < pcpu_high_cpus)
 			pcpu_prefault(off + size);
-		for (cpu = 0; cpu < pcpu_high_cpus; cpu++)
-			memset(pcpu_base + (size_t)cpu * KC_PERCPU_UNIT + off, 0, size);
+		for (cpu = 0; cpu < pcpu_high_cpus; cpu++) {
+			char *area = pcpu_base + (size_t)cpu * KC_PERCPU_UNIT + off;
+
+			memset(area, 0, size);
+			/*
+			 * ASan: write the block's shadow too (it stays 0, the
+			 * mapping is never poisoned). Unwritten, each CPU's
+			 * shadow is the kernel's zero page, 128 KiB from the
+			 * next CPU's: a precise sum at 1,024 CPUs read 1,024
+			 * zero-page mappings, about 5 us each on a
+			 * paravirtualised host (bench/results/ci-time.md).
+			 */
+			ASAN_UNPOISON_MEMORY_REGION(area, size);
+		}
 		b = blk_of(off);
 		b->live = true;
 		b->file = file;
