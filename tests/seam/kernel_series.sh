@@ -22,7 +22,11 @@
 # every job, removes the temporary clone, exit 143 with one line; a commit
 # after the fix with the bug's content again is "broken again by"; the
 # commit that changes only the .c, built in BASE's lane after it, compiles
-# one object, the tree's .c (13).
+# one object, the tree's .c (13). Then, judged by hand in that lane (warm):
+# a commit that does not compile is never told of an adapter shape an
+# earlier commit's probes left in the lane (14); after a change of the
+# header alone, of two objects made only the one whose dependency file
+# names it is compiled again, with the tree's .c (15).
 # Env: CC. KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -33,7 +37,7 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 	echo "ok 1 series # SKIP already building against KERNEL_SRC"
 	exit 0
 fi
-echo "1..13"
+echo "1..15"
 unset MAKEFLAGS MAKELEVEL MFLAGS
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -332,4 +336,48 @@ bad=
 [ "$c_only" = hpcc/percpu_counter_tree.o ] ||
 	bad="compiled at ${h[2]}: $(printf '%s' "$c_only" | tr '\n' ' ' | head -c 600)"
 result 13 c_only_commit_rebuilds_its_object
+
+# lane_judge NAME: tree NAME judged in the lane the series used (BASE's
+# files, changed by the case).
+lane=$(cd "${BUILD:-build}/kseries/lanes/1" 2>/dev/null && pwd)
+lane_judge() {
+	scripts/kernel-judge --duration 0.2s --cpus 2 --unit test_hpcc_carry --jobs 2 \
+		--lane "$lane" --out "$tmp/$1.verdict" "$tmp/$1" "$tmp/$1.b" >/dev/null 2>&1
+}
+mkdir -p "$tmp/t0/lib" "$tmp/t0/include/linux"
+cp lib/hpcc/percpu_counter_tree.c "$tmp/t0/lib/"
+cp lib/hpcc/include/linux/percpu_counter_tree.h "$tmp/t0/include/linux/"
+cp -r "$tmp/t0" "$tmp/t2"
+sed -i '1i #error broken on purpose' "$tmp/t2/lib/percpu_counter_tree.c"
+
+# 14. A commit that does not compile, after one whose adapter probes
+#     matched no shape (their header, planted, left in the lane): its
+#     verdict names the compile error alone.
+bad=
+lane_judge t0
+printf '/* HPCC_ADAPT_RFC no: planted by the test */\n' >"$lane/build/kinc/hpcc_adapt_api.h"
+touch "$lane/build/kinc/hpcc_adapt_api.h.stamp"
+lane_judge t2
+why=$(sed -n 's/^why\t//p' "$tmp/t2.verdict" 2>/dev/null)
+[[ $why == "build failed: "*"broken on purpose"* ]] && [[ $why != *"adapter shape"* ]] ||
+	bad="why: $why"
+result 14 lane_failed_build_names_no_earlier_shape
+
+# 15. BASE's .c again, then the header alone changed in the lane's tree
+#     and two of its objects made, one whose .d file names the header and
+#     one whose .d does not: what the build compiles all include the
+#     header (the tree's .c and that one), the other is left as it was.
+bad=
+cp "$tmp/t0/lib/percpu_counter_tree.c" "$lane/src/lib/"
+dep=("$lane"/build/src/scenarios/*/*.d)
+inc=$(grep -l 'kinc/linux/percpu_counter_tree\.h' "${dep[@]}" 2>/dev/null | head -n 1)
+not=$(grep -L 'kinc/linux/percpu_counter_tree\.h' "$lane"/build/lib/util/*.d 2>/dev/null | head -n 1)
+echo "void percpu_counter_tree_series_unused(void);" >>"$lane/src/include/linux/percpu_counter_tree.h"
+make --no-print-directory KERNEL_SRC="$lane/src" BUILD="$lane/build" "${inc%.d}.o" "${not%.d}.o" \
+	>"$tmp/t1.log" 2>&1 || bad+="make: $(tail -n 3 "$tmp/t1.log")"$'\n'
+sed -n 's/.* -c -o \([^ ]*\) .*/\1/p' "$tmp/t1.log" | sort >"$tmp/t1.compiled"
+printf '%s\n' "$lane/build/hpcc/percpu_counter_tree.o" "${inc%.d}.o" | sort >"$tmp/t1.want"
+[ -n "$inc" ] && [ -n "$not" ] && cmp -s "$tmp/t1.compiled" "$tmp/t1.want" ||
+	bad+="compiled [$(tr '\n' ' ' <"$tmp/t1.compiled")], want [$(tr '\n' ' ' <"$tmp/t1.want")]"$'\n'
+result 15 header_only_commit_rebuilds_its_includers
 exit $rc
