@@ -56,8 +56,8 @@ expect fail-reproducer "$tmp/fail.json"
 result $? json_fail_has_failure_and_reproducer
 
 # --until-fail: one run per round.
-"$STRESS" --scenario counter_storm --cpus 2 --until-fail --rounds 2 --steps 200 --duration 0 \
-	--report json --stat-interval 0 >"$tmp/uf.json" 2>/dev/null
+"$STRESS" --scenario counter_storm --cpus 2 --until-fail --rounds 2 --round 60s --steps 200 \
+	--duration 0 --report json --stat-interval 0 >"$tmp/uf.json" 2>/dev/null
 valid "$tmp/uf.json" json_until_fail_matches_schema
 expect runs "$tmp/uf.json" 2
 result $? json_until_fail_one_run_per_round
