@@ -59,8 +59,29 @@ result "$([ $rc = 0 ] && grep -q "^    $h mm/oom_kill.c\$" "$tmp/k/REPORT.md" &&
 
 # Section 3's concurrent half: oom_race's quiescent shortfall distribution per
 # CPU count, from its JSON report; without a ./stress it says so (control).
+# Its quiescent points come every 2-5 ms: on a loaded host a run can have
+# a kill in progress at each of them, nothing judged, which the report says
+# (no verdict, exit 4).
 python3 tests/lib/producer_check.py report-concurrent "$tmp/r" >"$tmp/conc" 2>&1
-result $? report_concurrent_distribution "$(tail -n 2 "$tmp/conc")"
+rc=$?
+if [ $rc = 4 ]; then
+	n=$((n + 1))
+	echo "ok $n report_concurrent_distribution # SKIP $(tail -n 1 "$tmp/conc")"
+else
+	result $rc report_concurrent_distribution "$(tail -n 2 "$tmp/conc")"
+fi
+# What such a run's report.json says (16 CPUs: a kill at each of 3 points):
+# the rendered report says so, the checker gives no verdict, never a pass.
+cp -r "$tmp/r" "$tmp/p"
+jq '.oom.imprecision.concurrent.points[1] |=
+	(.quiescent_points = 3 | .judged_points = 0 | .shortfall |= {recorded_max})' \
+	"$tmp/r/report.json" >"$tmp/p/report.json" && scripts/report --render "$tmp/p" >/dev/null 2>&1
+python3 tests/lib/producer_check.py report-concurrent "$tmp/p" >"$tmp/conc" 2>&1
+rc=$?
+result "$([ $rc = 4 ] && grep -q '^no verdict: .* at 16 CPUs$' "$tmp/conc" &&
+	grep -q '^Not measured: 16 CPUs: a kill was in progress at each of its 3 ' \
+		"$tmp/p/REPORT.md"; echo $?)" report_concurrent_unjudged_no_verdict \
+	"rc $rc $(tail -n 2 "$tmp/conc"; grep -A1 'Not measured: 16' "$tmp/p/REPORT.md")"
 c=$(grep -c '^Concurrent churn: not measured (no /nonexistent)' "$tmp/c/REPORT.md")
 result "$([ "$c" = 1 ] && ! grep -q 'Concurrent churn: not measured' "$tmp/r/REPORT.md"; echo $?)" \
 	report_concurrent_absent_said "count $c"
@@ -149,5 +170,5 @@ mkdir -p "$tmp/user" && echo "my notes" >"$tmp/user/REPORT.md"
 bad_input foreign_report scripts/report --bin "$BIN" --out "$tmp/user" --tiny
 result "$([ "$(cat "$tmp/user/REPORT.md")" = "my notes" ]; echo $?)" foreign_report_kept
 
-[ "$n" = 31 ] || { echo "# $n results, the plan says 31"; failed=1; }
+[ "$n" = 32 ] || { echo "# $n results, the plan says 32"; failed=1; }
 exit $((failed > 0))
