@@ -331,4 +331,81 @@ want = [(False, "still: asan-heap-buffer-overflow-crash-add_slowpath"), (True, "
         (False, "the tsan column gave no verdict on the fixed copy (exit 0: SKIP no clang)")]
 result(len(fs) == 2 and got == want, "sanitizer_fix_rejudged_by_sanitizer",
        f"{len(fs)} findings; got {got}")
+
+# UBSan's reports in the asan column: signed by the kernel's name for the
+# kind (the exponent left out) and the tree's function (linux-mm's static
+# __percpu_counter_tree_init() is init), the unit program kept; a null
+# pointer to glibc's nonnull memset() is none (the kernel's has no such
+# attribute). The shift gets carry_batch_4g's row (lib/hpcc's shift is in
+# init_many). Reports are read beside the build that wrote the record, in
+# the program's output when it left no report file.
+UB = ("afail\ttest_hpcc_carry\tcarry_batch_4g\tcrash\tshift exponent -1 is negative in "
+      "__percpu_counter_tree_init (lib/percpu_counter_tree.c:214)\n"
+      "afail\ttest_hpcc_lifecycle\tlifecycle_enomem\tcrash\tnull pointer passed as argument "
+      "1, which is declared to never be null in percpu_counter_tree_init_many "
+      "(lib/percpu_counter_tree.c:256)\nasan\t31\t2\t3\n")
+with tempfile.TemporaryDirectory() as d:
+    v = {"ufail": [], "stress": [], "builds": "yes"}
+    rec = os.path.join(d, "k.asan")
+    with open(rec, "w") as f:
+        f.write(UB)
+    # A forked case's UBSan report went to the program's output: no .report.
+    os.makedirs(os.path.join(d, "k-asan"))
+    open(os.path.join(d, "k-asan", "test_hpcc_carry.out"), "w").close()
+    fs = fd.findings(v, d + "/b", {"asan": rec})
+    got = [(x["sig"], x["name"], x["sprog"], x["report"]) for x in fs]
+want = [(("ubsan:shift-out-of-bounds", "shift-out-of-bounds", "crash", "init"),
+         "ubsan-shift-out-of-bounds-crash-init", "test_hpcc_carry",
+         os.path.join(d, "k-asan", "test_hpcc_carry.out"))]
+rws = [(fd.match(rows, "long", {"class": "crash", "fn": fn, "case": "ubsan:shift-out-of-bounds"})
+        or {}).get("case") for fn in ("init", "init_many", "add")]
+kinds = [fd.ubsan_kind(w) for w in ("shift exponent 64 is too large for 64-bit type 'long'",
+                                    "signed integer overflow: 1 + 9 cannot be represented in "
+                                    "type 'long'", "heap-buffer-overflow", "memory leak")]
+result(got == want and rws == ["carry_batch_4g", "carry_batch_4g", None] and
+       kinds == ["shift-out-of-bounds", "signed-integer-overflow", None, None],
+       "ubsan_reports_are_findings", f"got {got}\nrows {rws}, kinds {kinds}")
+
+# Its report: the subject names UBSan and the kind, the function by its
+# own name and line, the command runs the one program (kernel-san --unit),
+# and the fix's re-run of the asan column builds only the programs the
+# findings came from (kernel-san --unit).
+calls = []
+
+
+def fake_san(cmd, **kw):
+    calls.append(cmd)
+    with open(cmd[cmd.index("--out") + 1], "w") as f:
+        f.write("asan\t5\t0\t0\n")
+    return fd.subprocess.CompletedProcess(cmd, 0)
+
+
+with tempfile.TemporaryDirectory() as d:
+    tree = os.path.join(d, "tree")
+    for rel in (fd.C_REL, fd.H_REL):
+        os.makedirs(os.path.dirname(os.path.join(tree, rel)), exist_ok=True)
+        open(os.path.join(tree, rel), "w").close()
+    with open(os.path.join(tree, fd.C_REL), "w") as f:
+        f.write("static\nint __percpu_counter_tree_init(struct x *c,\n")
+    rec = os.path.join(d, "k.asan")
+    with open(rec, "w") as r:
+        r.write(UB)
+    f = fd.findings({"ufail": [], "stress": [], "builds": "yes"}, d + "/b", {"asan": rec})[0]
+    f.update(shape="long", row=fd.match(rows, "long", f), kcpus="8", kfn="hpcc_test_x",
+             kunit_ok=False, kunit_why="x")
+    a = {"tree": tree, "build": d + "/b", "name": "t", "commit": None}
+    flat = " ".join(fd.report(a, {"builds": "yes"}, f, {"c": "0", "h": "0"}).split())
+    saved = fd.subprocess.run
+    fd.subprocess.run = fake_san
+    try:
+        fd.sanitize(["asan"], tree, d + "/b", {"builds": "yes"}, ["test_hpcc_carry"])
+    finally:
+        fd.subprocess.run = saved
+want = ["Subject: [hpcc-stress] percpu_counter_tree: a batch of 2^32 or more truncated by "
+        "get_count_order() (UBSan: shift-out-of-bounds)",
+        "Function: __percpu_counter_tree_init() at lib/percpu_counter_tree.c:2",
+        "scripts/kernel-san --kind full --unit test_hpcc_carry --out"]
+unit = calls[0][calls[0].index("--unit") + 1] if calls and "--unit" in calls[0] else None
+result(all(w in flat for w in want) and unit == "test_hpcc_carry", "ubsan_report_and_rerun",
+       "missing: " + "; ".join(w for w in want if w not in flat) + f"\nkernel-san --unit {unit}")
 sys.exit(1 if failed else 0)

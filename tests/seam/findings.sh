@@ -17,8 +17,14 @@
 # the catalogue's CPU count on the swapped-tolerances fixture
 # (compare_value_extremes fails) and on lib/hpcc (both pass, neither
 # skipped); only the tree's .c and the KUnit file change, so make
-# rebuilds two objects, not kcompat. Last, scripts/findings on a tree
-# whose path is not UTF-8: its files' hashes read (nothing built).
+# rebuilds two objects, not kcompat. Then UBSan's report of the seeded
+# shift (get_count_order() of a truncated 2^32 batch is -1): the lifecycle
+# program under ASan + UBSan (scripts/kernel-san --unit, in the series'
+# findings build), its record to scripts/findings: a finding signed
+# shift-out-of-bounds in init_many, carry_batch_4g's case verified, the
+# fix cleared with the asan column run again on the fixed copy. Last,
+# scripts/findings on a tree whose path is not UTF-8: its files' hashes
+# read (nothing built).
 # Env: CC. KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -27,7 +33,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
 echo "KTAP version 1"
 skip_under_kernel_src findings
-echo "1..9"
+echo "1..10"
 unset MAKEFLAGS MAKELEVEL MFLAGS
 n=0 failed=0
 tmp=$(mktemp -d)
@@ -135,6 +141,35 @@ grep -qx "hpcc 16 {'hpcc_test_compare_value_extremes': True, 'hpcc_test_compare_
 	"$tmp/ext.out" || ok=1
 result $ok "the _extremes cases at 16 CPUs: fail on swapped tolerances, pass on lib/hpcc" \
 	"$(cat "$tmp/ext.out"; tail -5 "$tmp"/ext-*.log 2>/dev/null)"
+# UBSan's shift in the asan column: the seeded tree's lifecycle program
+# (whose batch validation inits batches up to 2^63: the shortest run that
+# meets the shift) under ASan + UBSan, in the build the series' findings
+# left (the tree laid at the path where scripts/findings lays its copy,
+# so the fixed copy's asan re-run recompiles only the tree's object),
+# handed to scripts/findings as kernel-check hands it.
+ok=1 ub=ubsan-shift-out-of-bounds-crash-init_many
+if [ -n "$kdir" ] && [ -d "$kdir/tree/lib" ]; then
+	cp "$repo/lib/percpu_counter_tree.c" "$kdir/tree/lib/"
+	cp "$repo/include/linux/percpu_counter_tree.h" "$kdir/tree/include/linux/"
+	scripts/kernel-san --unit test_hpcc_lifecycle --kind full --out "$kdir/build.asan" \
+		"$kdir/tree" "$kdir/build" >"$tmp/ksan.out" 2>&1
+	printf 'builds\tyes\n' >"$tmp/ub.verdict"
+	scripts/findings --tree "$repo" --verdict "$tmp/ub.verdict" --build "${kdir%/findings}" \
+		--duration 0.2s --cpus 2 --asan "$kdir/build.asan" --out "$tmp/ub" \
+		>"$tmp/ub.out" 2>&1
+	flat=$(tr -s ' \n' ' ' <"$tmp/ub/$ub.txt" 2>/dev/null)
+	grep -qx "$ub: kunit verified, fix cleared" "$tmp/ub.out" &&
+		[ -f "$tmp/ub/$ub.kunit.c" ] && [ -f "$tmp/ub/$ub.diff" ] &&
+		[[ $flat == *'(UBSan: shift-out-of-bounds)'* ]] &&
+		[[ $flat == *'runtime error: shift exponent -1 is'* ]] &&
+		[[ $flat == *'Function: percpu_counter_tree_init_many() at lib/percpu_counter_tree.c:'* ]] &&
+		[[ $flat == *'scripts/kernel-san --kind full --unit test_hpcc_lifecycle'* ]] &&
+		[[ $flat == *'(test_hpcc_lifecycle, the asan column and ./stress)'* ]] &&
+		ok=0
+fi
+result $ok "UBSan's shift: a finding, its KUnit case verified, the fix re-judged under UBSan" \
+	"$(cat "$kdir/build.asan" "$tmp/ub.out" "$tmp/ksan.out" 2>&1 | tail -20)
+$(cat "$tmp/ub/$ub.txt" 2>&1)"
 # A tree whose path is not UTF-8 (and has a backslash): its files' hashes
 # are read, not a traceback; a verdict without findings builds nothing.
 t=$tmp/tree-$'\xff\\'

@@ -49,9 +49,17 @@
 #  17 a fix of a sanitizer's finding is judged by that sanitizer again on
 #     the fixed copy: still reported, not cleared; clean, cleared; no
 #     verdict there (SKIP), not cleared
+#  18 UBSan's reports in the asan column are findings signed by the
+#     kernel's name for the kind and the tree's function (a helper's
+#     leading underscores dropped), with their unit program; a null
+#     pointer to glibc's nonnull memset() is none; the shift gets
+#     carry_batch_4g's row
+#  19 its report names UBSan and the kind, the function as the tree
+#     spells it, kernel-san --unit PROG; the fix's asan re-run is narrowed
+#     to the findings' programs (kernel-san --unit)
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..17"
+echo "1..19"
 python3 -B "$root/tests/lib/findings_cases.py" "$root"
