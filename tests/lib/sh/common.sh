@@ -4,7 +4,10 @@
 
 # python3, resolved once: a version manager's shim in PATH costs a
 # shell script and a process or two per call, and tests call it often.
-PYTHON3=$(command python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+# scripts/run-tests resolves it once for the whole run (TEST_PYTHON3).
+PYTHON3=${TEST_PYTHON3:-}
+[ -x "$PYTHON3" ] ||
+	PYTHON3=$(command python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
 [ -x "$PYTHON3" ] || PYTHON3=$(command -v python3)
 python3() { "$PYTHON3" "$@"; }
 
