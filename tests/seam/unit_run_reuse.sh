@@ -2,14 +2,15 @@
 # scripts/unit-run --reuse (docs/kernel-trees.md, "Checking a series"): a
 # unit program whose file holds the bytes of one that ended by itself is
 # not run again, its output and records are the kept run's; a file with
-# other bytes under the same name is run, and a crash is never kept.
+# other bytes under the same name is run, so is the same file under
+# another KT_* environment, and a crash is never kept.
 # Fixture programs: shell scripts of ours printing KTAP case lines, each
 # run appending a line to $MARK (the runs counted).
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$root/tests/lib/sh/ktap.sh"
 ktap_begin
-echo "1..3"
+echo "1..4"
 export MARK
 # prog DIR BODY: DIR/test_fixture, a program printing BODY's lines.
 prog() {
@@ -23,7 +24,7 @@ run() {
 		"$tmp/$1/out")
 }
 runs() {	# the runs made so far under $MARK
-	wc -l <"$MARK" 2>/dev/null || echo 0
+	wc -l 2>/dev/null <"$MARK" || echo 0
 }
 
 MARK=$tmp/mark.same
@@ -39,6 +40,10 @@ prog c "echo '  not ok 1 one'; echo '  # class=wrong-answer fn=one'; exit 1"
 run c
 [ "$(runs)" = 1 ] && [ "$(printf '%s\n' "$rec" | head -n 1)" = "$(printf 'count\t0\t1\t0')" ]
 result $? other_bytes_same_name_run "runs=$(runs) records: $rec"
+
+KT_CASE_TIMEOUT=7 run a
+[ "$(runs)" = 2 ]
+result $? other_environment_run "runs=$(runs) (2 expected)"
 
 MARK=$tmp/mark.crash
 prog d "echo '  ok 1 one'; exit 3"
