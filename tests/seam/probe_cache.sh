@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: long
 # scripts/probe --cache (mk/kernel.mk): a probe whose inputs hold the same
 # contents again gives its kept result without a compile; a changed header
 # re-runs the probes that read it, a changed object the run probe that
