@@ -11,7 +11,11 @@
 # Two steps: the "require" probes run before the hpcc object is compiled,
 # so an unsupported tree is refused in one line instead of a page of
 # compiler errors; the full set (with the run probes, linked against the
-# hpcc object and kcompat) follows. Other generated API headers (e.g. the
+# hpcc object and kcompat) follows. Both keep each probe's result with its
+# inputs in $(BUILD)/probe-cache (scripts/probe --cache): the full set
+# compiles again only the probes the require set did not, and a build that
+# changed only the hpcc object (a .c-only commit of a series) runs again
+# only the probe that links it. Other generated API headers (e.g. the
 # OOM one) use the same script with their own probe directory.
 
 HPCC_API_H	:= $(BUILD)/kinc/hpcc_api.h
@@ -27,7 +31,7 @@ PROBE_DEPS	:= scripts/probe $(BUILD)/.flags \
 		   $(if $(KERNEL_SRC),$(BUILD)/kinc/linux/percpu_counter_tree.h,$(HPCC_HDR))
 PROBE_ARGS	 = --cc '$(CC)' --cflags '$(PROBE_CFLAGS)' --guard _HPCC_API_H \
 		   --what '$(if $(KERNEL_SRC),KERNEL_SRC=$(KSRC),lib/hpcc)' \
-		   --define HPCC_API_KERNEL=$(if $(KERNEL_SRC),1,0)
+		   --define HPCC_API_KERNEL=$(if $(KERNEL_SRC),1,0) --cache $(BUILD)/probe-cache
 
 .PHONY: hpcc-api hpcc-api-line
 hpcc-api: $(HPCC_API_H)
