@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Turn passing (kcompat/turn.h). A waiter spins a few rounds of
- * Concurrency Kit's exponential backoff (ck_backoff_eb(): no system call;
- * a pass from a thread running on another core lands within them), then
+ * Turn passing (kcompat/turn.h). A waiter spins a round of Concurrency
+ * Kit's backoff (ck_backoff_eb(): no system call; a pass from a thread
+ * running on another core lands within it), then yields its core a few
+ * times (sched_yield(): with more threads than cores the next holder is
+ * mostly waiting for a core, and a yield hands it ours without the
+ * futex sleep and wake a pass would otherwise cost both sides), then
  * sleeps on its own slot's futex word. A pass stores the new holder and
  * wakes that one thread, and only when it sleeps: the other waiters do not
  * run at all (the mutex and condition broadcast it replaces woke every
@@ -13,14 +16,20 @@
  */
 #include <errno.h>
 #include <linux/futex.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <ck_backoff.h>
 #include <kcompat/turn.h>
 
-/* Backoff rounds before sleeping: 2^9 + ... + 2^14 pauses, about 30k. */
-#define KC_TURN_SPIN_ROUNDS	6
+/*
+ * Backoff rounds before yielding (2^9 compiler barriers), then yields
+ * before sleeping (docs/bench.md: a longer spin keeps a core from the
+ * thread the turn waits for).
+ */
+#define KC_TURN_SPIN_ROUNDS	1
+#define KC_TURN_YIELDS		8
 
 int kc_turn_init(struct kc_turn *t, unsigned int n)
 {
@@ -86,6 +95,12 @@ void kc_turn_wait_spin(struct kc_turn *t, unsigned int id, unsigned int rounds)
 		if (atomic_load_explicit(&t->holder, memory_order_acquire) == id)
 			return;
 		ck_backoff_eb(&backoff);
+	}
+	/* A waiter that would spin yields too (0 rounds: sleep at once). */
+	for (round = 0; rounds && round < KC_TURN_YIELDS; round++) {
+		if (atomic_load_explicit(&t->holder, memory_order_acquire) == id)
+			return;
+		sched_yield();
 	}
 	for (;;) {
 		seen = atomic_load_explicit(&s->seq, memory_order_relaxed);

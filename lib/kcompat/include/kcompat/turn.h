@@ -35,7 +35,7 @@ int kc_turn_init(struct kc_turn *t, unsigned int n);
 void kc_turn_destroy(struct kc_turn *t);
 /* Return once slot @id holds the turn. */
 void kc_turn_wait(struct kc_turn *t, unsigned int id);
-/* The same with @rounds of backoff before sleeping (0: sleep at once). */
+/* The same with @rounds of backoff, then a few yields, before sleeping (0: sleep at once). */
 void kc_turn_wait_spin(struct kc_turn *t, unsigned int id, unsigned int rounds);
 /* Give the turn to slot @to (the holder, or anyone while nobody holds it). */
 void kc_turn_pass(struct kc_turn *t, unsigned int to);
