@@ -122,7 +122,8 @@ static const struct stress_opt options[] = {
 	  .help = "repeat with fresh seeds until a failure or --duration (total) ends."),
 	E("round", 0, "D", O_ROUND, RUN | UNTIL_FAIL, UNTIL_FAIL, .type = OPT_DURATION, F(round),
 	  .fmin = 0.001, .deflt = "2s",
-	  .help = "--until-fail: run time of one scenario per round."),
+	  .help = "--until-fail: run time of one scenario per round (with --steps: until its "
+		  "steps are done, within the total)."),
 	E("rounds", 0, "N", O_ROUNDS, RUN | UNTIL_FAIL, UNTIL_FAIL, .type = OPT_UINT, F(rounds),
 	  .min = 1, .max = ~0ULL, .help = "--until-fail: stop after N rounds (default: no limit)."),
 	E("replay", 0, "FILE", O_REPLAY, ANY, REPLAY, .type = OPT_STRING, F(replay_file),
@@ -743,6 +744,14 @@ int stress_cli_parse(int argc, char **argv, struct stress_config *cfg,
 		cfg->duration = cfg->rounds ? 0 : 10.0;
 	else if (!cfg->duration_given)
 		cfg->duration = cfg->nr_scenarios ? 10.0 / cfg->nr_scenarios : 10.0;
+	/*
+	 * --until-fail --steps: a round is bounded by its steps, not by the
+	 * default --round, which would cut a slow round short and leave it
+	 * without a verdict; its time is bounded by the total (or, with
+	 * --rounds and no total, by the default total).
+	 */
+	if (cfg->until_fail && cfg->steps && !*ps.given[O_ROUND - O_SCENARIO])
+		cfg->round = cfg->duration > 0 ? cfg->duration : 10.0;
 	/* Checks cost O(nr_cpus): more checkers for more CPUs. */
 	if (!cfg->selectors_given && cfg->nr_cpus / 256 > cfg->nr_selectors)
 		cfg->nr_selectors = cfg->nr_cpus / 256;

@@ -310,6 +310,19 @@ STRESS_SELFTEST=1 "$STRESS" --scenario selftest --cpus 2 --selftest-fail-after 1
 rc=$?
 [ $rc = 1 ] && [ "$(grep -c '^stress: FAIL ' "$tmp/out")" = 1 ] && grep -q '^stress: FAILURE (' "$tmp/out" && ! grep -q '^stress: PASS' "$tmp/out"
 result $? until_fail_stops_at_failure "exit $rc"
+# --until-fail --steps without --round: a round is bounded by its steps within
+# the total (the run line's duration), never by the default 2 s --round, which
+# would leave a slow round without a verdict; an explicit --round still counts.
+d=""
+for args in "--rounds 1" "--rounds 1 --duration 7s" "--rounds 1 --round 3s"; do
+	# shellcheck disable=SC2086
+	"$STRESS" --scenario counter_storm --cpus 2 --until-fail $args --steps 200 \
+		--stat-interval 0 >"$tmp/out" 2>&1
+	d="$d $?:$(grep -m1 -oE '^stress: PASS counter_storm .* duration=[^ ]+' "$tmp/out" |
+		grep -oE '[^=]+$')"
+done
+[ "$d" = " 0:10s 0:7s 0:3s" ]
+result $? until_fail_steps_round_bounded_by_total "exit:duration per run:$d (want 0:10s 0:7s 0:3s)"
 
 # SIGINT / SIGTERM: stop and still print the report, which says the run was
 # interrupted (verdict INTERRUPTED, exit 128 + signal: 130, 143). The engine
