@@ -22,6 +22,13 @@ rows = fd.catalogue()
 n = failed = 0
 
 
+def empty_tree(tree):
+    """TREE with the two judged files, empty."""
+    for rel in (fd.C_REL, fd.H_REL):
+        os.makedirs(os.path.dirname(os.path.join(tree, rel)), exist_ok=True)
+        open(os.path.join(tree, rel), "w").close()
+
+
 def result(ok, name, diag=""):
     global n, failed
     n += 1
@@ -261,9 +268,7 @@ result(got == ["items-size-precedence"] * 2, "rfc1_sanitizer_rows", f"got {got}"
 # the command that reproduces it, and no KUnit case, said so.
 with tempfile.TemporaryDirectory() as d:
     tree = os.path.join(d, "tree")
-    for rel in (fd.C_REL, fd.H_REL):
-        os.makedirs(os.path.dirname(os.path.join(tree, rel)), exist_ok=True)
-        open(os.path.join(tree, rel), "w").close()
+    empty_tree(tree)
     with open(os.path.join(d, "verdict"), "w") as f:
         f.write("builds\tyes\n")
     with open(os.path.join(d, "race.reports"), "w") as f:
@@ -383,9 +388,7 @@ def fake_san(cmd, **kw):
 
 with tempfile.TemporaryDirectory() as d:
     tree = os.path.join(d, "tree")
-    for rel in (fd.C_REL, fd.H_REL):
-        os.makedirs(os.path.dirname(os.path.join(tree, rel)), exist_ok=True)
-        open(os.path.join(tree, rel), "w").close()
+    empty_tree(tree)
     with open(os.path.join(tree, fd.C_REL), "w") as f:
         f.write("static\nint __percpu_counter_tree_init(struct x *c,\n")
     rec = os.path.join(d, "k.asan")
@@ -453,9 +456,7 @@ REPRO = "Reproduce (in hpcc-stress's top directory):"
 with tempfile.TemporaryDirectory() as d:
     tree = os.path.join(d, "a tree", "x" * 60, "linux-next-" + "y" * 30)
     build = os.path.join(d, "build", "z" * 70)
-    for rel in (fd.C_REL, fd.H_REL):
-        os.makedirs(os.path.dirname(os.path.join(tree, rel)), exist_ok=True)
-        open(os.path.join(tree, rel), "w").close()
+    empty_tree(tree)
     a = {"tree": tree, "build": build, "name": "t", "commit": None, "out": d + "/out"}
     rec = os.path.join(d, "k.asan")
     with open(rec, "w") as r:
@@ -540,9 +541,7 @@ with tempfile.TemporaryDirectory() as d:
         with open(os.path.join(d, "k-asan", prog + ".out"), "w") as f:
             f.write(text)
     tree = os.path.join(d, "tree")
-    for rel in (fd.C_REL, fd.H_REL):
-        os.makedirs(os.path.dirname(os.path.join(tree, rel)), exist_ok=True)
-        open(os.path.join(tree, rel), "w").close()
+    empty_tree(tree)
     fs = fd.findings({"ufail": [], "stress": [], "builds": "yes"}, d + "/b", {"asan": rec})
     a = {"tree": tree, "build": d + "/b", "name": "t", "commit": None, "out": d + "/out"}
     texts = []
