@@ -5,6 +5,7 @@ cases, KTAP results on stdout.
 
 Usage: findings_cases.py ROOT  (exit 0 all ok, 1 a case failed, 2 usage)."""
 import os
+import shlex
 import shutil
 import sys
 import tempfile
@@ -19,6 +20,13 @@ fd = load_script("findings")
 root = sys.argv[1]
 rows = fd.catalogue()
 n = failed = 0
+
+
+def empty_tree(tree):
+    """TREE with the two judged files, empty."""
+    for rel in (fd.C_REL, fd.H_REL):
+        os.makedirs(os.path.dirname(os.path.join(tree, rel)), exist_ok=True)
+        open(os.path.join(tree, rel), "w").close()
 
 
 def result(ok, name, diag=""):
@@ -260,9 +268,7 @@ result(got == ["items-size-precedence"] * 2, "rfc1_sanitizer_rows", f"got {got}"
 # the command that reproduces it, and no KUnit case, said so.
 with tempfile.TemporaryDirectory() as d:
     tree = os.path.join(d, "tree")
-    for rel in (fd.C_REL, fd.H_REL):
-        os.makedirs(os.path.dirname(os.path.join(tree, rel)), exist_ok=True)
-        open(os.path.join(tree, rel), "w").close()
+    empty_tree(tree)
     with open(os.path.join(d, "verdict"), "w") as f:
         f.write("builds\tyes\n")
     with open(os.path.join(d, "race.reports"), "w") as f:
@@ -382,9 +388,7 @@ def fake_san(cmd, **kw):
 
 with tempfile.TemporaryDirectory() as d:
     tree = os.path.join(d, "tree")
-    for rel in (fd.C_REL, fd.H_REL):
-        os.makedirs(os.path.dirname(os.path.join(tree, rel)), exist_ok=True)
-        open(os.path.join(tree, rel), "w").close()
+    empty_tree(tree)
     with open(os.path.join(tree, fd.C_REL), "w") as f:
         f.write("static\nint __percpu_counter_tree_init(struct x *c,\n")
     rec = os.path.join(d, "k.asan")
@@ -393,7 +397,7 @@ with tempfile.TemporaryDirectory() as d:
     f = fd.findings({"ufail": [], "stress": [], "builds": "yes"}, d + "/b", {"asan": rec})[0]
     f.update(shape="long", row=fd.match(rows, "long", f), kcpus="8", kfn="hpcc_test_x",
              kunit_ok=False, kunit_why="x")
-    a = {"tree": tree, "build": d + "/b", "name": "t", "commit": None}
+    a = {"tree": tree, "build": d + "/b", "name": "t", "commit": None, "out": d + "/out"}
     flat = " ".join(fd.report(a, {"builds": "yes"}, f, {"c": "0", "h": "0"}).split())
     saved = fd.subprocess.run
     fd.subprocess.run = fake_san
@@ -408,4 +412,154 @@ want = ["Subject: [hpcc-stress] percpu_counter_tree: a batch of 2^32 or more tru
 unit = calls[0][calls[0].index("--unit") + 1] if calls and "--unit" in calls[0] else None
 result(all(w in flat for w in want) and unit == "test_hpcc_carry", "ubsan_report_and_rerun",
        "missing: " + "; ".join(w for w in want if w not in flat) + f"\nkernel-san --unit {unit}")
+
+
+# The commands in a report, pasted as they are, run the exact argv: bash
+# parses each Reproduce block (the KUnit one with mktemp, mkdir, cp and
+# make as functions that print their argv), on a tree whose path is over
+# 100 characters and holds a space. Every line of the reports is within
+# 72 columns but a Fixes: tag and a line holding one word too long for
+# any line (a path, whole). A tsan report naming a static helper names
+# it as the tree spells it.
+def bash_argv(block, prelude=""):
+    """The words bash gives: the positional parameters after BLOCK (a
+    "set -- ..."), or with PRELUDE's functions what they print."""
+    p = real_run(["bash", "-c", prelude + block + ("" if prelude else '\nprintf "%s\\0" "$@"')],
+                 capture_output=True, text=True)
+    return p.stdout.split("\0")[:-1], p.stderr
+
+
+def block_after(text, head):
+    """The lines after HEAD up to a line that is not a command's."""
+    lines = text.splitlines()
+    i = lines.index(head) + 1 if head in lines else len(lines)
+    out = []
+    while i < len(lines) and lines[i].startswith("    "):
+        out.append(lines[i])
+        i += 1
+    return "\n".join(out)
+
+
+def one_word(line):
+    try:
+        return len(shlex.split(line.removesuffix(" \\"))) == 1
+    except ValueError:
+        return False
+
+
+def too_wide(text):
+    return [l for l in text.splitlines() if len(l) > fd.WIDTH and not l.startswith("Fixes: ")
+            and not one_word(l)]
+
+
+REPRO = "Reproduce (in hpcc-stress's top directory):"
+with tempfile.TemporaryDirectory() as d:
+    tree = os.path.join(d, "a tree", "x" * 60, "linux-next-" + "y" * 30)
+    build = os.path.join(d, "build", "z" * 70)
+    empty_tree(tree)
+    a = {"tree": tree, "build": build, "name": "t", "commit": None, "out": d + "/out"}
+    rec = os.path.join(d, "k.asan")
+    with open(rec, "w") as r:
+        r.write(UB)
+    tsan = os.path.join(d, "k.tsan")
+    with open(tsan, "w") as r:
+        r.write("tsan\tFAIL\tcrash\tdata race: plain read in __percpu_counter_tree_init "
+                "lib/percpu_counter_tree.c:9 vs write in x (counter_storm; R)\n")
+    ub, race = fd.findings({"ufail": [], "stress": [], "builds": "yes"}, d + "/b",
+                           {"asan": rec, "tsan": tsan})
+    unit = fd.findings({"ufail": [{"prog": "test_hpcc_carry", "case": "carry_batch_4g",
+                                   "class": "wrong-answer", "fn": "init"}], "stress": []}, d)[0]
+    for f in (ub, race, unit):
+        f.update(shape="long", row=fd.match(rows, "long", f), kcpus="8", kfn="hpcc_test_x",
+                 kunit_ok=False, kunit_why="x")
+    unit.update(kunit_ok=True, ref="lib/hpcc")
+    want = {"ub": ["scripts/kernel-san", "--kind", "full", "--unit", "test_hpcc_carry",
+                   "--out", "asan.records", tree, build],
+            "race": ["scripts/kernel-tsan", tree, build],
+            "unit": ["scripts/kernel-check", "--unit", "test_hpcc_carry", tree]}
+    texts, bad = {}, []
+    for k, f in (("ub", ub), ("race", race), ("unit", unit)):
+        texts[k] = fd.report(a, {"builds": "yes"}, f, {"c": "0", "h": "0"})
+        got, err = bash_argv("set -- " + block_after(texts[k], REPRO).lstrip())
+        if got != want[k]:
+            bad.append(f"{k}: bash read {got} {err}, want {want[k]}")
+    fake = ('mktemp() { echo /T; }; mkdir() { :; }; '
+            'cp() { printf "%s\\0" cp "$@"; }; make() { printf "%s\\0" make "$@"; }\n')
+    got, err = bash_argv(block_after(texts["unit"], "and as a KUnit case, in a copy of the tree:"),
+                         fake)
+    kwant = ["cp", os.path.join(tree, fd.C_REL), "/T/lib/", "cp", os.path.join(tree, fd.H_REL),
+             "/T/include/linux/", "cp", os.path.join(d, "out", unit["name"] + ".kunit.c"),
+             "/T/" + fd.K_REL, "make", "KERNEL_SRC=/T", "KUNIT_CPUS=8", "kunit"]
+    if got != kwant:
+        bad.append(f"kunit block: bash read {got} {err}, want {kwant}")
+    wide = [l for t in texts.values() for l in too_wide(t)]
+    whole = all(shlex.quote(tree) in t for t in texts.values())
+    fnl = [l for l in texts["race"].splitlines() if l.startswith("Function:")]
+result(not bad and not wide and whole and fnl == ["Function: __percpu_counter_tree_init()"],
+       "report_commands_paste", "\n".join(bad) + f"\nwider than 72: {wide}\ntree path whole: "
+       f"{whole}; {fnl}\n" + "\n".join(texts.values()))
+
+# A crash of the asan column with no report of its own says what is known:
+# a case of a program that has a report gets its own reason and lines of
+# output in that report's finding (the first program's, when two report
+# the same: the same report in both); a program with none is a finding named
+# by what ended it (a signal: signal-N), with the runner's reason and the
+# case's lines of output, never a bare "-".
+LIFE = """KTAP version 1
+1..1
+  KTAP version 1
+  1..2
+  # class=crash fn=- tests/lib/ktap.c:181: batch: exited with status 67 (sanitizer report?)
+  # class=crash fn=-
+  not ok 1 lifecycle_batch_validation
+/k/lib/percpu_counter_tree.c:256:2: runtime error: null pointer passed as argument 1
+    #0 0x5 in percpu_counter_tree_init_many /k/lib/percpu_counter_tree.c:256
+    #1 0x5 in enomem_level0 tests/unit/test_hpcc_lifecycle.c:268
+
+  # class=crash fn=- tests/lib/ktap.c:181: configuration 1 CPUs: exited with status 67 (sanitizer report?)
+  # lifecycle_enomem: 1 of 3 checks failed
+  # class=crash fn=-
+  not ok 2 lifecycle_enomem
+"""
+SLOW = """  KTAP version 1
+  1..1
+  # slow_case: set up
+  # class=crash fn=- tests/lib/ktap.c:175: slow_case: Segmentation fault (signal 11)
+  # class=crash fn=-
+  not ok 1 slow_case
+"""
+with tempfile.TemporaryDirectory() as d:
+    rec = os.path.join(d, "k.asan")
+    with open(rec, "w") as f:
+        f.write(UB.splitlines()[0] + "\n" +
+                UB.splitlines()[0].replace("test_hpcc_carry\tcarry_batch_4g",
+                                           "test_hpcc_lifecycle\tlifecycle_batch_validation") +
+                "\nafail\ttest_hpcc_lifecycle\tlifecycle_enomem\tcrash\t-\n"
+                "afail\ttest_hpcc_slow\tslow_case\tcrash\t-\n")
+    os.makedirs(os.path.join(d, "k-asan"))
+    for prog, text in (("test_hpcc_lifecycle", LIFE), ("test_hpcc_slow", SLOW)):
+        with open(os.path.join(d, "k-asan", prog + ".out"), "w") as f:
+            f.write(text)
+    tree = os.path.join(d, "tree")
+    empty_tree(tree)
+    fs = fd.findings({"ufail": [], "stress": [], "builds": "yes"}, d + "/b", {"asan": rec})
+    a = {"tree": tree, "build": d + "/b", "name": "t", "commit": None, "out": d + "/out"}
+    texts = []
+    for f in fs:
+        f.update(shape="long", row=fd.match(rows, "long", f), kcpus="8", kfn="hpcc_test_x",
+                 kunit_ok=False, kunit_why="x")
+        texts.append(" ".join(fd.report(a, {"builds": "yes"}, f, {"c": "0", "h": "0"}).split()))
+want = [["first in test_hpcc_carry carry_batch_4g; the same report in test_hpcc_lifecycle "
+         "lifecycle_batch_validation",
+         "lifecycle_enomem (configuration 1 CPUs: exited with status 67 (sanitizer report?))",
+         "lifecycle_enomem: lib/percpu_counter_tree.c:256:2: runtime error: null pointer passed "
+         "as argument 1"],
+        ["slow_case under ASan + UBSan: crash (slow_case: Segmentation fault (signal 11))",
+         "Function: none named", "tests/lib/ktap.c:175: slow_case: Segmentation fault",
+         "The program's output for that case"]]
+names = [f["name"] for f in fs]
+miss = [w for t, ws in zip(texts, want) for w in ws if w not in t]
+result(names == ["ubsan-shift-out-of-bounds-crash-init", "asan-signal-11-crash--"] and not miss and
+       not any(" (-)" in t or ": -" in t for t in texts), "crash_without_report_says_why",
+       f"names {names}; missing: {miss}\n" + "\n".join(texts))
 sys.exit(1 if failed else 0)

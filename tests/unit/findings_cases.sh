@@ -57,9 +57,19 @@
 #  19 its report names UBSan and the kind, the function as the tree
 #     spells it, kernel-san --unit PROG; the fix's asan re-run is narrowed
 #     to the findings' programs (kernel-san --unit)
+#  20 on a tree whose path is over 100 characters and holds a space, each
+#     report's commands, pasted as they are, are the exact argv to bash
+#     (the KUnit block's cp and make too); every line is within 72
+#     columns but a Fixes: tag and a line of one word too long for any;
+#     the tree's path is whole; a tsan report names a static helper as
+#     the tree spells it
+#  21 an asan crash with no report of its own says what is known: its
+#     reason and its lines of output in its program's report's finding
+#     (the first program's, when two programs give the same report), or
+#     a finding named by what ended it (signal-11), never a bare "-"
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..19"
+echo "1..21"
 python3 -B "$root/tests/lib/findings_cases.py" "$root"
