@@ -213,6 +213,7 @@ static int run_threads(struct stress *s)
 	unsigned long last_ops = 0;
 	struct stress_rng srng;
 	int started;
+	bool stopped;
 
 	s->res.skipped = cfg->no_check;
 	if (stress_run_prepare(s))
@@ -302,7 +303,13 @@ static int run_threads(struct stress *s)
 	}
 	now = stress_now();
 	stress_watch_phase(s, PH_STOP);
-	if (!stress_threads_stop(s)) {
+	stopped = stress_threads_stop(s);
+	/* The run phase's CPU: from "go" (published only when started is 0) to here. */
+	if (!started) {
+		s->res.run_cpu = (stress_cpu_us() - s->workers.cpu_at_go) / 1e6;
+		s->res.run_cpu_known = true;
+	}
+	if (!stopped) {
 		/* The watchdog failed the run: report it, no teardown (threads still run). */
 		s->res.elapsed = now - s->t0;
 		s->res.ops = stress_threads_ops(s);

@@ -21,6 +21,8 @@ int stress_run(struct stress *s);	/* its verdict's exit status: 0, 1, 3, 4, 128 
 void stress_build_reproducer(const struct stress_config *cfg, const struct scenario *sc,
 			     unsigned long long seed, double duration, char *buf, size_t len);
 double stress_now(void);
+/* CPU time of the whole process so far, user + system, in microseconds (getrusage). */
+unsigned long long stress_cpu_us(void);
 
 /* The watchdog's failure (watchdog thread only; never blocks on a lock). */
 void stress_fail_watchdog(struct stress *s, int cpu, const char *fmt, ...)

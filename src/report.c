@@ -481,6 +481,11 @@ static void report_json_run(struct stress *s)
 	json_kdouble(&jw, "duration_s", s->run.duration);
 	json_kdouble(&jw, "elapsed_s", s->res.elapsed);
 	json_kdouble(&jw, "startup_s", s->res.startup);
+	json_key(&jw, "run_cpu_s");	/* null: no threads ran (a serial replay) */
+	if (s->res.run_cpu_known)
+		json_double(&jw, s->res.run_cpu);
+	else
+		json_null(&jw);
 	json_kbool(&jw, "interrupted", s->res.interrupted);
 	json_ku64(&jw, "ops", s->res.ops);
 	if (run_rate(s, &rate)) {

@@ -63,6 +63,7 @@ struct run_workers {
 	int vcpu_nice;			/* vCPU threads' nice value */
 	double park_time;		/* the controller waiting for every thread to park */
 	double quiescent_time;		/* the controller in quiescent() */
+	unsigned long long cpu_at_go;	/* the process's CPU time (us) when go was published */
 };
 
 /*
@@ -115,6 +116,14 @@ struct run_result {
 	atomic_ulong quiescent;		/* quiescent points reached */
 	double elapsed;			/* from the first worker step ("go") */
 	double startup;			/* creating the threads, before "go" */
+	/*
+	 * The process's CPU time (every thread: vCPUs, checkers, controller)
+	 * from "go" to the threads' stop; setup, the final checks and the
+	 * teardown are outside it. Meaningful only when run_cpu_known (a
+	 * run whose threads ran; not a serial replay).
+	 */
+	double run_cpu;
+	bool run_cpu_known;
 	unsigned long ops;
 	bool starved;			/* no verdict: starved, or threads outlasted the run */
 	char incomplete_why[128];	/* why no verdict, for the reports; "": starved */

@@ -395,6 +395,7 @@ int stress_threads_start(struct stress *s)
 	 * The clock starts before "go" is published: no step can come before
 	 * t0, however long waking the workers keeps the controller away.
 	 */
+	s->workers.cpu_at_go = stress_cpu_us();
 	atomic_store(&s->t0, stress_now());
 	atomic_store(&s->workers.go, 1);
 	word_wake_tree(&s->workers.go);

@@ -62,6 +62,16 @@ def goals():
                 v = m(r.get(key))
                 row(what, p["nr_cpus"], "%.2f" % v,
                     "" if lim is None else mark(v, lambda x: x >= lim))
+            # Schema 3: the same by run-phase CPU (the stress run's setup and teardown out).
+            rr = p.get("run_ratios") or {}
+            for key, what, lim in (
+                    ("small_checking_vs_raw_one", "stress small pattern, checking / raw +1 "
+                     "loop >= 1/3, by run-phase CPU", 1 / 3),
+                    ("owned_vs_atomic_checking", "stress mixed pattern, checking: owned / "
+                     "atomic >= 1, by run-phase CPU", 1)):
+                if key in rr:
+                    v = m(rr[key])
+                    row(what, p["nr_cpus"], "%.2f" % v, mark(v, lambda x: x >= lim))
     out.append("")
 goals()
 if d.get("add"):
@@ -167,6 +177,15 @@ if st is not None:
         for p in st["points"]:
             row(p["nr_cpus"], *["%.3g" % m(p["adds_per_cpu_s"][n]) for n in names])
         out.append("")
+        if all("adds_per_run_cpu_s" in p for p in st["points"]):
+            out += ["Adds per run-phase CPU second (./stress: its run_cpu_s, the process's CPU "
+                    "from the workers' start to their stop; raw_*: their adds alone, as above):",
+                    ""]
+            row("--cpus", *names)
+            row(*["---:"] * (len(names) + 1))
+            for p in st["points"]:
+                row(p["nr_cpus"], *["%.3g" % m(p["adds_per_run_cpu_s"][n]) for n in names])
+            out.append("")
     if st.get("available"):
         row("--cpus", "ops/s checking", "ops/s --no-check", "no-check / checking",
             "ops/CPU-s checking", "ops/CPU-s --no-check", "no-check / checking (CPU)")

@@ -6,7 +6,8 @@
 # none is left out, with --rounds and no --duration each gets its --round.
 # A stall on a host that starves the run is INCOMPLETE (exit 4), not FAIL.
 # Runs are bounded by steps or by short durations whose exact length does
-# not matter to the checks. KTAP on stdout.
+# not matter to the checks. The run phase's CPU time (run_cpu_s) leaves
+# out the setup and the teardown. KTAP on stdout.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 schema=$here/../docs/stress-report.schema.json
@@ -101,6 +102,27 @@ result $? until_fail_short_round_is_no_pass "exit $rc; $(grep '^stress: ' o | cu
 rc=$?
 [ $rc = 0 ] && grep -qE '^stress: PASS counter_storm .* elapsed=([0-9]+\.[0-9]{2}|0\.0*[1-9][0-9]{2})s ' o
 result $? elapsed_has_enough_digits "exit $rc; $(grep '^stress: PASS' o | head -c 300 | tr '\n' ' ')"
+
+# 8. The run phase's CPU time (run_cpu_s in JSON): the whole process's,
+#    from the workers' start to their stop. --selftest-busy-setup spends
+#    50 ms of CPU (by the thread's CPU clock, whatever the load) in the
+#    scenario's setup and 50 ms in its teardown, both outside that phase:
+#    run_cpu_s is above 0 and at least 0.1 s below the process's total CPU
+#    time (wait4), and the document still meets the schema.
+out=$(STRESS_SELFTEST=1 python3 - "$STRESS" --scenario selftest --selftest-busy-setup --cpus 2 \
+	--steps 2000 --duration 0 --stat-interval 0 --seed 1 --json c.json <<'PY' 2>&1
+import json, os, subprocess, sys
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+_, status, ru = os.wait4(p.pid, 0)
+total = ru.ru_utime + ru.ru_stime
+run = json.load(open("c.json"))["runs"][0]["run_cpu_s"]
+print("exit %d run_cpu_s=%s total=%.6f" % (os.waitstatus_to_exitcode(status), run, total))
+sys.exit(0 if os.waitstatus_to_exitcode(status) == 0 and run is not None and
+         0 < run <= total - 0.1 + 2e-6 else 1)
+PY
+)
+[ $? = 0 ] && python3 "$here/lib/json_check.py" "$schema" c.json >schema.out
+result $? run_cpu_is_the_run_phase "$out $(head -c 200 schema.out)"
 
 # No plan at the end: KTAP puts it after the version line or leaves it out.
 [ $failed = 0 ]

@@ -24,6 +24,7 @@ static struct selftest_cfg {
 	bool late_resume;		/* vCPU 0 resumes from its first park last */
 	bool hold_resume;		/* vCPU 0 never finishes its first resume */
 	bool idle;			/* every vCPU but 0 makes no step */
+	bool busy_setup;		/* setup and teardown each use BUSY_S of CPU */
 	int hang;			/* enum hang */
 } cfg;
 static atomic_uint nr_resumed;		/* the other workers through their first resume */
@@ -45,6 +46,30 @@ static void nap(void)
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
 
 	nanosleep(&ts, NULL);
+}
+
+/*
+ * --selftest-busy-setup: the scenario's setup and its teardown each use
+ * this much CPU time of the controller's thread (its CPU clock, so the
+ * amount does not depend on the load): CPU outside the run phase, which
+ * the run's run_cpu_s must leave out.
+ */
+#define BUSY_S	0.05
+
+static double thread_cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void busy(void)
+{
+	double end = thread_cpu_s() + BUSY_S;
+
+	while (thread_cpu_s() < end)
+		;
 }
 
 static void say(const char *what)
@@ -159,6 +184,8 @@ static const struct stress_opt selftest_opts[] = {
 	  .help = "vCPU 0 holds in its first resume (no vCPU) until the run stops." },
 	{ "selftest-idle", .type = OPT_FLAG, OPT_FIELD(struct selftest_cfg, idle),
 	  .help = "every vCPU but 0 waits, from its start, until the run stops (no step)." },
+	{ "selftest-busy-setup", .type = OPT_FLAG, OPT_FIELD(struct selftest_cfg, busy_setup),
+	  .help = "setup and teardown each use 50 ms of CPU (outside the run's run_cpu_s)." },
 	{ "selftest-hang", .arg = "WHERE", .type = OPT_CHOICE, OPT_FIELD(struct selftest_cfg, hang),
 	  .choices = hang_names,
 	  .help = "hang forever: step (vCPU 0, deaf to stop), replay-step (the same in a "
@@ -187,6 +214,8 @@ static int selftest_setup(struct stress *s)
 
 	if (!st)
 		return -1;
+	if (cfg.busy_setup)
+		busy();
 	stress_set_priv(s, st);
 	atomic_store(&nr_resumed, 0);
 	stress_wd_fake_starved = cfg.starved;
@@ -229,6 +258,8 @@ static void selftest_select_step(struct stress *s, unsigned int id, struct stres
 static void selftest_teardown(struct stress *s)
 {
 	stress_hook = NULL;
+	if (cfg.busy_setup)
+		busy();
 	free(stress_priv(s));
 	stress_set_priv(s, NULL);
 }
