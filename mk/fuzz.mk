@@ -23,8 +23,11 @@ FUZZ_LINK_OBJS	:= $(STRESS_LIB_OBJS) $(LIBSUITE)
 fuzz: fuzz-build
 	@scripts/fuzz '$(FUZZ_BUILD)' '$(FUZZ_SECONDS)' $(FUZZ_TARGETS)
 
+# One compile per core (as make check builds), unless make -jN shares its
+# slots: `make fuzz` as CI runs it (no -j) would compile one at a time.
 fuzz-build: deps
-	@$(MAKE) --no-print-directory CC='$(FUZZ_CC)' SAN=fuzz BUILD='$(FUZZ_BUILD)' fuzz-bins
+	@$(MAKE) --no-print-directory $(CHECK_MAKE_J) CC='$(FUZZ_CC)' SAN=fuzz \
+		BUILD='$(FUZZ_BUILD)' fuzz-bins
 
 ifeq ($(SAN),fuzz)
 # Everything instrumented for coverage; only the targets get libFuzzer's main().
