@@ -408,4 +408,29 @@ want = ["Subject: [hpcc-stress] percpu_counter_tree: a batch of 2^32 or more tru
 unit = calls[0][calls[0].index("--unit") + 1] if calls and "--unit" in calls[0] else None
 result(all(w in flat for w in want) and unit == "test_hpcc_carry", "ubsan_report_and_rerun",
        "missing: " + "; ".join(w for w in want if w not in flat) + f"\nkernel-san --unit {unit}")
+
+# A use after free is named by the use, not the free: kernel-tsan puts the
+# plain access first, and the free (a plain write) may be the tree's own
+# (kfree() in destroy()). The first RFC's overflow so reported still gets
+# its init() row; a plain use is named as such; a race keeps its plain side.
+UAF = ("tsan\tFAIL\tcrash\theap-use-after-free: plain write in percpu_counter_tree_destroy "
+       "lib/percpu_counter_tree.c:167 vs atomic write in percpu_counter_tree_add_slowpath "
+       "lib/percpu_counter_tree.c:184 (counter_storm --cpus 64; REPORT)\n"
+       "tsan\tFAIL\tcrash\theap-use-after-free: plain write in free vs atomic write in "
+       "percpu_counter_tree_add_slowpath lib/percpu_counter_tree.c:184 (counter_storm --cpus 64; "
+       "REPORT)\n"
+       "tsan\tFAIL\tcrash\theap-use-after-free: plain read in percpu_counter_tree_approx_sum "
+       "lib/percpu_counter_tree.c:230 vs plain write in percpu_counter_tree_destroy "
+       "lib/percpu_counter_tree.c:167 (counter_storm --cpus 8; REPORT)\n")
+with tempfile.TemporaryDirectory() as d:
+    got = [(x["fn"], x["frame"]) for x in fd.tsan_findings(san_files(d, tsan=UAF)["tsan"])]
+    race = [x["fn"] for x in fd.tsan_findings(san_files(d)["tsan"])]
+    fix = (fd.match(rows, "rfc1", {"class": "crash", "fn": got[0][0],
+                                   "case": "tsan:heap-use-after-free"}) or {}).get("fix")
+slow = ("add_slowpath", "heap-use-after-free in percpu_counter_tree_add_slowpath "
+        "(lib/percpu_counter_tree.c:184)")
+want = [slow, slow, ("approx_sum", "heap-use-after-free in percpu_counter_tree_approx_sum "
+                     "(lib/percpu_counter_tree.c:230)")]
+result(got == want and race == ["precise_sum"] and fix == "items-size-precedence",
+       "tsan_use_after_free_names_the_use", f"got {got}\nrace {race}, fix {fix}")
 sys.exit(1 if failed else 0)
