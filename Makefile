@@ -20,8 +20,9 @@ DEFAULT_BUILD	:= build/$(CCNAME)$(if $(SAN),-$(SAN))$(KSRC_TAG)
 BUILD		?= $(DEFAULT_BUILD)
 
 WARN		:= -Wall -Wextra -Werror -Wno-unused-parameter
-# Sanitizer builds use -O1 (the TSan/ASan recommendation).
-CFLAGS_OPT	?= $(if $(SAN),-O1 -g,-O2 -g)
+# Sanitizer builds use -O1 (the TSan/ASan recommendation). DEBUG_INFO=0:
+# no -g in the others (a series' lanes: nothing they run reads it).
+CFLAGS_OPT	?= $(if $(SAN),-O1 -g,-O2$(if $(filter 0,$(DEBUG_INFO)),, -g))
 CFLAGS_ALL	:= -std=gnu11 $(CFLAGS_OPT) $(WARN) -pthread -fno-strict-overflow \
 		   -fno-strict-aliasing -D_GNU_SOURCE -DCONFIG_SMP=1 \
 		   -DNR_CPUS=$(NR_CPUS) -MMD -MP $(EXTRA_CFLAGS)
