@@ -63,7 +63,7 @@ HPCC_DESC	:= $(KSRC)
 # the rules that name the header, what a dependency file names in place of
 # the store's path (khdr_dep_fix), and what -I$(BUILD)/kinc finds (.flags).
 KHDR_STORE	?= $(BUILD)/khdr
-KHDR_SUM	:= $(shell sha256sum <'$(HPCC_HDR)' 2>/dev/null | cut -c1-16)
+KHDR_SUM	:= $(shell sha256sum '$(HPCC_HDR)' 2>/dev/null | cut -c1-16)
 KHDR_DIR	:= $(abspath $(KHDR_STORE))/$(or $(KHDR_SUM),none)
 KHDR		:= $(KHDR_DIR)/linux/percpu_counter_tree.h
 KHDR_INC	:= -I$(KHDR_DIR)
