@@ -25,10 +25,11 @@ WARN		:= -Wall -Wextra -Werror -Wno-unused-parameter
 # line tables: functions, files, lines and inlined frames), not the types
 # and variables a debugger would, and link with lld when it is installed
 # (each links the sanitizer's static runtime into some fifty programs):
-# the same reports for less CPU (docs/sanitizers.md).
+# the same reports for less CPU (docs/sanitizers.md). DEBUG_INFO=0: no -g
+# in the others (a series' lanes: nothing they run reads it).
 SAN_DEBUG	:= $(if $(findstring clang,$(CCNAME)),-gline-tables-only,-g1)
 SAN_LD		:= $(if $(shell command -v ld.lld 2>/dev/null),-fuse-ld=lld)
-CFLAGS_OPT	?= $(if $(SAN),-O1 $(if $(filter tsan asan,$(SAN)),$(SAN_DEBUG),-g),-O2 -g)
+CFLAGS_OPT	?= $(if $(SAN),-O1 $(if $(filter tsan asan,$(SAN)),$(SAN_DEBUG),-g),-O2$(if $(filter 0,$(DEBUG_INFO)),, -g))
 CFLAGS_ALL	:= -std=gnu11 $(CFLAGS_OPT) $(WARN) -pthread -fno-strict-overflow \
 		   -fno-strict-aliasing -D_GNU_SOURCE -DCONFIG_SMP=1 \
 		   -DNR_CPUS=$(NR_CPUS) -MMD -MP $(EXTRA_CFLAGS)
@@ -58,6 +59,26 @@ HPCC_CFLAGS	+= $(if $(findstring clang,$(CCNAME)),\
 		   -fsanitize-ignorelist=$(CURDIR)/tsan/kernel-tree.ignorelist)
 endif
 HPCC_DESC	:= $(KSRC)
+# The tree's header is read from a directory named by its content,
+# KHDR_STORE/SUM/linux/percpu_counter_tree.h (KHDR_STORE: default the build's
+# own khdr; scripts/kernel-check --git gives one to a whole series), first on
+# the include path. Builds of trees with the same header, in build
+# directories of their own, then compile the objects that include it from
+# the same path: the preprocessor's line markers, which ccache hashes, are
+# the same, so they share those objects. $(BUILD)/kinc/linux keeps a copy
+# whose time moves only when the tree's header does: the prerequisite of
+# the rules that name the header, what a dependency file names in place of
+# the store's path (khdr_dep_fix), and what -I$(BUILD)/kinc finds (.flags).
+KHDR_STORE	?= $(BUILD)/khdr
+KHDR_SUM	:= $(shell sha256sum '$(HPCC_HDR)' 2>/dev/null | cut -c1-16)
+KHDR_DIR	:= $(abspath $(KHDR_STORE))/$(or $(KHDR_SUM),none)
+KHDR		:= $(KHDR_DIR)/linux/percpu_counter_tree.h
+KHDR_INC	:= -I$(KHDR_DIR)
+# An object's dependency file names the build's copy in place of the
+# store's path: a store's header never changes (another header is another
+# path), so an object compiled against one must follow the copy to see
+# the next.
+khdr_dep_fix	= @sed -i 's|$(KHDR)|$(BUILD)/kinc/linux/percpu_counter_tree.h|' $(@:.o=.d)
 else
 HPCC_SRC	:= lib/hpcc/percpu_counter_tree.c
 HPCC_HDR	:= lib/hpcc/include/linux/percpu_counter_tree.h
@@ -66,7 +87,7 @@ HPCC_DESC	:= lib/hpcc
 endif
 
 # $(BUILD)/kinc: generated headers (the probed API: hpcc_api.h, mk/kernel.mk).
-CPPFLAGS_ALL	:= $(HPCC_INC) $(if $(KERNEL_SRC),,-I$(BUILD)/kinc) -Ilib/kcompat/include \
+CPPFLAGS_ALL	:= $(KHDR_INC) $(HPCC_INC) $(if $(KERNEL_SRC),,-I$(BUILD)/kinc) -Ilib/kcompat/include \
 		   -Ilib -Isrc -Itests/lib -DHPCC_SOURCE='"$(HPCC_DESC)"'
 
 # lib/mm/oom_kernel.c is the kernel tree's OOM selection: mk/koom.mk adds it;
@@ -100,16 +121,27 @@ stress: $(BUILD)/stress FORCE
 	@cmp -s $< $@ || cp $< $@
 
 # The flags every object depends on, without the build directory's own
-# name: a copy of a build (scripts/mutants) stays up to date.
+# name: a copy of a build (scripts/mutants) stays up to date; nor the
+# header's directory, which moves with the header's content (the objects
+# that include it follow it through their dependency files).
+flags_text	= $(subst $(BUILD)/,BUILD/,$(if $(KHDR_INC),$(subst $(KHDR_INC) ,,$(1)),$(1)))
 $(BUILD)/.flags: FORCE
 	@mkdir -p $(@D)
-	@echo '$(subst $(BUILD)/,BUILD/,$(CC) $(CFLAGS_ALL) $(CPPFLAGS_ALL) $(HPCC_SRC) $(HPCC_CFLAGS))' \
+	@echo '$(call flags_text,$(CC) $(CFLAGS_ALL) $(CPPFLAGS_ALL) $(HPCC_SRC) $(HPCC_CFLAGS))' \
 		> $@.new
 	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
 
-$(BUILD)/kinc/linux/percpu_counter_tree.h: $(HPCC_HDR)
+$(BUILD)/kinc/linux/percpu_counter_tree.h: $(HPCC_HDR) | $(KHDR)
 	@mkdir -p $(@D)
 	cp $< $@
+
+ifneq ($(KERNEL_SRC),)
+# Written once per content (never touched again: builds sharing the
+# store would see it newer than their objects), through a rename.
+$(KHDR): | $(HPCC_HDR)
+	@mkdir -p $(@D)
+	@cp $(HPCC_HDR) $@.$$$$ && mv -f $@.$$$$ $@
+endif
 
 $(BUILD)/hpcc/percpu_counter_tree.o: $(HPCC_SRC) $(BUILD)/.flags \
 		$(if $(KERNEL_SRC),$(BUILD)/kinc/linux/percpu_counter_tree.h)
@@ -123,6 +155,7 @@ $(BUILD)/%.o: %.c $(BUILD)/.flags \
 		| $(if $(KERNEL_SRC),$(BUILD)/kinc/linux/percpu_counter_tree.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(CPPFLAGS_ALL) -c -o $@ $<
+	$(khdr_dep_fix)
 
 $(LIBSUITE): $(LIB_OBJS)
 	rm -f $@

@@ -71,7 +71,7 @@ $(KUNIT_API_H).stamp: $(KUNIT_PROBES) $(PROBE_DEPS)
 
 $(KUNIT_FLAGS): $(BUILD)/.flags FORCE
 	@mkdir -p $(@D)
-	@echo '$(subst $(BUILD)/,BUILD/,$(KUNIT_CPPFLAGS) $(KUNIT_PU))' > $@.new
+	@echo '$(call flags_text,$(KUNIT_CPPFLAGS) $(KUNIT_PU))' > $@.new
 	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
 
 $(BUILD)/kunit/pu/lib/kcompat/%.o: lib/kcompat/%.c $(KUNIT_FLAGS)

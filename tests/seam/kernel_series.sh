@@ -26,7 +26,10 @@
 # a commit that does not compile is never told of an adapter shape an
 # earlier commit's probes left in the lane (14); after a change of the
 # header alone, of two objects made only the one whose dependency file
-# names it is compiled again, with the tree's .c (15).
+# names it is compiled again, with the tree's .c (15). Two trees with the
+# same header and another .c, built through ccache in build directories of
+# their own with the series' header store: the object that includes the
+# header, compiled in the second, is a cache hit (16; needs ccache).
 # Env: CC. KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -37,7 +40,7 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 	echo "ok 1 series # SKIP already building against KERNEL_SRC"
 	exit 0
 fi
-echo "1..15"
+echo "1..16"
 unset MAKEFLAGS MAKELEVEL MFLAGS
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -373,11 +376,50 @@ dep=("$lane"/build/src/scenarios/*/*.d)
 inc=$(grep -l 'kinc/linux/percpu_counter_tree\.h' "${dep[@]}" 2>/dev/null | head -n 1)
 not=$(grep -L 'kinc/linux/percpu_counter_tree\.h' "$lane"/build/lib/util/*.d 2>/dev/null | head -n 1)
 echo "void percpu_counter_tree_series_unused(void);" >>"$lane/src/include/linux/percpu_counter_tree.h"
-make --no-print-directory KERNEL_SRC="$lane/src" BUILD="$lane/build" "${inc%.d}.o" "${not%.d}.o" \
+make --no-print-directory KERNEL_SRC="$lane/src" BUILD="$lane/build" DEBUG_INFO=0 "${inc%.d}.o" "${not%.d}.o" \
 	>"$tmp/t1.log" 2>&1 || bad+="make: $(tail -n 3 "$tmp/t1.log")"$'\n'
 sed -n 's/.* -c -o \([^ ]*\) .*/\1/p' "$tmp/t1.log" | sort >"$tmp/t1.compiled"
 printf '%s\n' "$lane/build/hpcc/percpu_counter_tree.o" "${inc%.d}.o" | sort >"$tmp/t1.want"
 [ -n "$inc" ] && [ -n "$not" ] && cmp -s "$tmp/t1.compiled" "$tmp/t1.want" ||
 	bad+="compiled [$(tr '\n' ' ' <"$tmp/t1.compiled")], want [$(tr '\n' ' ' <"$tmp/t1.want")]"$'\n'
 result 15 header_only_commit_rebuilds_its_includers
+
+# 16. The series read BASE's header from its store (kseries/khdr/SUM);
+#     two trees with that header and other .c files, each built in a build
+#     directory of its own with that store through ccache (an empty cache
+#     of the test's): the second compiles an object that includes the
+#     header as a cache hit, its one compile, counted from make's log and
+#     ccache's statistics.
+bad=
+store=$(cd "${BUILD:-build}/kseries/khdr" 2>/dev/null && pwd)
+sum=$(sha256sum <lib/hpcc/include/linux/percpu_counter_tree.h | cut -c1-16)
+cp -r "$tmp/t0" "$tmp/t3"
+echo "/* another .c, the same header */" >>"$tmp/t3/lib/percpu_counter_tree.c"
+khdr_make() {	# TREE BUILD TARGET
+	env -u CCACHE_DISABLE -u CCACHE_BASEDIR CCACHE_DIR="$tmp/ccache" \
+		make --no-print-directory -j2 KERNEL_SRC="$tmp/$1" BUILD="$tmp/$2" \
+		KHDR_STORE="$store" CC="ccache ${CC:-cc}" "$tmp/$2/$3"
+}
+obj=tests/unit/test_hpcc_carry.o
+if ! command -v ccache >/dev/null; then
+	echo "ok 16 same_header_objects_shared # SKIP no ccache"
+else
+	cmp -s "$store/$sum/linux/percpu_counter_tree.h" lib/hpcc/include/linux/percpu_counter_tree.h ||
+		bad+="the series left no store with BASE's header: ${store:-no kseries/khdr}"$'\n'
+	if [ -z "$bad" ]; then
+		{ khdr_make t0 h1 "$obj" && khdr_make t3 h2 kinc/hpcc_api.h &&
+		  CCACHE_DIR=$tmp/ccache ccache -z && khdr_make t3 h2 "$obj"; } >"$tmp/t3.log" 2>&1 ||
+			bad+="make: $(tail -n 3 "$tmp/t3.log")"$'\n'
+		stats=$(CCACHE_DIR=$tmp/ccache ccache --print-stats 2>/dev/null | awk -F '\t' '
+			$1 ~ /^(direct|preprocessed)_cache_hit$/ { h += $2 } $1 == "cache_miss" { m = $2 }
+			END { printf "%d %d", h, m }')
+		compiled=$(sed -n '/ccache -z\|Statistics zeroed/,$ s/.* -c -o \([^ ]*\) .*/\1/p' "$tmp/t3.log")
+		grep -q 'kinc/linux/percpu_counter_tree\.h' "$tmp/h2/${obj%.o}.d" 2>/dev/null &&
+			grep -qF -- " -I$store/$sum " "$tmp/t3.log" ||
+			bad+="$obj does not read the header from the store"$'\n'
+		[ "$compiled" = "$tmp/h2/$obj" ] && [ "$stats" = "1 0" ] ||
+			bad+="compiled [$compiled], ccache hits/misses [$stats], want [$tmp/h2/$obj] [1 0]"$'\n'
+	fi
+	result 16 same_header_objects_shared
+fi
 exit $rc
