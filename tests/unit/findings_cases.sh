@@ -74,5 +74,5 @@
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..22"
+echo "1..26"
 python3 -B "$root/tests/lib/findings_cases.py" "$root"
