@@ -770,13 +770,16 @@ def no_machine_paths():
         ktext = fd.report(a, {"builds": "yes"}, unit, {"c": "0", "h": "0"})
         out = os.path.abspath(d + "/out")
         here = [x for x in (d + "/b-asan", out) if x in text + ktext]
+        # A build in the suite's top directory, where the command runs.
+        inroot = fd.repro(dict(a, build=os.path.join(fd.ROOT, "build", "kcheck", "t-1")),
+                          {"builds": "yes"}, {"tool": "asan", "sprog": "test_hpcc_set"})[-1]
     flat = " ".join(ktext.split())
     want = [name + ".asan.log", name + ".asan-2.log"]
     result(listed == sorted(want + [name + ".txt"]) and all(w in text for w in want) and
-           "heap-buffer-overflow" in log and not here and
+           "heap-buffer-overflow" in log and not here and inroot == "build/kcheck/t-1" and
            'cp "$F"/carry_batch_4g.kunit.c' in ktext and
            "F below is the directory that holds carry_batch_4g.kunit.c" in flat,
-           "no_machine_paths", f"written {listed}; machine paths {here}\n{text}\n{ktext}")
+           "no_machine_paths", f"written {listed}; machine paths {here}; build {inroot}\n{text}\n{ktext}")
 
 
 for c in (one_report_per_defect, quoted_lines_whole, subject_folds, no_machine_paths):
