@@ -80,7 +80,8 @@
 #     with a space, and unfolded it is the subject again
 #  26 no path of the machine that ran it: the logs a report quotes are
 #     copied beside it (NAME.asan.log, NAME.asan-2.log) and named so; the
-#     KUnit block copies "$F"/NAME.kunit.c and says where F points
+#     KUnit block copies "$F"/NAME.kunit.c and says where F points; a
+#     sanitizer's command names a build in the top directory from there
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
