@@ -4,6 +4,7 @@ docs/kernel-trees.md#findings-a-maintainer-can-act-on): tests/unit/findings_case
 cases, KTAP results on stdout.
 
 Usage: findings_cases.py ROOT  (exit 0 all ok, 1 a case failed, 2 usage)."""
+import json
 import os
 import shlex
 import shutil
@@ -297,7 +298,8 @@ want = ["Subject: [hpcc-stress] percpu_counter_tree: data race in "
         "#0 percpu_counter_tree_precise_sum lib/percpu_counter_tree.c:182:9",
         f"scripts/kernel-tsan {tree} {d}/b", "No KUnit case: no deterministic KUnit case: "
         "a data race", "No small fix"]
-result(all(w in flat for w in want) and listed == [name + ".txt"], "sanitizer_report_text",
+result(all(w in flat for w in want) and listed == [name + ".tsan.log", name + ".txt"],
+       "sanitizer_report_text",
        f"written: {listed}; missing: " + "; ".join(w for w in want if w not in flat) + "\n" + text)
 
 
@@ -483,12 +485,12 @@ with tempfile.TemporaryDirectory() as d:
         got, err = bash_argv("set -- " + block_after(texts[k], REPRO).lstrip())
         if got != want[k]:
             bad.append(f"{k}: bash read {got} {err}, want {want[k]}")
-    fake = ('mktemp() { echo /T; }; mkdir() { :; }; '
+    fake = ('F=/F; mktemp() { echo /T; }; mkdir() { :; }; '
             'cp() { printf "%s\\0" cp "$@"; }; make() { printf "%s\\0" make "$@"; }\n')
     got, err = bash_argv(block_after(texts["unit"], "and as a KUnit case, in a copy of the tree:"),
                          fake)
     kwant = ["cp", os.path.join(tree, fd.C_REL), "/T/lib/", "cp", os.path.join(tree, fd.H_REL),
-             "/T/include/linux/", "cp", os.path.join(d, "out", unit["name"] + ".kunit.c"),
+             "/T/include/linux/", "cp", "/F/" + unit["name"] + ".kunit.c",
              "/T/" + fd.K_REL, "make", "KERNEL_SRC=/T", "KUNIT_CPUS=8", "kunit"]
     if got != kwant:
         bad.append(f"kunit block: bash read {got} {err}, want {kwant}")
@@ -587,4 +589,199 @@ want = [slow, slow, ("approx_sum", "heap-use-after-free in percpu_counter_tree_a
                      "(lib/percpu_counter_tree.c:230)")]
 result(got == want and race == ["precise_sum"] and fix == "items-size-precedence",
        "tsan_use_after_free_names_the_use", f"got {got}\nrace {race}, fix {fix}")
+
+
+def cases_of(fn):
+    """Case FN run so that an exception is its failure, not the file's."""
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 -- a case that cannot run fails
+        result(False, fn.__name__, f"{type(e).__name__}: {e}")
+
+
+STORM = {"runs": [{"scenario": "counter_storm", "verdict": "FAIL", "failures": [
+    {"invariant": "compare", "class": "contract",
+     "message": "approximate_compare_value(v - approx = -over-1) returns 0"}]}]}
+
+
+def mm_findings(d):
+    """linux-mm's seven findings as its run gives them: five unit cases,
+    counter_storm's compare and the asan column's UBSan shift."""
+    u = [("test_hpcc_carry", "carry_batch_4g", "wrong-answer", "init")] + \
+        [("test_hpcc_compare", c, "contract", "approximate_compare_value")
+         for c in ("compare_value_edges", "compare_value_with_residual")] + \
+        [("test_hpcc_edges", "compare_value_extremes", "wrong-answer",
+          "approximate_compare_value"),
+         ("test_hpcc_edges", "compare_pair_extremes", "wrong-answer", "precise_compare")]
+    v = {"ufail": [{"prog": p, "case": c, "class": k, "fn": fn} for p, c, k, fn in u],
+         "stress": [{"scenario": "counter_storm", "verdict": "FAIL", "detail": "-"}],
+         "builds": "yes"}
+    os.makedirs(d + "/b", exist_ok=True)
+    with open(d + "/b/stress.json", "w") as f:
+        f.write(json.dumps(STORM))
+    rec = os.path.join(d, "k.asan")
+    with open(rec, "w") as f:
+        f.write(UB)
+    return fd.rowed(fd.findings(v, d + "/b", {"asan": rec}), "long", rows, {})
+
+
+def rfc1_findings(d):
+    """The first RFC's seven: four adapter cases, counter_storm killed by
+    SIGABRT, ASan's overflow and TSan's use after free in the slow path."""
+    v = {"ufail": [{"prog": "test_hpcc_adapt", "case": c, "class": "wrong-answer", "fn": "init"}
+                   for c in ("adapt_conservation", "adapt_compare_value",
+                             "adapt_precise_compare_value", "adapt_set")],
+         "stress": [{"scenario": "counter_storm", "verdict": "FAIL",
+                     "detail": "killed by SIGABRT, crash"}], "builds": "adapter"}
+    asan = ("afail\ttest_hpcc_adapt\tadapt_storm\tcrash\theap-buffer-overflow in "
+            "percpu_counter_tree_add_slowpath (lib/percpu_counter_tree.c:184)\nasan\t0\t1\t3\n")
+    tsan = ("tsan\tFAIL\tcrash\theap-use-after-free: plain write in free vs atomic write in "
+            "percpu_counter_tree_add_slowpath lib/percpu_counter_tree.c:184 (counter_storm; "
+            "REPORT)\n")
+    return fd.rowed(fd.findings(v, d + "/b", san_files(d, asan, tsan)), "rfc1", rows, {})
+
+
+def one_report_per_defect():
+    """Findings of one KUnit case and one fix are one report, named after
+    the defect, listing every check that saw it, the KUnit case once:
+    linux-mm's seven are five, the first RFC's seven one."""
+    with tempfile.TemporaryDirectory() as d:
+        mm = mm_findings(d)
+        ds = fd.defects(mm)
+        got = [(x["name"], len(x["members"])) for x in ds]
+        tree = os.path.join(d, "tree")
+        empty_tree(tree)
+        carry = ds[0]
+        carry.update(kfn="hpcc_test_carry_batch_4g", kcpus="8", kunit_ok=True, ref="lib/hpcc")
+        a = {"tree": tree, "build": d + "/b", "name": "t", "commit": None, "out": d + "/out"}
+        text = fd.report(a, {"builds": "yes"}, carry, {"c": "0", "h": "0"})
+        flat = " ".join(text.split())
+    with tempfile.TemporaryDirectory() as d:
+        rfc = fd.defects(rfc1_findings(d))
+        rgot = [(x["name"], len(x["members"])) for x in rfc]
+    want = [("count-order-long-carry_batch_4g", 2), ("swap-tolerances-compare_value_edge", 2),
+            ("swap-tolerances-compare_value_residual", 1),
+            ("swap-tolerances-compare_value_extremes", 1),
+            ("swap-tolerances-compare_pair_extremes", 1)]
+    seen = ["1. unit test_hpcc_carry carry_batch_4g, class wrong-answer",
+            "2. asan test_hpcc_carry carry_batch_4g, class crash, shift-out-of-bounds in "
+            "__percpu_counter_tree_init", "scripts/kernel-check --unit test_hpcc_carry",
+            "scripts/kernel-san --kind full --unit test_hpcc_carry"]
+    miss = [w for w in seen if w not in flat]
+    once = text.count("static void hpcc_test_carry_batch_4g(")
+    result(len(mm) == 7 and got == want and rgot == [("items-size-precedence-items_alloc", 7)] and
+           not miss and once == 1, "one_report_per_defect",
+           f"linux-mm {len(mm)} findings: {got}\nfirst RFC: {rgot}\nmissing: {miss}; "
+           f"case written {once} times\n{text}")
+
+
+def quoted_lines_whole():
+    """A quoted line (a sanitizer's, an output's, the assertion) longer
+    than 72 columns is whole on a line of its own; our prose wraps."""
+    long_line = ("lib/percpu_counter_tree.c:214:32: runtime error: shift exponent -1 is "
+                 "negative in __percpu_counter_tree_init")
+    got_line = ("Expected percpu_counter_tree_approximate_sum(&c) == 4611686018427387904, "
+                "but percpu_counter_tree_approximate_sum(&c) == 0")
+    with tempfile.TemporaryDirectory() as d:
+        tree = os.path.join(d, "tree")
+        empty_tree(tree)
+        rec = os.path.join(d, "k.asan")
+        with open(rec, "w") as f:
+            f.write(UB)
+        os.makedirs(os.path.join(d, "k-asan"))
+        with open(os.path.join(d, "k-asan", "test_hpcc_carry.report"), "w") as f:
+            f.write("# " + long_line + "\n")
+        f = fd.findings({"ufail": [], "stress": [], "builds": "yes"}, d + "/b", {"asan": rec})[0]
+        f.update(shape="long", row=fd.match(rows, "long", f), kfn="hpcc_test_x", kcpus="8",
+                 kunit_ok=False, kunit_why="x", got=[got_line])
+        a = {"tree": tree, "build": d + "/b", "name": "t", "commit": None, "out": d + "/out"}
+        text = fd.report(a, {"builds": "yes"}, f, {"c": "0", "h": "0"})
+    lines = text.splitlines()
+    whole = ["  " + long_line in lines, "    " + got_line in lines]
+    prose = [l for l in lines if len(l) > fd.WIDTH and l.strip() not in (long_line, got_line)
+             and not one_word(l)]
+    result(all(whole) and not prose, "quoted_lines_whole",
+           f"whole {whole}; prose past 72: {prose}\n{text}")
+
+
+def subject_folds():
+    """A long Subject: folds as a mail header: each continuation line
+    starts with a space or a tab, and unfolded it is the subject again."""
+    with tempfile.TemporaryDirectory() as d:
+        rec = os.path.join(d, "k.asan")
+        with open(rec, "w") as r:
+            r.write(UB)
+        f = fd.findings({"ufail": [], "stress": [], "builds": "yes"}, d + "/b", {"asan": rec})[0]
+        f.update(shape="long", row=fd.match(rows, "long", f), kfn="hpcc_test_x", kcpus="8",
+                 kunit_ok=False, kunit_why="x")
+        tree = os.path.join(d, "tree")
+        empty_tree(tree)
+        a = {"tree": tree, "build": d + "/b", "name": "t", "commit": None, "out": d + "/out"}
+        text = fd.report(a, {"builds": "yes"}, f, {"c": "0", "h": "0"})
+    head = text.split("\n\n")[0].split("\n")
+    unfolded = "".join(head)
+    want = ("Subject: [hpcc-stress] percpu_counter_tree: a batch of 2^32 or more truncated by "
+            "get_count_order() (UBSan: shift-out-of-bounds)")
+    result(len(head) > 1 and all(l[:1] in (" ", "\t") for l in head[1:]) and
+           unfolded == want and all(len(l) <= fd.WIDTH for l in head), "subject_folds",
+           f"header lines {head}")
+
+
+def no_machine_paths():
+    """A report names the logs it quotes beside it (NAME.asan.log, ...),
+    never where this machine keeps them, and its KUnit block copies
+    "$F"/NAME.kunit.c, saying where F points."""
+    with tempfile.TemporaryDirectory() as d:
+        tree = os.path.join(d, "tree")
+        empty_tree(tree)
+        with open(os.path.join(d, "verdict"), "w") as f:
+            f.write("builds\tyes\n")
+        rec = os.path.join(d, "b.asan")
+        with open(rec, "w") as f:
+            f.write("afail\ttest_hpcc_set\tset_case\tcrash\theap-buffer-overflow in "
+                    "percpu_counter_tree_set (lib/percpu_counter_tree.c:50)\n"
+                    "afail\ttest_hpcc_set\tset_other\tcrash\t-\nasan\t0\t2\t0\n")
+        os.makedirs(os.path.join(d, "b-asan"))
+        with open(os.path.join(d, "b-asan", "test_hpcc_set.report"), "w") as f:
+            f.write("# ==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1\n")
+        with open(os.path.join(d, "b-asan", "test_hpcc_set.out"), "w") as f:
+            f.write("  # class=crash fn=- tests/lib/ktap.c:181: exited with status 1\n"
+                    "  not ok 2 set_other\n")
+        a = {"tree": tree, "verdict": os.path.join(d, "verdict"), "build": d + "/b",
+             "out": d + "/out", "name": "t", "kunitcpus": "8", "fixes": None, "commit": None,
+             "sha12": {"c": "0" * 12, "h": "0" * 12}, "asan": rec, "tsan": None}
+        with open(os.devnull, "w") as null:
+            so, sys.stdout = sys.stdout, null
+            try:
+                fd.main_(a)
+            finally:
+                sys.stdout = so
+        name = "asan-heap-buffer-overflow-crash-set"
+        listed = sorted(os.listdir(d + "/out"))
+        with open(os.path.join(d, "out", name + ".txt")) as f:
+            text = f.read()
+        with open(os.path.join(d, "out", name + ".asan.log")) as f:
+            log = f.read()
+        unit = fd.rowed(fd.findings({"ufail": [{"prog": "test_hpcc_carry",
+                                                "case": "carry_batch_4g", "class": "wrong-answer",
+                                                "fn": "init"}], "stress": []}, d), "long", rows,
+                        {})[0]
+        unit.update(kfn="hpcc_test_x", kcpus="8", kunit_ok=True, ref="lib/hpcc")
+        ktext = fd.report(a, {"builds": "yes"}, unit, {"c": "0", "h": "0"})
+        out = os.path.abspath(d + "/out")
+        here = [x for x in (d + "/b-asan", out) if x in text + ktext]
+        # A build in the suite's top directory, where the command runs.
+        inroot = fd.repro(dict(a, build=os.path.join(fd.ROOT, "build", "kcheck", "t-1")),
+                          {"builds": "yes"}, {"tool": "asan", "sprog": "test_hpcc_set"})[-1]
+    flat = " ".join(ktext.split())
+    want = [name + ".asan.log", name + ".asan-2.log"]
+    result(listed == sorted(want + [name + ".txt"]) and all(w in text for w in want) and
+           "heap-buffer-overflow" in log and not here and inroot == "build/kcheck/t-1" and
+           'cp "$F"/carry_batch_4g.kunit.c' in ktext and
+           "F below is the directory that holds carry_batch_4g.kunit.c" in flat,
+           "no_machine_paths", f"written {listed}; machine paths {here}; build {inroot}\n{text}\n{ktext}")
+
+
+for c in (one_report_per_defect, quoted_lines_whole, subject_folds, no_machine_paths):
+    cases_of(c)
 sys.exit(1 if failed else 0)

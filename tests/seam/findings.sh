@@ -8,7 +8,8 @@
 # Checked: the finding's KUnit case is written, fails on the tree and
 # passes on the fixed copy (the shim's KTAP of both runs, in the shape
 # kunit_parser.py reads: the suite a subtest four spaces in); its report
-# is at most 72 columns (but the Fixes: tag, never wrapped), names the
+# is at most 72 columns (but the Fixes: tag, never wrapped, and a quoted
+# line, kept whole), names the
 # function and carries the Fixes: line of
 # the seeding commit; its .cocci and .diff exist, the diff applies to
 # HEAD's files and undoes the seeded change; bad --findings is exit 2.
@@ -63,7 +64,7 @@ result $? "bad --findings: exit 2, one line" "rc=$rc: $(cat "$tmp/bad.out")"
 scripts/kernel-check --duration 0.2s --cpus 2 --unit test_hpcc_carry --jobs 2 \
 	--findings "$out" --git "$repo" "$base..HEAD" >"$tmp/series.out" 2>&1
 rc=$?
-f=$out/carry_batch_4g
+f=$out/count-order-long-carry_batch_4g
 [ $rc = 1 ] && [ -f "$f.kunit.c" ] && [ -f "$f.txt" ]
 result $? "series: exit 1, carry_batch_4g's case and report written" \
 	"rc=$rc; $(ls "$out" 2>&1); $(tail -5 "$tmp/series.out")"
@@ -102,9 +103,13 @@ grep -q 'kunit_test_suite(' "$f.kunit.c" || ok=1
 result $ok "the KUnit case: kernel API only, a function and its KUNIT_CASE"
 
 ok=0
-# Past 72 columns: the Fixes: tag, and a line of one word too long for any
-# (a path, never cut; a command's continuation " \" after it).
-long=$(expand "$f.txt" | awk 'length > 72 && !/^Fixes: / && !/^ *[^ ]+( \\)?$/' | head -3)
+# Past 72 columns: the Fixes: tag, a line of one word too long for any
+# (a path, never cut; a command's continuation " \" after it), and a
+# quoted line (the KUnit assertion, a sanitizer's), kept whole.
+long=$(expand "$f.txt" | awk '/^$/ { q = 0 }
+	!q && length > 72 && !/^Fixes: / && !/^ *[^ ]+( \\)?$/
+	/^Expected and got|its first lines|output for that case|other crashed cases/ { q = 1 }' |
+	head -3)
 [ -z "$long" ] || ok=1
 grep -q "^Fixes: $seed (\"percpu_counter_tree: carry bit from get_count_order()\")$" \
 	"$f.txt" || ok=1
@@ -149,7 +154,7 @@ result $ok "the _extremes cases at 16 CPUs: fail on swapped tolerances, pass on 
 # left (the tree laid at the path where scripts/findings lays its copy,
 # so the fixed copy's asan re-run recompiles only the tree's object),
 # handed to scripts/findings as kernel-check hands it.
-ok=1 ub=ubsan-shift-out-of-bounds-crash-init_many
+ok=1 ub=count-order-long-carry_batch_4g
 if [ -n "$kdir" ] && [ -d "$kdir/tree/lib" ]; then
 	cp "$repo/lib/percpu_counter_tree.c" "$kdir/tree/lib/"
 	cp "$repo/include/linux/percpu_counter_tree.h" "$kdir/tree/include/linux/"

@@ -93,7 +93,8 @@ $(tail -n 5 "$kt/kcheck.err")"
 	txt=$fo/tsan-data_race-crash-precise_sum.txt
 	# (Its lines are wrapped at 72 columns: joined again.)
 	text=$(tr -s ' \n' ' ' <"$txt" 2>/dev/null)
-	[ "$ls" = tsan-data_race-crash-precise_sum.txt ] &&
+	[ "$ls" = "tsan-data_race-crash-precise_sum.tsan.log
+tsan-data_race-crash-precise_sum.txt" ] &&
 		[[ $text == *'data race: plain read in percpu_counter_tree_precise_sum'* ]] &&
 		[[ $text == *'No KUnit case: no deterministic KUnit case: a data race'* ]]
 	result $? tsan_record_is_a_finding "$fo: ${ls:-nothing}"$'\n'"$(cat "$txt" 2>&1)"

@@ -44,8 +44,8 @@
 #  15 the first RFC's ASan and TSan reports in add_slowpath get its init()
 #     row (the items_alloc case, items-size-precedence)
 #  16 a data race's report names the first frame, the sanitizer's first
-#     lines, kernel-tsan's command, and says it has no deterministic KUnit
-#     case
+#     lines (copied beside it: NAME.tsan.log), kernel-tsan's command, and
+#     says it has no deterministic KUnit case
 #  17 a fix of a sanitizer's finding is judged by that sanitizer again on
 #     the fixed copy: still reported, not cleared; clean, cleared; no
 #     verdict there (SKIP), not cleared
@@ -62,7 +62,7 @@
 #     (the KUnit block's cp and make too); every line is within 72
 #     columns but a Fixes: tag and a line of one word too long for any;
 #     the tree's path is whole; a tsan report names a static helper as
-#     the tree spells it
+#     the tree spells it (F set to where NAME.kunit.c is)
 #  21 an asan crash with no report of its own says what is known: its
 #     reason and its lines of output in its program's report's finding
 #     (the first program's, when two programs give the same report), or
@@ -70,9 +70,21 @@
 #  22 a use after free in the tsan column is named by the use, not by the
 #     free (the tree's destroy() or libc's): the first RFC's in the slow
 #     path gets its init() row, however its free is named
+#  23 findings of one KUnit case and one fix are one report (linux-mm's
+#     seven findings five reports, the first RFC's seven one), named after
+#     the catalogue row's fix and case, listing every check that saw it,
+#     each check's command, and the KUnit case once
+#  24 a quoted line (a sanitizer's, the failing assertion) longer than 72
+#     columns is whole on a line of its own; only our prose wraps
+#  25 a long Subject: folds as a mail header: continuation lines start
+#     with a space, and unfolded it is the subject again
+#  26 no path of the machine that ran it: the logs a report quotes are
+#     copied beside it (NAME.asan.log, NAME.asan-2.log) and named so; the
+#     KUnit block copies "$F"/NAME.kunit.c and says where F points; a
+#     sanitizer's command names a build in the top directory from there
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..22"
+echo "1..26"
 python3 -B "$root/tests/lib/findings_cases.py" "$root"
