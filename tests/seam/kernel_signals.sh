@@ -15,6 +15,9 @@
 #     the make and its child gone by the time kernel-check has exited, no
 #     verdict or partial verdict left
 #   4 a grace that is not a positive duration: one line, exit 2
+#   5 a guarded program given SIGINT, then SIGTERM while its EXIT trap
+#     cleans up (as the top guard's SIGTERM after SIGINT reaches a program
+#     below it): the cleanup runs to its end, exit 130
 # The waits are bounded (a guard against a hang, never a time limit): a
 # program that stops nothing fails its case, and what it left is killed.
 # KTAP on stdout.
@@ -127,5 +130,41 @@ for g in 0 0s -1 1x 1.5.0 ' 1' $'1\n2'; do
 		bad+="[$g]: exit $rc, $(head -c 200 se); "
 done
 result "$([ -z "$bad" ]; echo $?)" guard_grace_checked "$bad"
+
+# A guarded program whose cleanup takes two steps with a pause between:
+# the second signal comes in the pause.
+cat >twostep <<EOF
+#!/usr/bin/env bash
+. "$root/scripts/kernel-lib.sh"
+guard
+trap 'rm -f step1; sleep 0.3; rm -f step2' EXIT
+read -r _ _ _ _ pg _ </proc/\$\$/stat
+echo "\$\$ \$pg" 1<>"$PWD/fifo"
+sleep 600
+EOF
+chmod +x twostep
+: >step1
+: >step2
+bad=''
+env --default-signal=INT ./twostep 2>se &
+pid=$!
+if read -r -t 300 kid pg <&3; then
+	kill -INT -- -"$pg"
+	for ((i = 0; i < 3000; i++)); do
+		[ -e step1 ] || break
+		read -r -t 0.02 -u 4 _
+	done
+	kill -TERM "$kid"
+	gone "$pid" || bad+="still running; "
+	kill -KILL -- -"$pg" 2>/dev/null
+else
+	bad+="never started: $(head -c 300 se); "
+	kill -KILL "$pid" 2>/dev/null
+fi
+wait "$pid"
+rc=$?
+[ "$rc" = 130 ] || bad+="exit $rc, want 130; "
+[ ! -e step2 ] || bad+="its cleanup cut short; "
+result "$([ -z "$bad" ]; echo $?)" guard_second_signal_keeps_cleanup "$bad"
 
 exit $((failed > 0))
