@@ -102,7 +102,7 @@ guard() {
 	else
 		# What ignores SIGINT (a shell's background job does) ends now.
 		[ -z "$sig" ] || kill -TERM -- -"$tpid" 2>/dev/null
-		kill -0 -- -"$tpid" 2>/dev/null || rm -f "$KERNEL_GUARD_DIR/$tpid"
+		guard_live "$tpid" || rm -f "$KERNEL_GUARD_DIR/$tpid"
 	fi
 	[ -n "$sig" ] || exit "$rc"
 	if [ "$sig" = limit ]; then
@@ -115,6 +115,20 @@ guard() {
 	exit $((128 + $(kill -l "$sig")))
 }
 
+# guard_live GROUP: GROUP has a process that is not a zombie (one that
+# has ended and waits for its parent, init for an orphan, to reap it).
+guard_live() {
+	local p st
+	kill -0 -- -"$1" 2>/dev/null || return 1
+	p=$(pgrep -g "$1") || return 0
+	for p in $p; do
+		{ read -r st <"/proc/$p/stat"; } 2>/dev/null || continue
+		st=${st##*) }
+		[ "${st%% *}" = Z ] || return 0
+	done
+	return 1
+}
+
 # guard_reap: SIGTERM to every group recorded in KERNEL_GUARD_DIR (those
 # recorded meanwhile too), SIGKILL to those left 5 s later; back once none
 # has a process, or 5 s after the KILL; the directory removed.
@@ -125,7 +139,7 @@ guard_reap() {
 		live=0
 		for f in "$KERNEL_GUARD_DIR"/*; do
 			g=${f##*/}
-			[[ $g =~ ^[0-9]+$ ]] && kill -0 -- -"$g" 2>/dev/null || continue
+			[[ $g =~ ^[0-9]+$ ]] && guard_live "$g" || continue
 			live=1
 			if [ -z "${sent[$g]:-}" ]; then
 				kill -TERM -- -"$g" 2>/dev/null
