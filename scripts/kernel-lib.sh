@@ -60,7 +60,7 @@ kernel_src() {
 # and lets it clean up), and removes its record when its group has ended.
 guard() {
 	local limit=${1:-0} own=${2:-} grace=${KERNEL_GUARD_GRACE:-30} tpid rc sig='' pass=INT
-	local kill=()
+	local kopt=()
 	if [ -n "${KERNEL_GUARDED:-}" ]; then
 		unset KERNEL_GUARDED
 		export KERNEL_GUARD_QUIET=1
@@ -77,13 +77,13 @@ guard() {
 		KERNEL_GUARD_DIR=$(mktemp -d "${TMPDIR:-/tmp}/kernel-guard.XXXXXX") ||
 			die "cannot create a temporary directory"
 		export KERNEL_GUARD_DIR
-		kill=(-k "$grace")
+		kopt=(-k "$grace")
 	fi
 	[ -z "$own" ] || pass=
 	# The subshell's id is the group's: timeout(1) makes one of its own.
 	(
 		: >"$KERNEL_GUARD_DIR/$BASHPID"
-		KERNEL_GUARDED=1 exec timeout -s "${pass:-TERM}" "${kill[@]}" "$limit" "$0" \
+		KERNEL_GUARDED=1 exec timeout -s "${pass:-TERM}" "${kopt[@]}" "$limit" "$0" \
 			"${kernel_args[@]}"
 	) &
 	tpid=$!
@@ -97,7 +97,7 @@ guard() {
 		kill -0 "$tpid" 2>/dev/null || break
 	done
 	[ -z "$sig" ] && [ "$limit" != 0 ] && { [ "$rc" = 124 ] || [ "$rc" = 137 ]; } && sig=limit
-	if [ ${#kill[@]} != 0 ]; then
+	if [ ${#kopt[@]} != 0 ]; then
 		guard_reap
 	else
 		# What ignores SIGINT (a shell's background job does) ends now.
