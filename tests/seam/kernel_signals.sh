@@ -91,8 +91,9 @@ stop_case() {
 	fi
 	wait "$pid"
 	rc=$?
-	! alive "$mk" || bad+="make $mk outlived it; "
-	! alive "$kid" || bad+="its child $kid outlived it; "
+	# What outlived it is a failure now, and killed (no bounded wait).
+	! alive "$mk" || { bad+="make $mk outlived it; "; kill -KILL "$mk"; }
+	! alive "$kid" || { bad+="its child $kid outlived it; "; kill -KILL "$kid"; }
 	gone "$mk" || hung=$name bad+="make $mk left; "
 	gone "$kid" || hung=$name bad+="its child $kid left; "
 	[ "$rc" = "$want" ] || bad+="exit $rc, want $want; "
