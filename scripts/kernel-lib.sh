@@ -41,36 +41,70 @@ kernel_src() {
 # programs, a kernel-* program below it); the child's EXIT trap cleans up
 # what it made, and one line "PROG: stopped by SIGTERM; no verdict" ends
 # it with 128+N (130, 143), not repeated by the guarded programs below.
+# What ignores the signal too is killed after KERNEL_GUARD_GRACE (default
+# 30 s; timeout(1)'s -k), and the status is still the signal's.
 # LIMIT (timeout(1)'s duration; default none) stops the run the same way,
 # with one line and exit 4. With "own" the child is a program that stops
 # itself on SIGINT and SIGTERM and says so (scripts/kernel-series): the
 # signal reaches it as it came, and its line is the only one. In the
 # child guard returns, the program's arguments unchanged; call it after
 # the checks of bad input, which need no child.
+# The grace's KILL ends this program's group only: a guarded program
+# below it has a group of its own, which would outlive it. So the top
+# guard (the first in the run) owns a directory, KERNEL_GUARD_DIR, where
+# every guard records its group (an empty file named by its id, written
+# before the group exists); however the run ends, the top guard sends
+# SIGTERM to every recorded group, SIGKILL to what is left 5 s later,
+# and exits once none has a process (bounded: 5 s more). A guard below
+# has no grace of its own (the top's TERM ends what its signal did not,
+# and lets it clean up), and removes its record when its group has ended.
 guard() {
-	local limit=${1:-0} own=${2:-} tpid rc sig='' pass=INT
+	local limit=${1:-0} own=${2:-} grace=${KERNEL_GUARD_GRACE:-30} tpid rc sig='' pass=INT
+	local kopt=()
 	if [ -n "${KERNEL_GUARDED:-}" ]; then
 		unset KERNEL_GUARDED
 		export KERNEL_GUARD_QUIET=1
-		trap 'exit 130' INT
-		trap 'exit 143' TERM
+		# The first signal ends it; a second one (SIGTERM after SIGINT)
+		# does not cut its EXIT trap's cleanup short.
+		trap 'trap "" INT TERM; exit 130' INT
+		trap 'trap "" INT TERM; exit 143' TERM
 		return 0
 	fi
+	if ! [[ $grace =~ ^[0-9]+(\.[0-9]+)?[smhd]?$ ]] || ! [[ $grace =~ [1-9] ]]; then
+		die "KERNEL_GUARD_GRACE ${grace@Q}: not a positive duration (N, Ns, Nm, Nh or Nd)"
+	fi
+	if [ -z "${KERNEL_GUARD_QUIET:-}" ] || [ ! -d "${KERNEL_GUARD_DIR:-}" ]; then
+		KERNEL_GUARD_DIR=$(mktemp -d "${TMPDIR:-/tmp}/kernel-guard.XXXXXX") ||
+			die "cannot create a temporary directory"
+		export KERNEL_GUARD_DIR
+		kopt=(-k "$grace")
+	fi
 	[ -z "$own" ] || pass=
-	KERNEL_GUARDED=1 timeout -s "${pass:-TERM}" -k 30 "$limit" "$0" "${kernel_args[@]}" &
+	# The subshell's id is the group's: timeout(1) makes one of its own.
+	(
+		: >"$KERNEL_GUARD_DIR/$BASHPID"
+		KERNEL_GUARDED=1 exec timeout -s "${pass:-TERM}" "${kopt[@]}" "$limit" "$0" \
+			"${kernel_args[@]}"
+	) &
 	tpid=$!
 	trap 'sig=TERM; kill -"${pass:-TERM}" "$tpid" 2>/dev/null' TERM
 	trap 'sig=INT; kill -INT "$tpid" 2>/dev/null' INT
-	# wait returns early when a trap ran; wait again for the status.
+	# wait returns early when a trap ran; wait again for the status (bash's
+	# "Killed" for the grace's KILL is not the program's line).
 	while :; do
-		wait "$tpid"
+		{ wait "$tpid"; } 2>/dev/null
 		rc=$?
 		kill -0 "$tpid" 2>/dev/null || break
 	done
-	[ "$limit" != 0 ] && { [ "$rc" = 124 ] || [ "$rc" = 137 ]; } && sig=limit
+	[ -z "$sig" ] && [ "$limit" != 0 ] && { [ "$rc" = 124 ] || [ "$rc" = 137 ]; } && sig=limit
+	if [ ${#kopt[@]} != 0 ]; then
+		guard_reap
+	else
+		# What ignores SIGINT (a shell's background job does) ends now.
+		[ -z "$sig" ] || kill -TERM -- -"$tpid" 2>/dev/null
+		guard_live "$tpid" || rm -f "$KERNEL_GUARD_DIR/$tpid"
+	fi
 	[ -n "$sig" ] || exit "$rc"
-	# What ignores SIGINT (a shell's background job does) ends now.
-	kill -TERM -- -"$tpid" 2>/dev/null
 	if [ "$sig" = limit ]; then
 		echo "$me: no verdict: the overall time limit ($limit) expired;" \
 		     "every job was stopped" >&2
@@ -79,4 +113,44 @@ guard() {
 	[ -n "$own" ] || [ -n "${KERNEL_GUARD_QUIET:-}" ] ||
 		echo "$me: stopped by SIG$sig; no verdict" >&2
 	exit $((128 + $(kill -l "$sig")))
+}
+
+# guard_live GROUP: GROUP has a process that is not a zombie (one that
+# has ended and waits for its parent, init for an orphan, to reap it).
+guard_live() {
+	local p st
+	kill -0 -- -"$1" 2>/dev/null || return 1
+	p=$(pgrep -g "$1") || return 0
+	for p in $p; do
+		{ read -r st <"/proc/$p/stat"; } 2>/dev/null || continue
+		st=${st##*) }
+		[ "${st%% *}" = Z ] || return 0
+	done
+	return 1
+}
+
+# guard_reap: SIGTERM to every group recorded in KERNEL_GUARD_DIR (those
+# recorded meanwhile too), SIGKILL to those left 5 s later; back once none
+# has a process, or 5 s after the KILL; the directory removed.
+guard_reap() {
+	local f g i live
+	local -A sent=()
+	for ((i = 0; ; i++)); do
+		live=0
+		for f in "$KERNEL_GUARD_DIR"/*; do
+			g=${f##*/}
+			[[ $g =~ ^[0-9]+$ ]] && guard_live "$g" || continue
+			live=1
+			if [ -z "${sent[$g]:-}" ]; then
+				kill -TERM -- -"$g" 2>/dev/null
+				sent[$g]=TERM
+			elif [ "$i" -ge 50 ] && [ "${sent[$g]}" = TERM ]; then
+				kill -KILL -- -"$g" 2>/dev/null
+				sent[$g]=KILL
+			fi
+		done
+		[ "$live" = 1 ] && [ "$i" -lt 100 ] || break
+		sleep 0.1
+	done
+	rm -rf "$KERNEL_GUARD_DIR"
 }

@@ -8,6 +8,16 @@
 #   2 kernel-check over a tree, SIGTERM, while kernel-judge's make runs:
 #     the same with 143 and SIGTERM, one line for the run (kernel-judge,
 #     below it, stays quiet), the judge's partial verdict removed
+#   3 kernel-check as in 2, with a make that ignores SIGINT and a 1 s
+#     grace (KERNEL_GUARD_GRACE), for SIGINT and SIGTERM: the grace's KILL
+#     ends kernel-check's own process group, not kernel-judge's below it;
+#     still the exit status and line of the signal (not the time limit's),
+#     the make and its child gone by the time kernel-check has exited, no
+#     verdict or partial verdict left
+#   4 a grace that is not a positive duration: one line, exit 2
+#   5 a guarded program given SIGINT, then SIGTERM while its EXIT trap
+#     cleans up (as the top guard's SIGTERM after SIGINT reaches a program
+#     below it): the cleanup runs to its end, exit 130
 # The waits are bounded (a guard against a hang, never a time limit): a
 # program that stops nothing fails its case, and what it left is killed.
 # KTAP on stdout.
@@ -24,6 +34,7 @@ cp "$root/lib/hpcc/include/linux/percpu_counter_tree.h" tree/include/linux/
 # read-write: a stand-in run after the test has gone never blocks).
 cat >fakebin/make <<'EOF'
 #!/bin/sh
+[ -z "${KS_IGNORE_INT:-}" ] || trap '' INT
 sleep 600 &
 echo "$$ $!" 1<>"$KS_FIFO"
 wait
@@ -44,10 +55,16 @@ gone() {
 	return 1
 }
 
+# alive PID: PID runs now (neither ended nor a zombie).
+alive() {
+	local st
+	{ read -r _ _ st _ <"/proc/$1/stat"; } 2>/dev/null && [ "$st" != Z ]
+}
+
 # stop_case NAME SIG RC OUT CMD...: CMD, started alone in the background,
 # gets SIG once its make runs; it must end with RC and the one line, its
-# make and the make's child gone, nothing left in TMPDIR, no OUT or
-# OUT's temporary files. After a case that hung or left a process (each
+# make and the make's child gone by the time it has exited, nothing left
+# in TMPDIR, no OUT or OUT's temporary files. After a case that hung or left a process (each
 # look bounded at a minute), the rest fail unrun.
 hung=
 stop_case() {
@@ -74,6 +91,9 @@ stop_case() {
 	fi
 	wait "$pid"
 	rc=$?
+	# What outlived it is a failure now, and killed (no bounded wait).
+	! alive "$mk" || { bad+="make $mk outlived it; "; kill -KILL "$mk"; }
+	! alive "$kid" || { bad+="its child $kid outlived it; "; kill -KILL "$kid"; }
 	gone "$mk" || hung=$name bad+="make $mk left; "
 	gone "$kid" || hung=$name bad+="its child $kid left; "
 	[ "$rc" = "$want" ] || bad+="exit $rc, want $want; "
@@ -91,5 +111,61 @@ stop_case san_int_stops_all INT 130 "$PWD/out/asan" \
 ck=$(echo "$PWD/tree" | cksum | cut -d' ' -f1)
 stop_case check_term_one_line TERM 143 "$root/build/kcheck/tree-$ck.verdict" \
 	"$root/scripts/kernel-check" --no-san --no-tsan --no-sparse --duration 1s tree
+
+for sig in INT TERM; do
+	KS_IGNORE_INT=1 KERNEL_GUARD_GRACE=1 \
+		stop_case "check_grace_stops_nested_${sig,,}" $sig $((128 + $(kill -l $sig))) \
+		"$root/build/kcheck/tree-$ck.verdict" \
+		"$root/scripts/kernel-check" --no-san --no-tsan --no-sparse --duration 1s tree
+done
+
+# The grace is checked as every input is, before the run's child starts
+# (which would refuse --duration 0: the program stops either way).
+bad=''
+for g in 0 0s -1 1x 1.5.0 ' 1' $'1\n2'; do
+	KERNEL_GUARD_GRACE=$g "$root/scripts/kernel-check" --no-san --no-tsan --no-sparse \
+		--duration 0 tree >so 2>se
+	rc=$?
+	[ "$rc" = 2 ] && [ "$(wc -l <se)" = 1 ] &&
+		grep -q '^kernel-check: KERNEL_GUARD_GRACE .*: not a positive duration' se ||
+		bad+="[$g]: exit $rc, $(head -c 200 se); "
+done
+result "$([ -z "$bad" ]; echo $?)" guard_grace_checked "$bad"
+
+# A guarded program whose cleanup takes two steps with a pause between:
+# the second signal comes in the pause.
+cat >twostep <<EOF
+#!/usr/bin/env bash
+. "$root/scripts/kernel-lib.sh"
+guard
+trap 'rm -f step1; sleep 0.3; rm -f step2' EXIT
+read -r _ _ _ _ pg _ </proc/\$\$/stat
+echo "\$\$ \$pg" 1<>"$PWD/fifo"
+sleep 600
+EOF
+chmod +x twostep
+: >step1
+: >step2
+bad=''
+env --default-signal=INT ./twostep 2>se &
+pid=$!
+if read -r -t 300 kid pg <&3; then
+	kill -INT -- -"$pg"
+	for ((i = 0; i < 3000; i++)); do
+		[ -e step1 ] || break
+		read -r -t 0.02 -u 4 _
+	done
+	kill -TERM "$kid"
+	gone "$pid" || bad+="still running; "
+	kill -KILL -- -"$pg" 2>/dev/null
+else
+	bad+="never started: $(head -c 300 se); "
+	kill -KILL "$pid" 2>/dev/null
+fi
+wait "$pid"
+rc=$?
+[ "$rc" = 130 ] || bad+="exit $rc, want 130; "
+[ ! -e step2 ] || bad+="its cleanup cut short; "
+result "$([ -z "$bad" ]; echo $?)" guard_second_signal_keeps_cleanup "$bad"
 
 exit $((failed > 0))
