@@ -15,8 +15,12 @@
 # inputs in $(BUILD)/probe-cache (scripts/probe --cache): the full set
 # compiles again only the probes the require set did not, and a build that
 # changed only the hpcc object (a .c-only commit of a series) runs again
-# only the probe that links it. Other generated API headers (e.g. the
-# OOM one) use the same script with their own probe directory.
+# only the probe that links it. The entries name neither the build
+# directory nor the tree's (--build): a copy of both (a mutant's,
+# scripts/mutants) probes again only what read a file the copy changed,
+# e.g. the run probe linking a mutated hpcc object. Other generated API
+# headers (e.g. the OOM one) use the same script with their own probe
+# directory.
 
 HPCC_API_H	:= $(BUILD)/kinc/hpcc_api.h
 HPCC_REQ_H	:= $(BUILD)/kinc/hpcc_require.h
@@ -31,7 +35,8 @@ PROBE_DEPS	:= scripts/probe $(BUILD)/.flags \
 		   $(if $(KERNEL_SRC),$(BUILD)/kinc/linux/percpu_counter_tree.h,$(HPCC_HDR))
 PROBE_ARGS	 = --cc '$(CC)' --cflags '$(PROBE_CFLAGS)' --guard _HPCC_API_H \
 		   --what '$(if $(KERNEL_SRC),KERNEL_SRC=$(KSRC),lib/hpcc)' \
-		   --define HPCC_API_KERNEL=$(if $(KERNEL_SRC),1,0) --cache $(BUILD)/probe-cache
+		   --define HPCC_API_KERNEL=$(if $(KERNEL_SRC),1,0) --cache $(BUILD)/probe-cache \
+		   --build $(BUILD)
 
 .PHONY: hpcc-api hpcc-api-line
 hpcc-api: $(HPCC_API_H)

@@ -6,12 +6,15 @@
 # links it, each with its new result. Fixtures of ours: a header declaring
 # fixture_value() or not, a compile probe calling it, a run probe linking
 # an object where it returns 1 or 2; the compiler behind a wrapper that
-# counts its calls.
+# counts its calls. Then copies of such a tree and of its build elsewhere
+# (as scripts/mutants makes them): a copy whose files are unchanged takes
+# the kept results of the original's probes; a copy with a changed header
+# (the tree's or one the build generated) or object probes it again.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$root/tests/lib/sh/ktap.sh"
 ktap_begin
-echo "1..4"
+echo "1..8"
 mkdir -p "$tmp/inc/linux"
 printf '#!/bin/sh\necho cc >>"%s/calls"\nexec %s "$@"\n' "$tmp" "${CC:-cc}" >"$tmp/cc"
 chmod +x "$tmp/cc"
@@ -65,5 +68,53 @@ object 2
 probe
 [ "$got" = "T_DECL 0 T_RUN 0 " ] && [ "$calls" -le 5 ]
 result $? changed_object_run_again "got: $got; calls: $calls"
+
+# A tree (src: the header, the probes; build: a generated header the
+# probe also reads, the object, the cache), probed from its directory with
+# relative flags as make runs it, and copies of it.
+mkdir -p "$tmp/a/src/inc/linux" "$tmp/a/build/kinc"
+sed 's|#include <linux/percpu_counter_tree.h>|&\n#include "gen.h"|' "$tmp/decl.c" >"$tmp/a/src/decl.c"
+cp "$tmp/run.c" "$tmp/a/src/"
+printf 'long fixture_value(void);\n' >"$tmp/a/src/inc/linux/percpu_counter_tree.h"
+printf '/* generated */\n' >"$tmp/a/build/kinc/gen.h"
+cp "$tmp/obj.o" "$tmp/a/build/obj.o"	# returns 2: T_RUN 0
+# tprobe T: probe tree $tmp/T as make would (its build given absolute).
+tprobe() {
+	(cd "$tmp/$1/src" && "$root/scripts/probe" --cc "$tmp/cc" \
+		--cflags "-std=gnu11 -Wall -Werror -Iinc -I$tmp/$1/build/kinc" \
+		--guard _T_API_H --out "$tmp/$1/build/api.h" --link "$tmp/$1/build/obj.o" \
+		--cache "$tmp/$1/build/probe-cache" --build "$tmp/$1/build" decl.c run.c)
+	got=$(grep -o 'T_[A-Z]* [01]' "$tmp/$1/build/api.h" | tr '\n' ' ')
+	calls=$(wc -l <"$tmp/calls")
+}
+tprobe a
+before=$calls
+# copy T: a copy of tree a, mtimes kept.
+copy() { cp -a "$tmp/a" "$tmp/$1"; }
+copy b
+tprobe b
+[ "$got" = "T_DECL 1 T_RUN 0 " ] && [ "$calls" = "$before" ]
+result $? copy_unchanged_kept "got: $got; calls: $calls ($before before)"
+
+copy c
+printf '/* no declaration */\n' >"$tmp/c/src/inc/linux/percpu_counter_tree.h"
+tprobe c
+[ "$got" = "T_DECL 0 T_RUN 0 " ] && [ "$calls" = $((before + 1)) ]
+result $? copy_changed_header_probed_again "got: $got; calls: $calls ($before before)"
+before=$calls
+
+copy d
+printf '#error generated header changed\n' >"$tmp/d/build/kinc/gen.h"
+tprobe d
+[ "$got" = "T_DECL 0 T_RUN 0 " ] && [ "$calls" = $((before + 1)) ]
+result $? copy_changed_build_header_probed_again "got: $got; calls: $calls ($before before)"
+before=$calls
+
+copy e
+printf 'long fixture_value(void);\nlong fixture_value(void) { return 1; }\n' >"$tmp/obj.c"
+"${CC:-cc}" -c -o "$tmp/e/build/obj.o" "$tmp/obj.c"
+tprobe e
+[ "$got" = "T_DECL 1 T_RUN 1 " ] && [ "$calls" = $((before + 1)) ]
+result $? copy_changed_object_run_again "got: $got; calls: $calls ($before before)"
 
 [ "$failed" = 0 ]
