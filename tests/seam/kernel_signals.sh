@@ -7,7 +7,8 @@
 #     or directory left, no --out written
 #   1b the same once the build has ended, while a test program runs under
 #     the column's own timeout(1) (a group of its own): kernel-san with
-#     SIGINT, kernel-tsan with SIGTERM; the program and its child gone
+#     SIGINT, kernel-tsan with SIGTERM; scripts/kunit's suite with SIGINT;
+#     the program and its child gone
 #   2 kernel-check over a tree, SIGTERM, while kernel-judge's make runs:
 #     the same with 143 and SIGTERM, one line for the run (kernel-judge,
 #     below it, stays quiet), the judge's partial verdict removed
@@ -44,7 +45,7 @@ cat >fakebin/make <<'EOF'
 if [ -n "${KS_PROG:-}" ]; then
 	for a; do
 		case $a in
-		*/test_* | */stress) mkdir -p "${a%/*}" && cp "$KS_PROG" "$a" || exit 1 ;;
+		*/test_* | */stress | */percpu_counter_tree_kunit) mkdir -p "${a%/*}" && cp "$KS_PROG" "$a" || exit 1 ;;
 		esac
 	done
 	exit 0
@@ -117,7 +118,8 @@ stop_case() {
 	gone "$mk" || hung=$name bad+="make $mk left; "
 	gone "$kid" || hung=$name bad+="its child $kid left; "
 	[ "$rc" = "$want" ] || bad+="exit $rc, want $want; "
-	[ "$(<se)" = "${1##*/}: stopped by SIG$sig; no verdict" ] ||
+	# (After KS_SAID lines the program says while it runs: scripts/kunit.)
+	[ "$(tail -n +$((1 + ${KS_SAID:-0})) se)" = "${1##*/}: stopped by SIG$sig; no verdict" ] ||
 		bad+="stderr [$(head -c 300 se)]; "
 	left=(ktmp/* "$outf"*)
 	[ "${left[*]}" = "ktmp/* $outf*" ] || bad+="left ${left[*]}; "
@@ -134,6 +136,8 @@ KS_PROG=$PWD/prog stop_case san_int_stops_test_program INT 130 "$PWD/out/asan" \
 	"$root/scripts/kernel-san" --jobs 1 --kind adapter --out "$PWD/out/asan" tree "$PWD/b"
 KS_PROG=$PWD/prog TSAN_CC=tsan-cc stop_case tsan_term_stops_test_program TERM 143 "$PWD/out/tsan" \
 	"$root/scripts/kernel-tsan" --jobs 1 tree "$PWD/b"
+KS_PROG=$PWD/prog KS_SAID=1 stop_case kunit_int_stops_suite INT 130 "$PWD/out/kunit" \
+	"$root/scripts/kunit" --build "$PWD/b" tree
 # kernel-check's judge writes its verdict beside its build directory.
 ck=$(echo "$PWD/tree" | cksum | cut -d' ' -f1)
 stop_case check_term_one_line TERM 143 "$root/build/kcheck/tree-$ck.verdict" \
