@@ -129,11 +129,11 @@ guard_timeout() {
 		timeout -k 10 "$@"
 		return
 	fi
-	# Explicit stdin: a background command's is /dev/null.
+	# (Its stdin is /dev/null, as a background command's is.)
 	(
 		: >"$KERNEL_GUARD_DIR/$BASHPID" || exit 125
 		exec timeout -k 10 "$@"
-	) <&0 &
+	) &
 	pid=$!
 	wait "$pid"
 	rc=$?
