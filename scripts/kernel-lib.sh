@@ -115,6 +115,32 @@ guard() {
 	exit $((128 + $(kill -l "$sig")))
 }
 
+# guard_timeout LIMIT CMD...: timeout -k 10 LIMIT CMD..., its status.
+# timeout(1) makes a process group of its own, which neither the signal
+# of a guarded program nor the top guard's SIGTERM to the program's group
+# reaches: so below a guard (KERNEL_GUARD_DIR a directory) that group is
+# recorded there as a guard's is (the record written before the group
+# exists, removed once it has ended: a later SIGTERM never hits a group
+# that reused the id) and the top guard stops it however the run ends;
+# the program, stopped, does not wait for it. Elsewhere plain timeout(1).
+guard_timeout() {
+	local pid rc
+	if [ ! -d "${KERNEL_GUARD_DIR:-}" ]; then
+		timeout -k 10 "$@"
+		return
+	fi
+	# (Its stdin is /dev/null, as a background command's is.)
+	(
+		: >"$KERNEL_GUARD_DIR/$BASHPID" || exit 125
+		exec timeout -k 10 "$@"
+	) &
+	pid=$!
+	wait "$pid"
+	rc=$?
+	guard_live "$pid" || rm -f "$KERNEL_GUARD_DIR/$pid"
+	return "$rc"
+}
+
 # guard_live GROUP: GROUP has a process that is not a zombie (one that
 # has ended and waits for its parent, init for an orphan, to reap it).
 guard_live() {
