@@ -18,8 +18,10 @@ test_begin
 echo "KTAP version 1"
 
 # 1. Thread creation made slow (10 ms per thread, 10 threads): startup holds
-#    it, elapsed does not, ops/s is ops / elapsed.
-STRESS_SELFTEST=1 "$STRESS" --scenario selftest --selftest-hang start-slow --cpus 8 --steps 100 \
+#    it, elapsed does not, ops/s is ops / elapsed. Enough steps that the
+#    window carries a rate (1 ms at least: 1.6 million selftest steps take
+#    about 8 ms of two fast cores); 100 steps ended in 0.6 ms once, at load.
+STRESS_SELFTEST=1 "$STRESS" --scenario selftest --selftest-hang start-slow --cpus 8 --steps 200000 \
 	--duration 0 --stat-interval 0 --seed 1 --json j.json >o 2>e
 rc=$?
 expect startup j.json

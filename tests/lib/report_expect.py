@@ -59,7 +59,7 @@ def full_rounds(d, n, round_s):
 
 def startup(d):
     r = d["runs"][0]
-    if (r["startup_s"] >= 0.099 and r["elapsed_s"] > 0 and
+    if (r["startup_s"] >= 0.099 and r["elapsed_s"] > 0 and r["ops_per_s"] is not None and
             abs(r["ops_per_s"] - r["ops"] / r["elapsed_s"]) <= 1e-6 * r["ops_per_s"] + 1e-9):
         return True
     print("# startup_s=%s elapsed_s=%s ops=%s ops_per_s=%s" % (r["startup_s"], r["elapsed_s"],
