@@ -487,7 +487,8 @@ with tempfile.TemporaryDirectory() as d:
             bad.append(f"{k}: bash read {got} {err}, want {want[k]}")
     fake = ('F=/F; mktemp() { echo /T; }; mkdir() { :; }; '
             'cp() { printf "%s\\0" cp "$@"; }; make() { printf "%s\\0" make "$@"; }\n')
-    got, err = bash_argv(block_after(texts["unit"], "and as a KUnit case, in a copy of the tree:"),
+    got, err = bash_argv(block_after(texts["unit"], "and as a KUnit case, in a copy of the tree "
+                                     "(F: this report's directory):"),
                          fake)
     kwant = ["cp", os.path.join(tree, fd.C_REL), "/T/lib/", "cp", os.path.join(tree, fd.H_REL),
              "/T/include/linux/", "cp", "/F/" + unit["name"] + ".kunit.c",
@@ -778,7 +779,8 @@ def no_machine_paths():
     result(listed == sorted(want + [name + ".txt"]) and all(w in text for w in want) and
            "heap-buffer-overflow" in log and not here and inroot == "build/kcheck/t-1" and
            'cp "$F"/carry_batch_4g.kunit.c' in ktext and
-           "F below is the directory that holds carry_batch_4g.kunit.c" in flat,
+           "in a copy of the tree (F: this report's directory):" in flat and
+           ': "${F:?the directory of this report and its .kunit.c}"' in ktext,
            "no_machine_paths", f"written {listed}; machine paths {here}; build {inroot}\n{text}\n{ktext}")
 
 
