@@ -13,6 +13,15 @@ def write_text(path, text):
 	d = os.path.dirname(os.path.abspath(path))
 	fd, tmp = tempfile.mkstemp(dir=d, prefix="." + os.path.basename(path) + ".")
 	try:
+		# mkstemp's file is the owner's alone: the mode open() would give
+		# (0666 less the umask), or the replaced file's own.
+		try:
+			mode = os.stat(path).st_mode & 0o7777
+		except FileNotFoundError:
+			mask = os.umask(0o22)
+			os.umask(mask)
+			mode = 0o666 & ~mask
+		os.fchmod(fd, mode)
 		with os.fdopen(fd, "w") as f:
 			f.write(text)
 			f.flush()

@@ -97,9 +97,30 @@ def signal_cleanup(sig, name):
 	       f"stderr:\n{err}")
 
 
+def written_file_modes():
+	# write_text's file: the mode open() gives a new one (0666 less the
+	# umask), a replaced file's own; not mkstemp's owner-only 0600.
+	import tempfile
+	from hpccpy.files import write_text
+	with tempfile.TemporaryDirectory() as d:
+		new, old = os.path.join(d, "new"), os.path.join(d, "old")
+		with open(old, "w") as f:
+			f.write("x")
+		os.chmod(old, 0o640)
+		mask = os.umask(0o022)
+		try:
+			write_text(new, "a")
+			write_text(old, "b")
+		finally:
+			os.umask(mask)
+		got = (os.stat(new).st_mode & 0o777, os.stat(old).st_mode & 0o777)
+	result(got == (0o644, 0o640), "written_file_modes", f"modes {got[0]:o} {got[1]:o}, want 644 640")
+
+
 def main():
 	print("KTAP version 1")
 	ktap_as_lib_util()
+	written_file_modes()
 	one_line_error()
 	signal_cleanup(signal.SIGINT, "SIGINT")
 	signal_cleanup(signal.SIGTERM, "SIGTERM")
