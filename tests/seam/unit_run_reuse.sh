@@ -3,14 +3,16 @@
 # unit program whose file holds the bytes of one that ended by itself is
 # not run again, its output and records are the kept run's; a file with
 # other bytes under the same name is run, so is the same file under
-# another KT_* environment, and a crash is never kept.
+# another KT_* environment, and a crash is never kept. Two runs of the
+# same bytes at once run the program once: the second waits for the
+# first's kept run.
 # Fixture programs: shell scripts of ours printing KTAP case lines, each
 # run appending a line to $MARK (the runs counted).
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$root/tests/lib/sh/ktap.sh"
 ktap_begin
-echo "1..4"
+echo "1..6"
 export MARK
 # prog DIR BODY: DIR/test_fixture, a program printing BODY's lines.
 prog() {
@@ -50,5 +52,39 @@ prog d "echo '  ok 1 one'; exit 3"
 run d && run d
 [ "$(runs)" = 2 ] && printf '%s\n' "$rec" | grep -q '(exit 3)'
 result $? crash_never_kept "runs=$(runs) records: $rec"
+
+# The first run holds its program until $GATE exists; the second starts
+# meanwhile (its run, without the wait, would be a second line in $MARK).
+MARK=$tmp/mark.concurrent GATE=$tmp/gate
+export GATE
+prog e "while [ ! -e \"\$GATE\" ]; do sleep 0.1; done; echo '  ok 1 one'"
+prog f "while [ ! -e \"\$GATE\" ]; do sleep 0.1; done; echo '  ok 1 one'"
+(run e; printf '%s\n' "$rec" >"$tmp/rec.e") &
+pe=$!
+for _ in $(seq 100); do [ "$(runs)" = 1 ] && break; sleep 0.1; done
+(run f; printf '%s\n' "$rec" >"$tmp/rec.f") &
+pf=$!
+# The second's own run, if it makes one, shows within 3 s.
+for _ in $(seq 30); do [ "$(runs)" = 2 ] && break; sleep 0.1; done
+touch "$GATE"
+wait "$pe" "$pf"
+rec=$(cat "$tmp/rec.e" 2>/dev/null)
+[ "$(runs)" = 1 ] && [ -s "$tmp/rec.f" ] && [ "$(cat "$tmp/rec.f")" = "$rec" ] &&
+	[ "$rec" = "$(printf 'count\t1\t0\t0')" ] && cmp -s "$tmp/e/out" "$tmp/f/out"
+result $? concurrent_same_bytes_run_once "runs=$(runs) records: $(cat "$tmp/rec.f" 2>/dev/null)"
+
+# A first run that crashes is not kept: the second, which waited, runs it.
+MARK=$tmp/mark.ccrash GATE=$tmp/gate.crash
+prog g "while [ ! -e \"\$GATE\" ]; do sleep 0.1; done; echo '  ok 1 one'; exit 3"
+(run g; printf '%s\n' "$rec" >"$tmp/rec.g1") &
+pe=$!
+for _ in $(seq 100); do [ "$(runs)" = 1 ] && break; sleep 0.1; done
+(run g; printf '%s\n' "$rec" >"$tmp/rec.g2") &
+pf=$!
+sleep 0.5
+touch "$GATE"
+wait "$pe" "$pf"
+[ "$(runs)" = 2 ] && grep -q '(exit 3)' "$tmp/rec.g1" && grep -q '(exit 3)' "$tmp/rec.g2"
+result $? concurrent_crash_runs_again "runs=$(runs) (2 expected)"
 
 [ "$failed" = 0 ]
