@@ -784,6 +784,21 @@ def no_machine_paths():
            "no_machine_paths", f"written {listed}; machine paths {here}; build {inroot}\n{text}\n{ktext}")
 
 
-for c in (one_report_per_defect, quoted_lines_whole, subject_folds, no_machine_paths):
+def header_copy_named_by_tree_path():
+    """A sanitizer's frame in the build's copy of the tree's header (its
+    kinc, or the header store's khdr/SUM that kernel-check's builds read)
+    is named by the header's path in the tree."""
+    lines = ["    #1 0x5 in add /b/kcheck/rfc-1-asan/khdr/0123abcd/linux/percpu_counter_tree.h:88",
+             "    #2 0x5 in sum build/kcheck/t-2/kinc/linux/percpu_counter_tree.h:12",
+             "    #3 0x5 in f /k/include/linux/percpu_counter_tree.h:7"]
+    got = [fd.clean_line(l).strip() for l in lines]
+    want = ["#1 add include/linux/percpu_counter_tree.h:88",
+            "#2 sum include/linux/percpu_counter_tree.h:12",
+            "#3 f include/linux/percpu_counter_tree.h:7"]
+    result(got == want, "header_copy_named_by_tree_path", f"got {got}\nwant {want}")
+
+
+for c in (one_report_per_defect, quoted_lines_whole, subject_folds, no_machine_paths,
+          header_copy_named_by_tree_path):
     cases_of(c)
 sys.exit(1 if failed else 0)

@@ -100,7 +100,11 @@ grep -q '^static void hpcc_test_carry_batch_4g(struct kunit \*test)$' "$f.kunit.
 grep -q '^	KUNIT_CASE(hpcc_test_carry_batch_4g),$' "$f.kunit.c" || ok=1
 grep -q 'kunit_test_suite(' "$f.kunit.c" || ok=1
 ! grep -E 'kc_|hu_|kt_' "$f.kunit.c" || ok=1
-result $ok "the KUnit case: kernel API only, a function and its KUNIT_CASE"
+# Its head names the fix it passes with by the file beside it.
+[ -f "$f.diff" ] && sed 's/^ \* *//' "$f.kunit.c" | tr -s '\n' ' ' |
+	grep -qF "passes on the tree with the fix in ${f##*/}.diff" || ok=1
+result $ok "the KUnit case: kernel API only, a function and its KUNIT_CASE" \
+	"$(head -n 14 "$f.kunit.c" 2>&1)"
 
 ok=0
 # Past 72 columns: the Fixes: tag, a line of one word too long for any

@@ -82,9 +82,11 @@
 #     copied beside it (NAME.asan.log, NAME.asan-2.log) and named so; the
 #     KUnit block copies "$F"/NAME.kunit.c and says where F points; a
 #     sanitizer's command names a build in the top directory from there
+#  27 a sanitizer's frame in the build's copy of the tree's header (kinc,
+#     or the header store's khdr/SUM) names the header's path in the tree
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..26"
+echo "1..27"
 python3 -B "$root/tests/lib/findings_cases.py" "$root"
