@@ -6,6 +6,7 @@ cases, KTAP results on stdout.
 Usage: findings_cases.py ROOT  (exit 0 all ok, 1 a case failed, 2 usage)."""
 import json
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -511,7 +512,7 @@ result(not bad and not wide and whole and fnl == ["Function: __percpu_counter_tr
 LIFE = """KTAP version 1
 1..1
   KTAP version 1
-  1..2
+  1..3
   # class=crash fn=- tests/lib/ktap.c:181: batch: exited with status 67 (sanitizer report?)
   # class=crash fn=-
   not ok 1 lifecycle_batch_validation
@@ -523,6 +524,10 @@ LIFE = """KTAP version 1
   # lifecycle_enomem: 1 of 3 checks failed
   # class=crash fn=-
   not ok 2 lifecycle_enomem
+  # lifecycle_other: freeing
+  # class=crash fn=- tests/lib/ktap.c:181: configuration 2 CPUs: exited with status 1
+  # class=crash fn=-
+  not ok 3 lifecycle_other
 """
 SLOW = """  KTAP version 1
   1..1
@@ -538,6 +543,7 @@ with tempfile.TemporaryDirectory() as d:
                 UB.splitlines()[0].replace("test_hpcc_carry\tcarry_batch_4g",
                                            "test_hpcc_lifecycle\tlifecycle_batch_validation") +
                 "\nafail\ttest_hpcc_lifecycle\tlifecycle_enomem\tcrash\t-\n"
+                "afail\ttest_hpcc_lifecycle\tlifecycle_other\tcrash\t-\n"
                 "afail\ttest_hpcc_slow\tslow_case\tcrash\t-\n")
     os.makedirs(os.path.join(d, "k-asan"))
     for prog, text in (("test_hpcc_lifecycle", LIFE), ("test_hpcc_slow", SLOW)):
@@ -554,9 +560,9 @@ with tempfile.TemporaryDirectory() as d:
         texts.append(" ".join(fd.report(a, {"builds": "yes"}, f, {"c": "0", "h": "0"}).split()))
 want = [["first in test_hpcc_carry carry_batch_4g; the same report in test_hpcc_lifecycle "
          "lifecycle_batch_validation",
-         "lifecycle_enomem (configuration 1 CPUs: exited with status 67 (sanitizer report?))",
-         "lifecycle_enomem: lib/percpu_counter_tree.c:256:2: runtime error: null pointer passed "
-         "as argument 1"],
+         "lifecycle_other (configuration 2 CPUs: exited with status 1)",
+         "lifecycle_other: # class=crash fn=- tests/lib/ktap.c:181: configuration 2 CPUs: "
+         "exited with status 1"],
         ["slow_case under ASan + UBSan: crash (slow_case: Segmentation fault (signal 11))",
          "Function: none named", "tests/lib/ktap.c:175: slow_case: Segmentation fault",
          "The program's output for that case"]]
@@ -565,6 +571,12 @@ miss = [w for t, ws in zip(texts, want) for w in ws if w not in t]
 result(names == ["ubsan-shift-out-of-bounds-crash-init", "asan-signal-11-crash--"] and not miss and
        not any(" (-)" in t or ": -" in t for t in texts), "crash_without_report_says_why",
        f"names {names}; missing: {miss}\n" + "\n".join(texts))
+# By the memset() rule, lifecycle_enomem's crash (UBSan's null pointer to
+# glibc's nonnull memset(), in its lines of output) is no crash of the
+# tree: not quoted among the program's other crashed cases, nor a finding.
+memset = [w for w in ("lifecycle_enomem", "null pointer passed") if any(w in t for t in texts)]
+result(not memset and len(fs) == 2, "memset_crash_not_quoted",
+       f"quoted: {memset}; {len(fs)} findings\n" + "\n".join(texts))
 
 # A use after free is named by the use, not the free: kernel-tsan puts the
 # plain access first, and the free (a plain write) may be the tree's own
@@ -674,6 +686,80 @@ def one_report_per_defect():
            not miss and once == 1, "one_report_per_defect",
            f"linux-mm {len(mm)} findings: {got}\nfirst RFC: {rgot}\nmissing: {miss}; "
            f"case written {once} times\n{text}")
+
+
+def one_report_per_fix():
+    """Defects whose fix is the same are one report, named after the fix:
+    linux-mm's five defects are two reports (swap-tolerances: four cases,
+    five findings, one subject, every case's function and KUNIT_CASE()
+    line once, a KUnit run at each CPU count its cases need); a defect
+    with no fix stays apart, a name taken already gets -2."""
+    with tempfile.TemporaryDirectory() as d:
+        ds = fd.defects(mm_findings(d))
+        for x in ds:
+            x.update(kfn="hpcc_test_" + x["row"]["case"], kcpus=fd.case_cpus(x["row"], "8"),
+                     kunit_ok=True, ref="the tree with the fix below",
+                     got=["Expected " + x["row"]["case"]])
+        alone = [{"row": None, "shape": "long", "name": n, "members": [], "fixes": None}
+                 for n in ("swap-tolerances", "x")]
+        gs = fd.by_fix(ds + alone)
+        got = [(g["name"], len(g["members"]), len(g.get("parts") or [])) for g in gs]
+        tree = os.path.join(d, "tree")
+        empty_tree(tree)
+        a = {"tree": tree, "build": d + "/b", "name": "t", "commit": None, "out": d + "/out"}
+        text = fd.report(a, {"builds": "yes"}, gs[1], {"c": "0", "h": "0"})
+        with tempfile.TemporaryDirectory() as e:
+            rgot = [(g["name"], len(g["members"])) for g in fd.by_fix(fd.defects(
+                rfc1_findings(e)))]
+    flat = " ".join(text.split())
+    head = text.split("\n\n")[0].split("\n")
+    cases = ["compare_value_edge", "compare_value_residual", "compare_value_extremes",
+             "compare_pair_extremes"]
+    want = [("count-order-long", 2, 1), ("swap-tolerances", 5, 4), ("swap-tolerances-2", 1, 1),
+            ("x", 1, 1)]
+    bad = [c for c in cases if text.count(f"static void hpcc_test_{c}(") != 1 or
+           text.count(f"KUNIT_CASE(hpcc_test_{c}),") != 1 or f"Expected {c}" not in text]
+    miss = [w for w in ["Findings: 5 checks saw this one defect (the same fix):",
+                        "unit test_hpcc_compare compare_value_with_residual",
+                        "stress counter_storm (compare)", "unit test_hpcc_edges compare_pair_extremes",
+                        "Functions: percpu_counter_tree_approximate_compare_value()",
+                        "percpu_counter_tree_precise_compare()",
+                        "KUNIT_CPUS=8 kunit", "KUNIT_CPUS=16 kunit",
+                        'cp "$F"/swap-tolerances.kunit.c'] if w not in flat]
+    subj = ("Subject: [hpcc-stress] percpu_counter_tree: the compare functions pass "
+            "compare_delta() their tolerances swapped")
+    result(got == want and rgot == [("items-size-precedence", 7)] and not bad and not miss and
+           "".join(head) == subj and text.count("Subject:") == 1, "one_report_per_fix",
+           f"reports {got}\nfirst RFC: {rgot}\ncases not once: {bad}; missing: {miss}\n{text}")
+
+
+def fields_indent():
+    """A wrapped Finding:/Findings: field (and First frame:) continues
+    under its text, indented past the label, never at column 0."""
+    with tempfile.TemporaryDirectory() as d:
+        ds = fd.defects(mm_findings(d))
+        tree = os.path.join(d, "tree")
+        empty_tree(tree)
+        a = {"tree": tree, "build": d + "/b", "name": "t", "commit": None, "out": d + "/out"}
+        bad, seen = [], 0
+        for x in ds:
+            x.update(kfn="hpcc_test_x", kcpus="8", kunit_ok=False, kunit_why="x")
+            lines = fd.report(a, {"builds": "yes"}, x, {"c": "0", "h": "0"}).split("\n")
+            for i, l in enumerate(lines):
+                for lab in ("Finding:", "Findings:", "First frame:"):
+                    if not l.startswith(lab + " "):
+                        continue
+                    j = i + 1
+                    while j < len(lines) and lines[j].startswith(" " * (len(lab) + 1)) and \
+                            lines[j][len(lab) + 1] != " ":
+                        seen += 1
+                        j += 1
+                    # Then a field of its own, an item of the list, or the end.
+                    if j < len(lines) and lines[j] and \
+                            not re.match(r"[A-Z][A-Za-z ]*: |  [0-9]+\. ", lines[j]):
+                        bad.append(lines[j])
+    result(not bad and seen >= 2, "fields_indent",
+           f"{seen} indented continuation lines; at column 0: {bad}")
 
 
 def quoted_lines_whole():
@@ -798,7 +884,7 @@ def header_copy_named_by_tree_path():
     result(got == want, "header_copy_named_by_tree_path", f"got {got}\nwant {want}")
 
 
-for c in (one_report_per_defect, quoted_lines_whole, subject_folds, no_machine_paths,
+for c in (one_report_per_defect, one_report_per_fix, fields_indent, quoted_lines_whole, subject_folds, no_machine_paths,
           header_copy_named_by_tree_path):
     cases_of(c)
 sys.exit(1 if failed else 0)

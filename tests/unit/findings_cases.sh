@@ -67,26 +67,35 @@
 #     reason and its lines of output in its program's report's finding
 #     (the first program's, when two programs give the same report), or
 #     a finding named by what ended it (signal-11), never a bare "-"
-#  22 a use after free in the tsan column is named by the use, not by the
+#  22 by the memset() rule, a crash whose only report is UBSan's null
+#     pointer to glibc's nonnull memset() is no crash of the tree: neither
+#     a finding nor quoted among a report's other crashed cases
+#  23 a use after free in the tsan column is named by the use, not by the
 #     free (the tree's destroy() or libc's): the first RFC's in the slow
 #     path gets its init() row, however its free is named
-#  23 findings of one KUnit case and one fix are one report (linux-mm's
-#     seven findings five reports, the first RFC's seven one), named after
+#  24 findings of one KUnit case and one fix are one defect (linux-mm's
+#     seven findings five defects, the first RFC's seven one), named after
 #     the catalogue row's fix and case, listing every check that saw it,
 #     each check's command, and the KUnit case once
-#  24 a quoted line (a sanitizer's, the failing assertion) longer than 72
+#  25 defects whose fix is the same are one report, named after the fix
+#     (linux-mm's five defects two reports: swap-tolerances, four cases,
+#     five findings, one subject, each case's function and KUNIT_CASE()
+#     line once, a KUnit run per CPU count); a defect with no fix stays
+#     apart; a name taken already gets -2
+#  26 a wrapped Finding:/Findings: field continues indented past its label
+#  27 a quoted line (a sanitizer's, the failing assertion) longer than 72
 #     columns is whole on a line of its own; only our prose wraps
-#  25 a long Subject: folds as a mail header: continuation lines start
+#  28 a long Subject: folds as a mail header: continuation lines start
 #     with a space, and unfolded it is the subject again
-#  26 no path of the machine that ran it: the logs a report quotes are
+#  29 no path of the machine that ran it: the logs a report quotes are
 #     copied beside it (NAME.asan.log, NAME.asan-2.log) and named so; the
 #     KUnit block copies "$F"/NAME.kunit.c and says where F points; a
 #     sanitizer's command names a build in the top directory from there
-#  27 a sanitizer's frame in the build's copy of the tree's header (kinc,
+#  30 a sanitizer's frame in the build's copy of the tree's header (kinc,
 #     or the header store's khdr/SUM) names the header's path in the tree
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..27"
+echo "1..30"
 python3 -B "$root/tests/lib/findings_cases.py" "$root"

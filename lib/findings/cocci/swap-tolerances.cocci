@@ -1,3 +1,4 @@
+// Subject: the compare functions pass compare_delta() their tolerances swapped
 // compare_delta(delta, accuracy_neg, accuracy_pos) answers 0 for delta in
 // [-accuracy_neg, +accuracy_pos]. Every caller's delta is "v - approx"
 // (or a - b): the precise sum lies in [approx - over, approx + under],
