@@ -64,7 +64,7 @@ result $? "bad --findings: exit 2, one line" "rc=$rc: $(cat "$tmp/bad.out")"
 scripts/kernel-check --duration 0.2s --cpus 2 --unit test_hpcc_carry --jobs 2 \
 	--findings "$out" --git "$repo" "$base..HEAD" >"$tmp/series.out" 2>&1
 rc=$?
-f=$out/count-order-long-carry_batch_4g
+f=$out/count-order-long
 [ $rc = 1 ] && [ -f "$f.kunit.c" ] && [ -f "$f.txt" ]
 result $? "series: exit 1, carry_batch_4g's case and report written" \
 	"rc=$rc; $(ls "$out" 2>&1); $(tail -5 "$tmp/series.out")"
@@ -158,7 +158,7 @@ result $ok "the _extremes cases at 16 CPUs: fail on swapped tolerances, pass on 
 # left (the tree laid at the path where scripts/findings lays its copy,
 # so the fixed copy's asan re-run recompiles only the tree's object),
 # handed to scripts/findings as kernel-check hands it.
-ok=1 ub=count-order-long-carry_batch_4g
+ok=1 ub=count-order-long
 if [ -n "$kdir" ] && [ -d "$kdir/tree/lib" ]; then
 	cp "$repo/lib/percpu_counter_tree.c" "$kdir/tree/lib/"
 	cp "$repo/include/linux/percpu_counter_tree.h" "$kdir/tree/include/linux/"
