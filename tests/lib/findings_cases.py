@@ -573,10 +573,36 @@ result(names == ["ubsan-shift-out-of-bounds-crash-init", "asan-signal-11-crash--
        f"names {names}; missing: {miss}\n" + "\n".join(texts))
 # By the memset() rule, lifecycle_enomem's crash (UBSan's null pointer to
 # glibc's nonnull memset(), in its lines of output) is no crash of the
-# tree: not quoted among the program's other crashed cases, nor a finding.
+# tree: not quoted among the program's other crashed cases, nor a finding;
+# with no other crashed case of that program left, its output is no log
+# of the report (none written that the report does not name).
 memset = [w for w in ("lifecycle_enomem", "null pointer passed") if any(w in t for t in texts)]
-result(not memset and len(fs) == 2, "memset_crash_not_quoted",
-       f"quoted: {memset}; {len(fs)} findings\n" + "\n".join(texts))
+with tempfile.TemporaryDirectory() as d:
+    rec = os.path.join(d, "k.asan")
+    with open(rec, "w") as f:
+        f.write(UB.splitlines()[0] + "\n" +
+                UB.splitlines()[0].replace("test_hpcc_carry\tcarry_batch_4g",
+                                           "test_hpcc_lifecycle\tlifecycle_batch_validation") +
+                "\nafail\ttest_hpcc_lifecycle\tlifecycle_enomem\tcrash\t-\n")
+    os.makedirs(os.path.join(d, "k-asan"))
+    with open(os.path.join(d, "k-asan", "test_hpcc_lifecycle.out"), "w") as f:
+        f.write(LIFE)
+    with open(os.path.join(d, "k-asan", "test_hpcc_carry.report"), "w") as f:
+        f.write("# lib/percpu_counter_tree.c:214:34: runtime error: shift exponent -1\n")
+    tree = os.path.join(d, "tree")
+    empty_tree(tree)
+    one = fd.findings({"ufail": [], "stress": [], "builds": "yes"}, d + "/b", {"asan": rec})
+    unnamed = []
+    for f in one:
+        f.update(shape="long", row=None, kcpus="8", kfn="hpcc_test_x", kunit_ok=False,
+                 kunit_why="x")
+        t = fd.report({"tree": tree, "build": d + "/b", "name": "t", "commit": None,
+                       "out": d + "/out"}, {"builds": "yes"}, f, {"c": "0", "h": "0"})
+        unnamed += [n for n in fd.logs_text(f) if n not in t]
+        memset += [w for w in ("lifecycle_enomem", "null pointer passed") if w in t]
+result(not memset and len(fs) == 2 and len(one) == 1 and not unnamed, "memset_crash_not_quoted",
+       f"quoted: {memset}; {len(fs)}, {len(one)} findings; logs not named: {unnamed}\n" +
+       "\n".join(texts))
 
 # A use after free is named by the use, not the free: kernel-tsan puts the
 # plain access first, and the free (a plain write) may be the tree's own

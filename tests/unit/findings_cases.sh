@@ -69,7 +69,8 @@
 #     a finding named by what ended it (signal-11), never a bare "-"
 #  22 by the memset() rule, a crash whose only report is UBSan's null
 #     pointer to glibc's nonnull memset() is no crash of the tree: neither
-#     a finding nor quoted among a report's other crashed cases
+#     a finding nor quoted among a report's other crashed cases; a log the
+#     report no longer quotes (that program's output) is not written
 #  23 a use after free in the tsan column is named by the use, not by the
 #     free (the tree's destroy() or libc's): the first RFC's in the slow
 #     path gets its init() row, however its free is named
