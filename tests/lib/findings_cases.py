@@ -296,7 +296,7 @@ want = ["Subject: [hpcc-stress] percpu_counter_tree: data race in "
         "percpu_counter_tree_precise_sum() (ThreadSanitizer)", "First frame: data race in percpu_counter_tree_precise_sum "
         "(lib/percpu_counter_tree.c:182)", "WARNING: ThreadSanitizer: data race",
         "#0 percpu_counter_tree_precise_sum lib/percpu_counter_tree.c:182:9",
-        f"scripts/kernel-tsan {tree} {d}/b", "No KUnit case: no deterministic KUnit case: "
+        f"scripts/kernel-check --only tsan {tree}", "No KUnit case: no deterministic KUnit case: "
         "a data race", "No small fix"]
 result(all(w in flat for w in want) and listed == [name + ".tsan.log", name + ".txt"],
        "sanitizer_report_text",
@@ -410,7 +410,7 @@ with tempfile.TemporaryDirectory() as d:
 want = ["Subject: [hpcc-stress] percpu_counter_tree: a batch of 2^32 or more truncated by "
         "get_count_order() (UBSan: shift-out-of-bounds)",
         "Function: __percpu_counter_tree_init() at lib/percpu_counter_tree.c:2",
-        "scripts/kernel-san --kind full --unit test_hpcc_carry --out"]
+        "scripts/kernel-check --only asan --unit test_hpcc_carry"]
 unit = calls[0][calls[0].index("--unit") + 1] if calls and "--unit" in calls[0] else None
 result(all(w in flat for w in want) and unit == "test_hpcc_carry", "ubsan_report_and_rerun",
        "missing: " + "; ".join(w for w in want if w not in flat) + f"\nkernel-san --unit {unit}")
@@ -475,13 +475,43 @@ with tempfile.TemporaryDirectory() as d:
         f.update(shape="long", row=fd.match(rows, "long", f), kcpus="8", kfn="hpcc_test_x",
                  kunit_ok=False, kunit_why="x")
     unit.update(kunit_ok=True, ref="lib/hpcc")
-    want = {"ub": ["scripts/kernel-san", "--kind", "full", "--unit", "test_hpcc_carry",
-                   "--out", "asan.records", tree, build],
-            "race": ["scripts/kernel-tsan", tree, build],
-            "unit": ["scripts/kernel-check", "--unit", "test_hpcc_carry", tree]}
+    # A stress finding: its run's seed and CPU count, from the JSON report
+    # (a run a signal stopped: the line ./stress printed first).
+    os.makedirs(d + "/s")
+    with open(d + "/s/stress.json", "w") as f:
+        f.write(json.dumps({"runs": [{"scenario": "counter_storm", "verdict": "FAIL",
+                                      "seed": "123456789012345678", "cpus": 64,
+                                      "failures": [{"invariant": "compare",
+                                                    "class": "contract", "message": "x"}]}]}))
+    storm = fd.findings({"ufail": [], "stress": [{"scenario": "counter_storm",
+                                                  "verdict": "FAIL", "detail": "-"}]}, d + "/s")[0]
+    with open(d + "/s/stress.out", "w") as f:
+        f.write("stress: hpcc-stress 0.1 hpcc=/a b cpus=256 batch=32 seed=42 selectors=2\n")
+    os.unlink(d + "/s/stress.json")
+    abort = fd.findings({"ufail": [], "stress": [{"scenario": "counter_storm",
+                                                  "verdict": "FAIL",
+                                                  "detail": "killed by SIGABRT, crash"}]},
+                        d + "/s")[0]
+    adapt = fd.findings({"ufail": [{"prog": "test_hpcc_adapt", "case": "adapt_set",
+                                    "class": "wrong-answer", "fn": "init"}], "stress": []}, d)[0]
+    for f in (storm, abort, adapt):
+        f.update(shape="long", row=None, kcpus="8", kfn="hpcc_test_x", kunit_ok=False,
+                 kunit_why="x")
+    a["duration"] = "2s"
+    kc = ["scripts/kernel-check", "--only"]
+    want = {"ub": kc + ["asan", "--unit", "test_hpcc_carry", tree],
+            "race": kc + ["tsan", tree],
+            "unit": kc + ["unit", "--unit", "test_hpcc_carry", tree],
+            "storm": kc + ["stress", "--scenario", "counter_storm", "--seed",
+                           "123456789012345678", "--cpus", "64", "--duration", "2s", tree],
+            "abort": kc + ["stress", "--scenario", "counter_storm", "--seed", "42", "--cpus",
+                           "256", "--duration", "2s", tree],
+            "adapt": kc + ["unit", tree]}
     texts, bad = {}, []
-    for k, f in (("ub", ub), ("race", race), ("unit", unit)):
-        texts[k] = fd.report(a, {"builds": "yes"}, f, {"c": "0", "h": "0"})
+    for k, f in (("ub", ub), ("race", race), ("unit", unit), ("storm", storm), ("abort", abort),
+                 ("adapt", adapt)):
+        v = {"builds": "adapter" if k == "adapt" else "yes"}
+        texts[k] = fd.report(a, v, f, {"c": "0", "h": "0"})
         got, err = bash_argv("set -- " + block_after(texts[k], REPRO).lstrip())
         if got != want[k]:
             bad.append(f"{k}: bash read {got} {err}, want {want[k]}")
@@ -666,8 +696,8 @@ def one_report_per_defect():
             ("swap-tolerances-compare_pair_extremes", 1)]
     seen = ["1. unit test_hpcc_carry carry_batch_4g, class wrong-answer",
             "2. asan test_hpcc_carry carry_batch_4g, class crash, shift-out-of-bounds in "
-            "__percpu_counter_tree_init", "scripts/kernel-check --unit test_hpcc_carry",
-            "scripts/kernel-san --kind full --unit test_hpcc_carry"]
+            "__percpu_counter_tree_init", "scripts/kernel-check --only unit --unit test_hpcc_carry",
+            "scripts/kernel-check --only asan --unit test_hpcc_carry"]
     miss = [w for w in seen if w not in flat]
     once = text.count("static void hpcc_test_carry_batch_4g(")
     result(len(mm) == 7 and got == want and rgot == [("items-size-precedence-items_alloc", 7)] and
@@ -771,13 +801,14 @@ def no_machine_paths():
         ktext = fd.report(a, {"builds": "yes"}, unit, {"c": "0", "h": "0"})
         out = os.path.abspath(d + "/out")
         here = [x for x in (d + "/b-asan", out) if x in text + ktext]
-        # A build in the suite's top directory, where the command runs.
-        inroot = fd.repro(dict(a, build=os.path.join(fd.ROOT, "build", "kcheck", "t-1")),
-                          {"builds": "yes"}, {"tool": "asan", "sprog": "test_hpcc_set"})[-1]
+        # No build directory: kernel-check makes its own where it runs.
+        inroot = [w for w in fd.repro(a, {"builds": "yes"}, {"tool": "asan",
+                                                               "sprog": "test_hpcc_set"})
+                  if "kcheck" in w or w.startswith(d + "/b")]
     flat = " ".join(ktext.split())
     want = [name + ".asan.log", name + ".asan-2.log"]
     result(listed == sorted(want + [name + ".txt"]) and all(w in text for w in want) and
-           "heap-buffer-overflow" in log and not here and inroot == "build/kcheck/t-1" and
+           "heap-buffer-overflow" in log and not here and not inroot and
            'cp "$F"/carry_batch_4g.kunit.c' in ktext and
            "in a copy of the tree (F: this report's directory):" in flat and
            ': "${F:?the directory of this report and its .kunit.c}"' in ktext,

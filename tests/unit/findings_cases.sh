@@ -44,7 +44,7 @@
 #  15 the first RFC's ASan and TSan reports in add_slowpath get its init()
 #     row (the items_alloc case, items-size-precedence)
 #  16 a data race's report names the first frame, the sanitizer's first
-#     lines (copied beside it: NAME.tsan.log), kernel-tsan's command, and
+#     lines (copied beside it: NAME.tsan.log), kernel-check --only tsan, and
 #     says it has no deterministic KUnit case
 #  17 a fix of a sanitizer's finding is judged by that sanitizer again on
 #     the fixed copy: still reported, not cleared; clean, cleared; no
@@ -55,11 +55,13 @@
 #     pointer to glibc's nonnull memset() is none; the shift gets
 #     carry_batch_4g's row
 #  19 its report names UBSan and the kind, the function as the tree
-#     spells it, kernel-san --unit PROG; the fix's asan re-run is narrowed
+#     spells it, kernel-check --only asan --unit PROG; the fix's asan re-run is narrowed
 #     to the findings' programs (kernel-san --unit)
 #  20 on a tree whose path is over 100 characters and holds a space, each
 #     report's commands, pasted as they are, are the exact argv to bash
-#     (the KUnit block's cp and make too); every line is within 72
+#     (the KUnit block's cp and make too): kernel-check on the tree only,
+#     --only the column that saw it, its program, a stress finding's
+#     scenario, seed, CPUs and duration; every line is within 72
 #     columns but a Fixes: tag and a line of one word too long for any;
 #     the tree's path is whole; a tsan report names a static helper as
 #     the tree spells it (F set to where NAME.kunit.c is)
@@ -81,7 +83,7 @@
 #  26 no path of the machine that ran it: the logs a report quotes are
 #     copied beside it (NAME.asan.log, NAME.asan-2.log) and named so; the
 #     KUnit block copies "$F"/NAME.kunit.c and says where F points; a
-#     sanitizer's command names a build in the top directory from there
+#     sanitizer's command names no build directory
 #  27 a sanitizer's frame in the build's copy of the tree's header (kinc,
 #     or the header store's khdr/SUM) names the header's path in the tree
 # KTAP on stdout.
