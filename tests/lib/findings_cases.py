@@ -829,7 +829,56 @@ def header_copy_named_by_tree_path():
     result(got == want, "header_copy_named_by_tree_path", f"got {got}\nwant {want}")
 
 
+def kunit_line_as_printed():
+    """The failing line a report quotes ("at lib/tests/
+    percpu_counter_tree_kunit.c:N") is the line of NAME.kunit.c, the file
+    the report prints and tells the reader to copy in, not that of the
+    verification's file (another head, other cases)."""
+    def fake_kunit(tree, bdir, cpus, log, shape="long"):
+        with open(os.path.join(tree, fd.K_REL)) as f:
+            lines = f.read().splitlines()
+        res = {}
+        for kfn in ("hpcc_test_carry_batch_4g",):
+            n = next(i for i, l in enumerate(lines, 1)
+                     if "KUNIT_EXPECT_LE(test, precise - approx" in l)
+            res[kfn] = (False, [f"EXPECTATION FAILED at {fd.K_REL}:{n}",
+                                "Expected precise - approx <= (long)under, but"])
+        return res, ["KTAP version 1"]
+
+    def fake_fix(a, fixes, fs, allf, v, work, cases, others, rows):
+        return {"ok": True, "diff": "d\n", "why": "", "ran": "test_hpcc_carry",
+                "kunit": {c["kfn"]: True for c in cases}, "explained": []}
+    with tempfile.TemporaryDirectory() as d:
+        tree = os.path.join(d, "tree")
+        empty_tree(tree)
+        with open(os.path.join(d, "verdict"), "w") as f:
+            f.write("builds\tyes\nufail\ttest_hpcc_carry\tcarry_batch_4g\twrong-answer\tinit\n")
+        a = {"tree": tree, "verdict": os.path.join(d, "verdict"), "build": d + "/b",
+             "out": d + "/out", "name": "t", "kunitcpus": "8", "fixes": None, "commit": None,
+             "sha12": {"c": "0" * 12, "h": "0" * 12}, "asan": None, "tsan": None,
+             "duration": "2s", "cpus": None}
+        saved = (fd.run_kunit, fd.try_fix)
+        fd.run_kunit, fd.try_fix = fake_kunit, fake_fix
+        with open(os.devnull, "w") as null:
+            so, sys.stdout = sys.stdout, null
+            try:
+                fd.main_(a)
+            finally:
+                sys.stdout = so
+                fd.run_kunit, fd.try_fix = saved
+        name = "count-order-long-carry_batch_4g"
+        with open(os.path.join(d, "out", name + ".txt")) as f:
+            text = f.read()
+        with open(os.path.join(d, "out", name + ".kunit.c")) as f:
+            kunit = f.read().splitlines()
+    quoted = [int(l.rsplit(":", 1)[1]) for l in text.splitlines()
+              if "EXPECTATION FAILED at " + fd.K_REL + ":" in l]
+    want = [i for i, l in enumerate(kunit, 1) if "KUNIT_EXPECT_LE(test, precise - approx" in l]
+    result(quoted and quoted == want, "kunit_line_as_printed",
+           f"quoted {quoted}, the line in {name}.kunit.c {want}\n{text}")
+
+
 for c in (one_report_per_defect, quoted_lines_whole, subject_folds, no_machine_paths,
-          header_copy_named_by_tree_path):
+          header_copy_named_by_tree_path, kunit_line_as_printed):
     cases_of(c)
 sys.exit(1 if failed else 0)

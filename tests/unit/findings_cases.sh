@@ -86,9 +86,11 @@
 #     sanitizer's command names no build directory
 #  27 a sanitizer's frame in the build's copy of the tree's header (kinc,
 #     or the header store's khdr/SUM) names the header's path in the tree
+#  28 the failing line a report quotes is NAME.kunit.c's, the file it
+#     prints, not the verification file's (another head, other cases)
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..27"
+echo "1..28"
 python3 -B "$root/tests/lib/findings_cases.py" "$root"
