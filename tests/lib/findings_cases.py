@@ -121,7 +121,10 @@ else:
             p = real_run(["spatch", "--very-quiet", "--sp-file",
                           os.path.join(fd.LIB, "cocci", r["fix"] + ".cocci"),
                           os.path.join(d, fd.C_REL)], capture_output=True, text=True)
-            ok = "+\tcounter->items = kzalloc((counter->nr_items - 1) * sizeof(" in p.stdout
+            # Only the count's tokens change: the call keeps its line
+            # breaks, every line within checkpatch's 100 columns.
+            ok = "+\tcounter->items = kzalloc((counter->nr_items - 1) *\n" in p.stdout and \
+                fd.too_wide(p.stdout) is None
             diag = p.stdout + p.stderr
     result(ok, "rfc1_fix_parenthesises", diag)
     ok, diag = False, "no rfc1 row"
@@ -829,6 +832,32 @@ def header_copy_named_by_tree_path():
     result(got == want, "header_copy_named_by_tree_path", f"got {got}\nwant {want}")
 
 
+def fix_within_100_columns():
+    """A fix whose diff adds a line longer than checkpatch's 100 columns
+    (a tab to the next multiple of 8) is no fix to send: fixed_copy()
+    refuses it, saying why; one of 100 columns is kept."""
+    got = {}
+    for width in (101, 100):
+        line = "\t" + "x" * (width - 9) + ";"
+        fake = "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-\ty;\n+" + line + "\n"
+
+        def run(cmd, **kw):
+            return fd.subprocess.CompletedProcess(cmd, 0, fake if cmd[0] == "diff" else "", "")
+        with tempfile.TemporaryDirectory() as d:
+            tree = os.path.join(d, "tree")
+            empty_tree(tree)
+            saved = fd.subprocess.run
+            fd.subprocess.run = run
+            try:
+                got[width] = fd.fixed_copy({"tree": tree}, ["items-size-precedence"],
+                                           os.path.join(d, "copy"))
+            finally:
+                fd.subprocess.run = saved
+    refused, kept = got[101], got[100]
+    result(refused[0] is None and "adds a line of 101 columns" in (refused[1] or "") and
+           kept[0] and kept[1] is None, "fix_within_100_columns", f"got {got}")
+
+
 def kunit_line_as_printed():
     """The failing line a report quotes ("at lib/tests/
     percpu_counter_tree_kunit.c:N") is the line of NAME.kunit.c, the file
@@ -879,6 +908,6 @@ def kunit_line_as_printed():
 
 
 for c in (one_report_per_defect, quoted_lines_whole, subject_folds, no_machine_paths,
-          header_copy_named_by_tree_path, kunit_line_as_printed):
+          header_copy_named_by_tree_path, kunit_line_as_printed, fix_within_100_columns):
     cases_of(c)
 sys.exit(1 if failed else 0)

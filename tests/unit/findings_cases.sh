@@ -20,7 +20,8 @@
 #     items-size-precedence fix
 #   7 that case is written against the first RFC's init() (no gfp)
 #   8 the fix, by spatch on our rfc1 fixture with the same slip seeded,
-#     parenthesises the item count (no spatch: SKIP)
+#     parenthesises the item count, the call's line breaks kept, every
+#     line within 100 columns (no spatch: SKIP)
 #   9 and keeps at least one level: at one CPU the fixed size is no item,
 #     while approx_sum() and the slow path use one (no spatch: SKIP)
 #  10 a fixed copy's finding the tree did not show is explained (not new)
@@ -88,9 +89,11 @@
 #     or the header store's khdr/SUM) names the header's path in the tree
 #  28 the failing line a report quotes is NAME.kunit.c's, the file it
 #     prints, not the verification file's (another head, other cases)
+#  29 a fix whose diff adds a line over checkpatch's 100 columns is
+#     refused, saying its width; one of 100 is kept
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..28"
+echo "1..29"
 python3 -B "$root/tests/lib/findings_cases.py" "$root"
