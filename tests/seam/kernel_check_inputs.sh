@@ -21,9 +21,10 @@
 #  13   --known FILE that ./stress's reader refuses (a misspelt invariant,
 #       no such file) and --findings-out in a missing directory: exit 2,
 #       one line, nothing run (./stress --describe reads the known file)
-#  14   --only with a column that is none (foo), one named twice, and
+#  14   --only with a column that is none (foo, ''), one named twice, and
 #       --scenario with a scenario ./stress does not know: exit 2, one line,
-#       nothing on stdout (trees; a series refuses both as unknown options)
+#       nothing on stdout (trees; a series refuses both as unknown options;
+#       a refused tree, so that nothing is built)
 #  15   --only unit, --only tsan, --only asan,stress: the header and the row
 #       hold those columns only (a refused tree: nothing built)
 #  16   --json written as temp + rename: on a full file system (a 16 KiB
@@ -210,7 +211,10 @@ r=$?
 	grep -q '^kernel-check: --findings-out nosuchdir/f: cannot write there' err || ok=1
 result $ok known_files_checked_first
 
-# 14. --only and --scenario, checked before anything runs (trees only).
+# 14. --only and --scenario, checked before anything runs (trees only), on
+# a tree the judge refuses: an option let through is a quick exit 4.
+mv tree/lib/percpu_counter_tree.c regular.c
+ln -s "$PWD/outside.txt" tree/lib/percpu_counter_tree.c
 ok=0
 for case in "--only foo:^kernel-check: --only foo: no such column (one of: unit, stress, asan, tsan, sparse)$" \
 	    "--only unit,unit:^kernel-check: --only: a column named twice$" \
@@ -227,8 +231,6 @@ done
 result $ok only_and_scenario_checked_first
 
 # 15. --only: the columns it names, no other.
-mv tree/lib/percpu_counter_tree.c regular.c
-ln -s "$PWD/outside.txt" tree/lib/percpu_counter_tree.c
 ok=0
 for case in unit: tsan:tsan asan,stress:asan; do
 	want=" stress per scenario |"
