@@ -531,9 +531,13 @@ with tempfile.TemporaryDirectory() as d:
     wide = [l for t in texts.values() for l in too_wide(t)]
     whole = all(shlex.quote(tree) in t for t in texts.values())
     fnl = [l for l in texts["race"].splitlines() if l.startswith("Function:")]
-result(not bad and not wide and whole and fnl == ["Function: __percpu_counter_tree_init()"],
-       "report_commands_paste", "\n".join(bad) + f"\nwider than 72: {wide}\ntree path whole: "
-       f"{whole}; {fnl}\n" + "\n".join(texts.values()))
+    # An option and its value on one line: a break after "--seed" reads badly.
+    split = [l for t in texts.values() for l in block_after(t, REPRO).splitlines()
+             if l.endswith(" \\") and l[:-2].split()[-1].startswith("--")]
+result(not bad and not wide and whole and fnl == ["Function: __percpu_counter_tree_init()"] and
+       not split, "report_commands_paste", "\n".join(bad) + f"\nwider than 72: {wide}\n"
+       f"tree path whole: {whole}; {fnl}\noption cut from its value: {split}\n" +
+       "\n".join(texts.values()))
 
 # A crash of the asan column with no report of its own says what is known:
 # a case of a program that has a report gets its own reason and lines of
