@@ -122,7 +122,10 @@ else:
             p = real_run(["spatch", "--very-quiet", "--sp-file",
                           os.path.join(fd.LIB, "cocci", r["fix"] + ".cocci"),
                           os.path.join(d, fd.C_REL)], capture_output=True, text=True)
-            ok = "+\tcounter->items = kzalloc((counter->nr_items - 1) * sizeof(" in p.stdout
+            # Only the count's tokens change: the call keeps its line
+            # breaks, every line within checkpatch's 100 columns.
+            ok = "+\tcounter->items = kzalloc((counter->nr_items - 1) *\n" in p.stdout and \
+                fd.too_wide(p.stdout) is None
             diag = p.stdout + p.stderr
     result(ok, "rfc1_fix_parenthesises", diag)
     ok, diag = False, "no rfc1 row"
@@ -297,7 +300,7 @@ want = ["Subject: [hpcc-stress] percpu_counter_tree: data race in "
         "percpu_counter_tree_precise_sum() (ThreadSanitizer)", "First frame: data race in percpu_counter_tree_precise_sum "
         "(lib/percpu_counter_tree.c:182)", "WARNING: ThreadSanitizer: data race",
         "#0 percpu_counter_tree_precise_sum lib/percpu_counter_tree.c:182:9",
-        f"scripts/kernel-tsan {tree} {d}/b", "No KUnit case: no deterministic KUnit case: "
+        f"scripts/kernel-check --only tsan {tree}", "No KUnit case: no deterministic KUnit case: "
         "a data race", "No small fix"]
 result(all(w in flat for w in want) and listed == [name + ".tsan.log", name + ".txt"],
        "sanitizer_report_text",
@@ -411,7 +414,7 @@ with tempfile.TemporaryDirectory() as d:
 want = ["Subject: [hpcc-stress] percpu_counter_tree: a batch of 2^32 or more truncated by "
         "get_count_order() (UBSan: shift-out-of-bounds)",
         "Function: __percpu_counter_tree_init() at lib/percpu_counter_tree.c:2",
-        "scripts/kernel-san --kind full --unit test_hpcc_carry --out"]
+        "scripts/kernel-check --only asan --unit test_hpcc_carry"]
 unit = calls[0][calls[0].index("--unit") + 1] if calls and "--unit" in calls[0] else None
 result(all(w in flat for w in want) and unit == "test_hpcc_carry", "ubsan_report_and_rerun",
        "missing: " + "; ".join(w for w in want if w not in flat) + f"\nkernel-san --unit {unit}")
@@ -476,13 +479,43 @@ with tempfile.TemporaryDirectory() as d:
         f.update(shape="long", row=fd.match(rows, "long", f), kcpus="8", kfn="hpcc_test_x",
                  kunit_ok=False, kunit_why="x")
     unit.update(kunit_ok=True, ref="lib/hpcc")
-    want = {"ub": ["scripts/kernel-san", "--kind", "full", "--unit", "test_hpcc_carry",
-                   "--out", "asan.records", tree, build],
-            "race": ["scripts/kernel-tsan", tree, build],
-            "unit": ["scripts/kernel-check", "--unit", "test_hpcc_carry", tree]}
+    # A stress finding: its run's seed and CPU count, from the JSON report
+    # (a run a signal stopped: the line ./stress printed first).
+    os.makedirs(d + "/s")
+    with open(d + "/s/stress.json", "w") as f:
+        f.write(json.dumps({"runs": [{"scenario": "counter_storm", "verdict": "FAIL",
+                                      "seed": "123456789012345678", "cpus": 64,
+                                      "failures": [{"invariant": "compare",
+                                                    "class": "contract", "message": "x"}]}]}))
+    storm = fd.findings({"ufail": [], "stress": [{"scenario": "counter_storm",
+                                                  "verdict": "FAIL", "detail": "-"}]}, d + "/s")[0]
+    with open(d + "/s/stress.out", "w") as f:
+        f.write("stress: hpcc-stress 0.1 hpcc=/a b cpus=256 batch=32 seed=42 selectors=2\n")
+    os.unlink(d + "/s/stress.json")
+    abort = fd.findings({"ufail": [], "stress": [{"scenario": "counter_storm",
+                                                  "verdict": "FAIL",
+                                                  "detail": "killed by SIGABRT, crash"}]},
+                        d + "/s")[0]
+    adapt = fd.findings({"ufail": [{"prog": "test_hpcc_adapt", "case": "adapt_set",
+                                    "class": "wrong-answer", "fn": "init"}], "stress": []}, d)[0]
+    for f in (storm, abort, adapt):
+        f.update(shape="long", row=None, kcpus="8", kfn="hpcc_test_x", kunit_ok=False,
+                 kunit_why="x")
+    a["duration"] = "2s"
+    kc = ["scripts/kernel-check", "--only"]
+    want = {"ub": kc + ["asan", "--unit", "test_hpcc_carry", tree],
+            "race": kc + ["tsan", tree],
+            "unit": kc + ["unit", "--unit", "test_hpcc_carry", tree],
+            "storm": kc + ["stress", "--scenario", "counter_storm", "--seed",
+                           "123456789012345678", "--cpus", "64", "--duration", "2s", tree],
+            "abort": kc + ["stress", "--scenario", "counter_storm", "--seed", "42", "--cpus",
+                           "256", "--duration", "2s", tree],
+            "adapt": kc + ["unit", tree]}
     texts, bad = {}, []
-    for k, f in (("ub", ub), ("race", race), ("unit", unit)):
-        texts[k] = fd.report(a, {"builds": "yes"}, f, {"c": "0", "h": "0"})
+    for k, f in (("ub", ub), ("race", race), ("unit", unit), ("storm", storm), ("abort", abort),
+                 ("adapt", adapt)):
+        v = {"builds": "adapter" if k == "adapt" else "yes"}
+        texts[k] = fd.report(a, v, f, {"c": "0", "h": "0"})
         got, err = bash_argv("set -- " + block_after(texts[k], REPRO).lstrip())
         if got != want[k]:
             bad.append(f"{k}: bash read {got} {err}, want {want[k]}")
@@ -499,9 +532,13 @@ with tempfile.TemporaryDirectory() as d:
     wide = [l for t in texts.values() for l in too_wide(t)]
     whole = all(shlex.quote(tree) in t for t in texts.values())
     fnl = [l for l in texts["race"].splitlines() if l.startswith("Function:")]
-result(not bad and not wide and whole and fnl == ["Function: __percpu_counter_tree_init()"],
-       "report_commands_paste", "\n".join(bad) + f"\nwider than 72: {wide}\ntree path whole: "
-       f"{whole}; {fnl}\n" + "\n".join(texts.values()))
+    # An option and its value on one line: a break after "--seed" reads badly.
+    split = [l for t in texts.values() for l in block_after(t, REPRO).splitlines()
+             if l.endswith(" \\") and l[:-2].split()[-1].startswith("--")]
+result(not bad and not wide and whole and fnl == ["Function: __percpu_counter_tree_init()"] and
+       not split, "report_commands_paste", "\n".join(bad) + f"\nwider than 72: {wide}\n"
+       f"tree path whole: {whole}; {fnl}\noption cut from its value: {split}\n" +
+       "\n".join(texts.values()))
 
 # A crash of the asan column with no report of its own says what is known:
 # a case of a program that has a report gets its own reason and lines of
@@ -704,8 +741,8 @@ def one_report_per_defect():
             ("swap-tolerances-compare_pair_extremes", 1)]
     seen = ["1. unit test_hpcc_carry carry_batch_4g, class wrong-answer",
             "2. asan test_hpcc_carry carry_batch_4g, class crash, shift-out-of-bounds in "
-            "__percpu_counter_tree_init", "scripts/kernel-check --unit test_hpcc_carry",
-            "scripts/kernel-san --kind full --unit test_hpcc_carry"]
+            "__percpu_counter_tree_init", "scripts/kernel-check --only unit --unit test_hpcc_carry",
+            "scripts/kernel-check --only asan --unit test_hpcc_carry"]
     miss = [w for w in seen if w not in flat]
     once = text.count("static void hpcc_test_carry_batch_4g(")
     result(len(mm) == 7 and got == want and rgot == [("items-size-precedence-items_alloc", 7)] and
@@ -883,13 +920,14 @@ def no_machine_paths():
         ktext = fd.report(a, {"builds": "yes"}, unit, {"c": "0", "h": "0"})
         out = os.path.abspath(d + "/out")
         here = [x for x in (d + "/b-asan", out) if x in text + ktext]
-        # A build in the suite's top directory, where the command runs.
-        inroot = fd.repro(dict(a, build=os.path.join(fd.ROOT, "build", "kcheck", "t-1")),
-                          {"builds": "yes"}, {"tool": "asan", "sprog": "test_hpcc_set"})[-1]
+        # No build directory: kernel-check makes its own where it runs.
+        inroot = [w for w in fd.repro(a, {"builds": "yes"}, {"tool": "asan",
+                                                               "sprog": "test_hpcc_set"})
+                  if "kcheck" in w or w.startswith(d + "/b")]
     flat = " ".join(ktext.split())
     want = [name + ".asan.log", name + ".asan-2.log"]
     result(listed == sorted(want + [name + ".txt"]) and all(w in text for w in want) and
-           "heap-buffer-overflow" in log and not here and inroot == "build/kcheck/t-1" and
+           "heap-buffer-overflow" in log and not here and not inroot and
            'cp "$F"/carry_batch_4g.kunit.c' in ktext and
            "in a copy of the tree (F: this report's directory):" in flat and
            ': "${F:?the directory of this report and its .kunit.c}"' in ktext,
@@ -910,7 +948,83 @@ def header_copy_named_by_tree_path():
     result(got == want, "header_copy_named_by_tree_path", f"got {got}\nwant {want}")
 
 
-for c in (one_report_per_defect, one_report_per_fix, fields_indent, quoted_lines_whole, subject_folds, no_machine_paths,
-          header_copy_named_by_tree_path):
+def fix_within_100_columns():
+    """A fix whose diff adds a line longer than checkpatch's 100 columns
+    (a tab to the next multiple of 8) is no fix to send: fixed_copy()
+    refuses it, saying why; one of 100 columns is kept."""
+    got = {}
+    for width in (101, 100):
+        line = "\t" + "x" * (width - 9) + ";"
+        fake = "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-\ty;\n+" + line + "\n"
+
+        def run(cmd, **kw):
+            return fd.subprocess.CompletedProcess(cmd, 0, fake if cmd[0] == "diff" else "", "")
+        with tempfile.TemporaryDirectory() as d:
+            tree = os.path.join(d, "tree")
+            empty_tree(tree)
+            saved = fd.subprocess.run
+            fd.subprocess.run = run
+            try:
+                got[width] = fd.fixed_copy({"tree": tree}, ["items-size-precedence"],
+                                           os.path.join(d, "copy"))
+            finally:
+                fd.subprocess.run = saved
+    refused, kept = got[101], got[100]
+    result(refused[0] is None and "adds a line of 101 columns" in (refused[1] or "") and
+           kept[0] and kept[1] is None, "fix_within_100_columns", f"got {got}")
+
+
+def kunit_line_as_printed():
+    """The failing line a report quotes ("at lib/tests/
+    percpu_counter_tree_kunit.c:N") is the line of NAME.kunit.c, the file
+    the report prints and tells the reader to copy in, not that of the
+    verification's file (another head, other cases)."""
+    def fake_kunit(tree, bdir, cpus, log, shape="long"):
+        with open(os.path.join(tree, fd.K_REL)) as f:
+            lines = f.read().splitlines()
+        res = {}
+        for kfn in ("hpcc_test_carry_batch_4g",):
+            n = next(i for i, l in enumerate(lines, 1)
+                     if "KUNIT_EXPECT_LE(test, precise - approx" in l)
+            res[kfn] = (False, [f"EXPECTATION FAILED at {fd.K_REL}:{n}",
+                                "Expected precise - approx <= (long)under, but"])
+        return res, ["KTAP version 1"]
+
+    def fake_fix(a, fixes, fs, allf, v, work, cases, others, rows):
+        return {"ok": True, "diff": "d\n", "why": "", "ran": "test_hpcc_carry",
+                "kunit": {c["kfn"]: True for c in cases}, "explained": []}
+    with tempfile.TemporaryDirectory() as d:
+        tree = os.path.join(d, "tree")
+        empty_tree(tree)
+        with open(os.path.join(d, "verdict"), "w") as f:
+            f.write("builds\tyes\nufail\ttest_hpcc_carry\tcarry_batch_4g\twrong-answer\tinit\n")
+        a = {"tree": tree, "verdict": os.path.join(d, "verdict"), "build": d + "/b",
+             "out": d + "/out", "name": "t", "kunitcpus": "8", "fixes": None, "commit": None,
+             "sha12": {"c": "0" * 12, "h": "0" * 12}, "asan": None, "tsan": None,
+             "duration": "2s", "cpus": None}
+        saved = (fd.run_kunit, fd.try_fix)
+        fd.run_kunit, fd.try_fix = fake_kunit, fake_fix
+        with open(os.devnull, "w") as null:
+            so, sys.stdout = sys.stdout, null
+            try:
+                fd.main_(a)
+            finally:
+                sys.stdout = so
+                fd.run_kunit, fd.try_fix = saved
+        name = "count-order-long"
+        with open(os.path.join(d, "out", name + ".txt")) as f:
+            text = f.read()
+        with open(os.path.join(d, "out", name + ".kunit.c")) as f:
+            kunit = f.read().splitlines()
+    quoted = [int(l.rsplit(":", 1)[1]) for l in text.splitlines()
+              if "EXPECTATION FAILED at " + fd.K_REL + ":" in l]
+    want = [i for i, l in enumerate(kunit, 1) if "KUNIT_EXPECT_LE(test, precise - approx" in l]
+    result(quoted and quoted == want, "kunit_line_as_printed",
+           f"quoted {quoted}, the line in {name}.kunit.c {want}\n{text}")
+
+
+for c in (one_report_per_defect, one_report_per_fix, fields_indent, quoted_lines_whole, subject_folds,
+          no_machine_paths, header_copy_named_by_tree_path, kunit_line_as_printed,
+          fix_within_100_columns):
     cases_of(c)
 sys.exit(1 if failed else 0)

@@ -120,7 +120,7 @@ grep -q "^Fixes: $seed (\"percpu_counter_tree: carry bit from get_count_order()\
 grep -q '^Function: percpu_counter_tree_init()$' "$f.txt" || ok=1
 grep -q '^          at lib/percpu_counter_tree.c:[0-9]' "$f.txt" || ok=1
 grep -q 'Expected ' "$f.txt" || ok=1
-grep -q 'scripts/kernel-check --unit test_hpcc_carry ' "$f.txt" || ok=1
+grep -q 'scripts/kernel-check --only unit --unit test_hpcc_carry ' "$f.txt" || ok=1
 result $ok "the report: 72 columns, Fixes: the seeding commit, function, expected/got" \
 	"$long
 $(head -20 "$f.txt")"
@@ -174,7 +174,7 @@ if [ -n "$kdir" ] && [ -d "$kdir/tree/lib" ]; then
 		[[ $flat == *'(UBSan: shift-out-of-bounds)'* ]] &&
 		[[ $flat == *'runtime error: shift exponent -1 is'* ]] &&
 		[[ $flat == *'Function: percpu_counter_tree_init_many() at lib/percpu_counter_tree.c:'* ]] &&
-		[[ $flat == *'scripts/kernel-san --kind full --unit test_hpcc_lifecycle'* ]] &&
+		[[ $flat == *'scripts/kernel-check --only asan --unit test_hpcc_lifecycle'* ]] &&
 		[[ $flat == *'(test_hpcc_lifecycle, the asan column and ./stress)'* ]] &&
 		ok=0
 fi

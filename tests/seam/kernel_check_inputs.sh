@@ -21,7 +21,13 @@
 #  13   --known FILE that ./stress's reader refuses (a misspelt invariant,
 #       no such file) and --findings-out in a missing directory: exit 2,
 #       one line, nothing run (./stress --describe reads the known file)
-#  14   --json written as temp + rename: on a full file system (a 16 KiB
+#  14   --only with a column that is none (foo, ''), one named twice, and
+#       --scenario with a scenario ./stress does not know: exit 2, one line,
+#       nothing on stdout (trees; a series refuses both as unknown options;
+#       a refused tree, so that nothing is built)
+#  15   --only unit, --only tsan, --only asan,stress: the header and the row
+#       hold those columns only (a refused tree: nothing built)
+#  16   --json written as temp + rename: on a full file system (a 16 KiB
 #       tmpfs, when this user may mount one) one line, exit 3, no traceback,
 #       the old file kept whole, no temporary file left
 # No tree is built. KTAP on stdout.
@@ -31,7 +37,7 @@ kc=$root/scripts/kernel-check
 . "$root/tests/lib/sh/common.sh"
 test_begin
 echo "KTAP version 1"
-echo "1..14"
+echo "1..16"
 
 mkdir -p tree/lib tree/include/linux repo
 cp "$root/lib/hpcc/percpu_counter_tree.c" tree/lib/
@@ -205,10 +211,51 @@ r=$?
 	grep -q '^kernel-check: --findings-out nosuchdir/f: cannot write there' err || ok=1
 result $ok known_files_checked_first
 
-# 14. --json on a full file system: the writer kernel-series uses.
+# 14. --only and --scenario, checked before anything runs (trees only), on
+# a tree the judge refuses: an option let through is a quick exit 4.
+mv tree/lib/percpu_counter_tree.c regular.c
+ln -s "$PWD/outside.txt" tree/lib/percpu_counter_tree.c
+ok=0
+for case in "--only foo:^kernel-check: --only foo: no such column (one of: unit, stress, asan, tsan, sparse)$" \
+	    "--only unit,unit:^kernel-check: --only: a column named twice$" \
+	    "--only :^kernel-check: --only '': no such column" \
+	    "--scenario nope:^kernel-check: --scenario: unknown scenario 'nope'"; do
+	opt=${case%%:*} want=${case#*:}
+	timeout 120 "$kc" "${opt%% *}" "${opt#* }" tree >out 2>err
+	r=$?
+	if [ $r != 2 ] || [ -s out ] || [ "$(wc -l <err)" != 1 ] || ! grep -q -- "$want" err; then
+		echo "# $opt: exit $r, stdout $(head -c 200 out), stderr $(head -c 300 err)"
+		ok=1
+	fi
+done
+result $ok only_and_scenario_checked_first
+
+# 15. --only: the columns it names, no other.
+ok=0
+for case in unit: tsan:tsan asan,stress:asan; do
+	want=" stress per scenario |"
+	IFS=, read -r -a keep <<<"${case#*:}"
+	for t in "${keep[@]}"; do
+		[ "$t" = asan ] && want+=" asan pass/fail/skip |" || want+=" $t |"
+	done
+	timeout 120 "$kc" --only "${case%:*}" --duration 0.2s --cpus 2 tree >out 2>err
+	r=$?
+	head=$(sed -n 1p out) row=$(sed -n 3p out)
+	if [ $r != 4 ] || [ "${head%"$want"}" = "$head" ] ||
+	   [ "$(awk -F'|' '{ print NF }' <<<"$head")" != "$(awk -F'|' '{ print NF }' <<<"$row")" ] ||
+	   [ "$(awk -F'|' '{ print NF }' <<<"$head")" != $((8 + ${#keep[@]})) ]; then
+		echo "# --only ${case%:*}: exit $r: $(cat out err | head -c 600)"
+		ok=1
+	fi
+done
+rm tree/lib/percpu_counter_tree.c
+mv regular.c tree/lib/percpu_counter_tree.c
+result $ok only_columns
+
+# 16. --json on a full file system: the writer kernel-series uses.
 mkdir -p full
 if ! mount -t tmpfs -o size=16k tmpfs full 2>/dev/null; then
-	echo "ok 14 json_enospc_keeps_old_file # SKIP cannot mount a tmpfs here"
+	echo "ok 16 json_enospc_keeps_old_file # SKIP cannot mount a tmpfs here"
 	exit $((failed != 0))
 fi
 trap 'umount "$tmp/full" 2>/dev/null; rm -rf "$tmp"' EXIT

@@ -20,7 +20,8 @@
 #     items-size-precedence fix
 #   7 that case is written against the first RFC's init() (no gfp)
 #   8 the fix, by spatch on our rfc1 fixture with the same slip seeded,
-#     parenthesises the item count (no spatch: SKIP)
+#     parenthesises the item count, the call's line breaks kept, every
+#     line within 100 columns (no spatch: SKIP)
 #   9 and keeps at least one level: at one CPU the fixed size is no item,
 #     while approx_sum() and the slow path use one (no spatch: SKIP)
 #  10 a fixed copy's finding the tree did not show is explained (not new)
@@ -44,7 +45,7 @@
 #  15 the first RFC's ASan and TSan reports in add_slowpath get its init()
 #     row (the items_alloc case, items-size-precedence)
 #  16 a data race's report names the first frame, the sanitizer's first
-#     lines (copied beside it: NAME.tsan.log), kernel-tsan's command, and
+#     lines (copied beside it: NAME.tsan.log), kernel-check --only tsan, and
 #     says it has no deterministic KUnit case
 #  17 a fix of a sanitizer's finding is judged by that sanitizer again on
 #     the fixed copy: still reported, not cleared; clean, cleared; no
@@ -55,11 +56,13 @@
 #     pointer to glibc's nonnull memset() is none; the shift gets
 #     carry_batch_4g's row
 #  19 its report names UBSan and the kind, the function as the tree
-#     spells it, kernel-san --unit PROG; the fix's asan re-run is narrowed
+#     spells it, kernel-check --only asan --unit PROG; the fix's asan re-run is narrowed
 #     to the findings' programs (kernel-san --unit)
 #  20 on a tree whose path is over 100 characters and holds a space, each
 #     report's commands, pasted as they are, are the exact argv to bash
-#     (the KUnit block's cp and make too); every line is within 72
+#     (the KUnit block's cp and make too): kernel-check on the tree only,
+#     --only the column that saw it, its program, a stress finding's
+#     scenario, seed, CPUs and duration; every line is within 72
 #     columns but a Fixes: tag and a line of one word too long for any;
 #     the tree's path is whole; a tsan report names a static helper as
 #     the tree spells it (F set to where NAME.kunit.c is)
@@ -91,12 +94,16 @@
 #  29 no path of the machine that ran it: the logs a report quotes are
 #     copied beside it (NAME.asan.log, NAME.asan-2.log) and named so; the
 #     KUnit block copies "$F"/NAME.kunit.c and says where F points; a
-#     sanitizer's command names a build in the top directory from there
+#     sanitizer's command names no build directory
 #  30 a sanitizer's frame in the build's copy of the tree's header (kinc,
 #     or the header store's khdr/SUM) names the header's path in the tree
+#  31 the failing line a report quotes is NAME.kunit.c's, the file it
+#     prints, not the verification file's (another head, other cases)
+#  32 a fix whose diff adds a line over checkpatch's 100 columns is
+#     refused, saying its width; one of 100 is kept
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..30"
+echo "1..32"
 python3 -B "$root/tests/lib/findings_cases.py" "$root"

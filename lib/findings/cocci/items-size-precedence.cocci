@@ -1,7 +1,9 @@
 // init() allocates nr_cpus - 1 items but sizes them as
 // nr_cpus - 1 * sizeof(item): the product binds first. Below as many
 // CPUs as an item has bytes the size wraps and init() fails; above,
-// the array is too short. The count is parenthesised.
+// the array is too short. The count is parenthesised: only the tokens
+// of n - 1 are replaced, so that spatch keeps the line breaks of the
+// call (a whole size rewritten is printed on one line, past 100 columns).
 @@
 expression n, s, g;
 @@
@@ -9,8 +11,9 @@ percpu_counter_tree_init(...)
 {
 <...
   kzalloc(
-- n - 1 * s
-+ (n - 1) * s
+- n - 1
++ (n - 1)
+  * s
   , g)
 ...>
 }
