@@ -769,7 +769,8 @@ def one_report_per_fix():
         got = [(g["name"], len(g["members"]), len(g.get("parts") or [])) for g in gs]
         tree = os.path.join(d, "tree")
         empty_tree(tree)
-        a = {"tree": tree, "build": d + "/b", "name": "t", "commit": None, "out": d + "/out"}
+        a = {"tree": tree, "build": d + "/b", "name": "t", "commit": None, "out": d + "/out",
+             "duration": "2s", "cpus": None}
         text = fd.report(a, {"builds": "yes"}, gs[1], {"c": "0", "h": "0"})
         with tempfile.TemporaryDirectory() as e:
             rgot = [(g["name"], len(g["members"])) for g in fd.by_fix(fd.defects(
@@ -803,7 +804,8 @@ def fields_indent():
         ds = fd.defects(mm_findings(d))
         tree = os.path.join(d, "tree")
         empty_tree(tree)
-        a = {"tree": tree, "build": d + "/b", "name": "t", "commit": None, "out": d + "/out"}
+        a = {"tree": tree, "build": d + "/b", "name": "t", "commit": None, "out": d + "/out",
+             "duration": "2s", "cpus": None}
         bad, seen = [], 0
         for x in ds:
             x.update(kfn="hpcc_test_x", kcpus="8", kunit_ok=False, kunit_why="x")
