@@ -55,16 +55,43 @@ static pthread_once_t kc_exit_once = PTHREAD_ONCE_INIT;
 
 /*
  * A holder lends its vCPU no sooner than KC_QUANTUM_NS after taking it.
- * A waiter spins KC_SPIN_NS at a time (a holder that runs reaches a
+ * A waiter spins up to KC_SPIN_NS at a time (a holder that runs reaches a
  * preemption point well within that; a sleep and a wake-up cost more);
  * every sleep re-checks after KC_WAIT_NS at most.
+ *
+ * A spin only pays when the holder is on a host core. With more vCPU
+ * threads than cores (256 on 2) it mostly is not, and every spin runs
+ * out: the thread's spin (kc_spin_ns) halves each time its first spin of
+ * a wait ran out, down to KC_SPIN_MIN_NS (a few pauses: a holder that
+ * runs is still caught), and doubles back, up to KC_SPIN_NS, each time a
+ * spin took the vCPU. Only how long a waiter spins before it sleeps
+ * changes: what it waits for, and who may take the vCPU, do not.
+ * -DKC_HANDOFF_OLD keeps the fixed spin.
  */
 #define KC_QUANTUM_NS	100000LL
 #define KC_SPIN_NS	5000LL
+#define KC_SPIN_MIN_NS	250LL
 #define KC_WAIT_NS	50000000LL
 #define KC_WAIT_WARN_S	30
 
 static __thread unsigned int kc_lend_polls;
+static __thread long long kc_spin_ns = KC_SPIN_NS;
+
+/* The waiter's first spin took the vCPU (@won) or ran out. */
+static void kc_spin_learn(bool won)
+{
+#ifndef KC_HANDOFF_OLD
+	if (won)
+		kc_spin_ns = kc_spin_ns * 2 < KC_SPIN_NS ? kc_spin_ns * 2 : KC_SPIN_NS;
+	else
+		kc_spin_ns = kc_spin_ns / 2 > KC_SPIN_MIN_NS ? kc_spin_ns / 2 : KC_SPIN_MIN_NS;
+#endif
+}
+
+long long kc_cpu_spin_ns(void)
+{
+	return kc_spin_ns;
+}
 
 static long long kc_now_ns(void)
 {
@@ -201,18 +228,26 @@ static void vcpu_wake(struct kc_vcpu *v)
 /*
  * Take @cpu, waiting for its holder to lend it. The holder gives it back
  * when it migrates, parks or exits, and lends it at its first preemption
- * point after its quantum (lend_at). Spin a few microseconds (most holds
- * by a migrating thread are that short), sleep through the rest of the
- * holder's quantum, spin again, then sleep until a give wakes us.
+ * point after its quantum (lend_at). Spin a few microseconds at most
+ * (most holds by a migrating thread are that short; kc_spin_ns), sleep
+ * through the rest of the holder's quantum, spin again, then sleep until
+ * a give wakes us.
  */
 static struct kc_ratelimit wait_lines;
+
+/* The clock is read every KC_SPIN_CHECK + 1 pauses of a spin. */
+#ifdef KC_HANDOFF_OLD
+#define KC_SPIN_CHECK	31U
+#else
+#define KC_SPIN_CHECK	3U
+#endif
 
 static void vcpu_take(unsigned int cpu)
 {
 	struct kc_vcpu *v;
 	unsigned int me = kc_self(), o, n = 0, offer = 0;
 	long long t0, now, spin_until, left;
-	bool warned = false, slept_quantum = false;
+	bool warned = false, slept_quantum = false, slept = false;
 
 	if (cpu >= NR_CPUS)
 		kc_bad_cpu(cpu);
@@ -228,14 +263,17 @@ static void vcpu_take(unsigned int cpu)
 	atomic_fetch_add_explicit(&v->waiters, 1, memory_order_seq_cst);
 	atomic_fetch_or_explicit(&v->attn, KC_ATTN_WANT, memory_order_relaxed);
 	t0 = now = kc_now_ns();
-	spin_until = t0 + KC_SPIN_NS;
+	spin_until = t0 + kc_spin_ns;
 	while (!vcpu_try(v, me)) {
 		o = atomic_load_explicit(&v->owner, memory_order_relaxed);
 		if (!o || ((o & KC_LENT) && (o & ~KC_LENT) != me))
 			continue;
 		ck_pr_stall();
-		if (++n & 31 || (now = kc_now_ns()) < spin_until)
+		if (++n & KC_SPIN_CHECK || (now = kc_now_ns()) < spin_until)
 			continue;
+		if (!slept)
+			kc_spin_learn(false);
+		slept = true;
 		left = atomic_load_explicit(&v->lend_at, memory_order_relaxed) - now;
 		if (!slept_quantum && left > 0) {
 			vcpu_sleep(v, o, left);
@@ -244,7 +282,7 @@ static void vcpu_take(unsigned int cpu)
 			vcpu_sleep(v, o, KC_WAIT_NS);
 		}
 		now = kc_now_ns();
-		spin_until = now + KC_SPIN_NS;
+		spin_until = now + kc_spin_ns;
 		if (!warned && now - t0 >= KC_WAIT_WARN_S * 1000000000LL) {
 			/* Every waiter of a starved host says it: one line a second, with a count. */
 			long held = kc_ratelimit(&wait_lines, now, 1000000000LL);
@@ -260,6 +298,8 @@ static void vcpu_take(unsigned int cpu)
 			warned = true;
 		}
 	}
+	if (!slept)
+		kc_spin_learn(true);
 	if (offer)	/* not taken up: no holder may move there later */
 		atomic_compare_exchange_strong_explicit(&v->swap_to, &offer, 0,
 							memory_order_relaxed,

@@ -137,8 +137,81 @@ static void swap_mark_follows_the_vcpu(struct kt *t)
 		  atomic_load(&wake_stale), atomic_load(&stale_mark), atomic_load(&stale_owner));
 }
 
+/*
+ * The waiter's spin adapts: a holder that sits on its vCPU until the
+ * waiter sleeps (a holder not on a core) makes every first spin run out,
+ * and each such wait halves the spin down to its floor.
+ */
+#define SIT_ROUNDS	10U
+
+static _Atomic unsigned int sitter_held, sitter_go;
+
+/* Holds vCPU 2 each round until a waiter sleeps on it, then gives it. */
+static void *sitter(void *arg)
+{
+	unsigned int r;
+	unsigned long i;
+
+	for (r = 1; r <= SIT_ROUNDS; r++) {
+		kc_set_cpu(2);
+		kc_cpu_hold();
+		atomic_store(&sitter_held, r);
+		for (i = 0; i < WAIT_YIELDS && !atomic_load(&kc_vcpus[2].sleepers); i++)
+			sched_yield();
+		kc_cpu_unhold();
+		for (i = 0; i < WAIT_YIELDS && atomic_load(&sitter_go) != r; i++)
+			sched_yield();
+	}
+	return NULL;
+}
+
+static unsigned int sit_round;
+
+static bool sitting(void)
+{
+	return atomic_load(&sitter_held) == sit_round;
+}
+
+static void spin_halves_while_the_holder_sits(struct kt *t)
+{
+	long long before, after, first;
+	pthread_t th;
+
+	if (!kt_hpcc_setup(t, NCPUS))
+		return;
+	if (kc_pcpu_ops != KC_PCPU_OWNED) {
+		kt_skip(t, "the atomic model holds no vCPU");
+		return;
+	}
+	first = kc_cpu_spin_ns();
+	KT_ASSERT(t, !pthread_create(&th, NULL, sitter, NULL), "thread");
+	for (sit_round = 1; sit_round <= SIT_ROUNDS; sit_round++) {
+		if (!wait_for("held vCPU 2", sitting, t))
+			break;
+		before = kc_cpu_spin_ns();
+		/* An operation as CPU 2 by a thread that holds nothing: a take. */
+		kc_set_cpu(2);
+		KT_EXPECT(t, kc_pcpu_op_begin(2), "owned model: the operation takes vCPU 2");
+		kc_pcpu_op_end(2);
+		after = kc_cpu_spin_ns();
+		atomic_store(&sitter_go, sit_round);
+		KT_EXPECT(t, after == before / 2 || (after < before && after > before / 2) ||
+			  (after == before && after < first),
+			  "round %u: spin %lld ns after a wait whose spin ran out, %lld before",
+			  sit_round, after, before);
+	}
+	pthread_join(th, NULL);
+	after = kc_cpu_spin_ns();
+	KT_EXPECT(t, after > 0 && after <= first / 16,
+		  "after %u waits that slept the spin is %lld ns (first %lld)",
+		  SIT_ROUNDS, after, first);
+	kt_diag(t, "spin %lld ns at first, %lld after %u waits that slept", first, after,
+		SIT_ROUNDS);
+}
+
 static const struct kt_case cases[] = {
 	KT_CASE(swap_mark_follows_the_vcpu),
+	KT_CASE(spin_halves_while_the_holder_sits),
 };
 
 KT_MAIN("kcompat_swap", cases)

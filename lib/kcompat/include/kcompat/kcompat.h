@@ -143,6 +143,12 @@ static inline void kc_cpu_preempt(void)
 unsigned int kc_cpu_holder(unsigned int cpu);
 
 /* Slow paths of this_cpu_*() (linux/percpu.h). */
+/*
+ * How long the calling thread now spins for a held vCPU before it sleeps
+ * (ns): halved when its last wait's first spin ran out, doubled back when
+ * a spin took the vCPU (lib/kcompat/cpu.c).
+ */
+long long kc_cpu_spin_ns(void);
 bool kc_pcpu_op_begin(unsigned int cpu);
 void kc_pcpu_op_end(unsigned int cpu);
 void kc_pcpu_attention(void) __attribute__((cold, noinline));
