@@ -131,17 +131,23 @@ else:
     ok, diag = False, "no rfc1 row"
     with tempfile.TemporaryDirectory() as d:
         if r:
-            c = os.path.join(d, "init.c")
-            with open(c, "w") as f:
+            # Through fixed_copy(), as a report's diff is made: spatch
+            # prints the GNU conditional "? : 1", the diff has it in
+            # kernel style, "?: 1"; the tree's own "? :" is kept.
+            tree = os.path.join(d, "tree")
+            empty_tree(tree)
+            with open(os.path.join(tree, fd.C_REL), "w") as f:
                 f.write("int percpu_counter_tree_init(struct percpu_counter_tree *counter)\n"
                         "{\n\tcounter->nr_levels = get_count_order(nr_cpu_ids);\n"
-                        "\tcounter->nr_cpus = 1UL << counter->nr_levels;\n\treturn 0;\n}\n")
-            p = real_run(["spatch", "--very-quiet", "--sp-file",
-                          os.path.join(fd.LIB, "cocci", r["fix"] + ".cocci"), c],
-                         capture_output=True, text=True)
-            ok = "+\tcounter->nr_levels = get_count_order(nr_cpu_ids) ? : 1;" in p.stdout and \
-                not p.stderr
-            diag = p.stdout + p.stderr
+                        "\tcounter->nr_cpus = 1UL << counter->nr_levels;\n"
+                        "\treturn counter->nr_cpus ? : 1;\n}\n")
+            diff, why = fd.fixed_copy({"tree": tree}, [r["fix"]], os.path.join(d, "copy"))
+            ok = diff is not None and \
+                "+\tcounter->nr_levels = get_count_order(nr_cpu_ids) ?: 1;\n" in diff and \
+                not any(l.startswith("+") and "? :" in l for l in diff.splitlines())
+            with open(os.path.join(d, "copy", fd.C_REL)) as f:
+                ok = ok and "\treturn counter->nr_cpus ? : 1;\n" in f.read()
+            diag = f"{diff}{why or ''}"
     result(ok, "rfc1_fix_one_cpu_level", diag)
 
 

@@ -23,7 +23,9 @@
 #     parenthesises the item count, the call's line breaks kept, every
 #     line within 100 columns (no spatch: SKIP)
 #   9 and keeps at least one level: at one CPU the fixed size is no item,
-#     while approx_sum() and the slow path use one (no spatch: SKIP)
+#     while approx_sum() and the slow path use one; the report's diff
+#     writes spatch's GNU conditional "? : 1" as kernel style does,
+#     "?: 1", and leaves the tree's own lines as they are (no spatch: SKIP)
 #  10 a fixed copy's finding the tree did not show is explained (not new)
 #     when its catalogue row's fix is another fix of the tree (the RFC's
 #     counter_storm naming the other wrong function); new when no other
