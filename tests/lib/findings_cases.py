@@ -862,6 +862,32 @@ def quoted_lines_whole():
            f"whole {whole}; prose past 72: {prose}\n{text}")
 
 
+def series_lines_whole():
+    """The fixed copy's series, as kernel-check prints it, is quoted: a
+    line past 72 columns (a long tree name) is whole, never cut inside a
+    word with a backslash."""
+    name = "intel-lab-lkp-linux-05880dc4"
+    with tempfile.TemporaryDirectory() as d:
+        tree = os.path.join(d, "tree")
+        empty_tree(tree)
+        f = fd.findings({"ufail": [{"prog": "test_hpcc_adapt",
+                                    "case": "adapt_precise_compare_value",
+                                    "class": "wrong-answer",
+                                    "fn": "precise_compare_value"}], "stress": []},
+                        d + "/b")[0]
+        f.update(shape="rfc", row=fd.match(rows, "rfc", f),
+                 kfn="hpcc_test_x", kcpus="8", kunit_ok=False, kunit_why="x",
+                 fixres={"ok": True, "ran": "the adapter's cases", "explained": []})
+        f["name"] = f["row"]["fix"]
+        a = {"tree": tree, "build": d + "/b", "name": name, "commit": None,
+             "out": d + "/out"}
+        text = fd.report(a, {"builds": "adapter"}, f, {"c": "0", "h": "0"})
+    line = f"    1 {name}: adapt_precise_compare_value FAIL (wrong-answer)"
+    result(line in text.splitlines() and len(line) > fd.WIDTH and
+           not any(l.endswith("\\") for l in text.splitlines()), "series_lines_whole",
+           f"want whole: {line}\n{text}")
+
+
 def subject_folds():
     """A long Subject: folds as a mail header: each continuation line
     starts with a space or a tab, and unfolded it is the subject again."""
@@ -1031,7 +1057,8 @@ def kunit_line_as_printed():
            f"quoted {quoted}, the line in {name}.kunit.c {want}\n{text}")
 
 
-for c in (one_report_per_defect, one_report_per_fix, fields_indent, quoted_lines_whole, subject_folds,
+for c in (one_report_per_defect, one_report_per_fix, fields_indent, quoted_lines_whole,
+          series_lines_whole, subject_folds,
           no_machine_paths, header_copy_named_by_tree_path, kunit_line_as_printed,
           fix_within_100_columns):
     cases_of(c)
