@@ -888,6 +888,36 @@ def series_lines_whole():
            f"want whole: {line}\n{text}")
 
 
+def precise_compare_fix_keeps_header():
+    """precise-compare-sign rewrites the .c's "a > b" test of the -1
+    answer, not the header's right !CONFIG_SMP one: spatch's isomorphism
+    takes "count_a < count_b" for "count_b > count_a" (no spatch: SKIP)."""
+    global n
+    if not shutil.which("spatch"):
+        n += 1
+        print(f"ok {n} precise_compare_fix_keeps_header # SKIP spatch not installed")
+        return
+    head = ("int percpu_counter_tree_precise_compare(struct percpu_counter_tree *a, "
+            "struct percpu_counter_tree *b)\n{\n\tint count_a = sum(a), count_b = sum(b);\n\n")
+    c = head + ("\tif (count_a > count_b)\n\t\treturn -1;\n"
+                "\tif (count_a > count_b)\n\t\treturn 1;\n\treturn 0;\n}\n")
+    h = "static inline\n" + head + ("\tif (count_a == count_b)\n\t\treturn 0;\n"
+                                    "\tif (count_a < count_b)\n\t\treturn -1;\n"
+                                    "\treturn 1;\n}\n")
+    with tempfile.TemporaryDirectory() as d:
+        tree = os.path.join(d, "tree")
+        empty_tree(tree)
+        for rel, text in ((fd.C_REL, c), (fd.H_REL, h)):
+            with open(os.path.join(tree, rel), "w") as f:
+                f.write(text)
+        diff, why = fd.fixed_copy({"tree": tree}, ["precise-compare-sign"],
+                                  os.path.join(d, "copy"))
+    added = [l for l in (diff or "").splitlines() if l.startswith("+") and
+             not l.startswith("+++")]
+    result(added == ["+\tif (count_a < count_b)"] and fd.H_REL not in (diff or ""),
+           "precise_compare_fix_keeps_header", f"{diff}{why or ''}")
+
+
 def subject_folds():
     """A long Subject: folds as a mail header: each continuation line
     starts with a space or a tab, and unfolded it is the subject again."""
@@ -1058,7 +1088,7 @@ def kunit_line_as_printed():
 
 
 for c in (one_report_per_defect, one_report_per_fix, fields_indent, quoted_lines_whole,
-          series_lines_whole, subject_folds,
+          series_lines_whole, precise_compare_fix_keeps_header, subject_folds,
           no_machine_paths, header_copy_named_by_tree_path, kunit_line_as_printed,
           fix_within_100_columns):
     cases_of(c)
