@@ -896,6 +896,8 @@ def precise_compare_fix_keeps_header():
     if not shutil.which("spatch"):
         n += 1
         print(f"ok {n} precise_compare_fix_keeps_header # SKIP spatch not installed")
+        n += 1
+        print(f"ok {n} fix_hunks_name_function # SKIP spatch not installed")
         return
     head = ("int percpu_counter_tree_precise_compare(struct percpu_counter_tree *a, "
             "struct percpu_counter_tree *b)\n{\n\tint count_a = sum(a), count_b = sum(b);\n\n")
@@ -916,6 +918,12 @@ def precise_compare_fix_keeps_header():
              not l.startswith("+++")]
     result(added == ["+\tif (count_a < count_b)"] and fd.H_REL not in (diff or ""),
            "precise_compare_fix_keeps_header", f"{diff}{why or ''}")
+    # As "diff -up" writes a kernel patch: each hunk names its function.
+    hunks = [l for l in (diff or "").splitlines() if l.startswith("@@")]
+    # (GNU diff keeps the function's first 40 characters.)
+    result(hunks and all(l.endswith("@@ int percpu_counter_tree_precise_compare(")
+                         for l in hunks),
+           "fix_hunks_name_function", f"{diff}{why or ''}")
 
 
 def subject_folds():

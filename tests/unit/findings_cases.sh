@@ -97,21 +97,23 @@
 #  29 precise-compare-sign rewrites the .c's wrong test only, not the
 #     header's right !CONFIG_SMP one, which spatch's gtr_lss
 #     isomorphism would match (no spatch: SKIP)
-#  30 a long Subject: folds as a mail header: continuation lines start
+#  30 the fix's diff is made as diff -up makes a kernel patch: each
+#     hunk names its function (no spatch: SKIP)
+#  31 a long Subject: folds as a mail header: continuation lines start
 #     with a space, and unfolded it is the subject again
-#  31 no path of the machine that ran it: the logs a report quotes are
+#  32 no path of the machine that ran it: the logs a report quotes are
 #     copied beside it (NAME.asan.log, NAME.asan-2.log) and named so; the
 #     KUnit block copies "$F"/NAME.kunit.c and says where F points; a
 #     sanitizer's command names no build directory
-#  32 a sanitizer's frame in the build's copy of the tree's header (kinc,
+#  33 a sanitizer's frame in the build's copy of the tree's header (kinc,
 #     or the header store's khdr/SUM) names the header's path in the tree
-#  33 the failing line a report quotes is NAME.kunit.c's, the file it
+#  34 the failing line a report quotes is NAME.kunit.c's, the file it
 #     prints, not the verification file's (another head, other cases)
-#  34 a fix whose diff adds a line over checkpatch's 100 columns is
+#  35 a fix whose diff adds a line over checkpatch's 100 columns is
 #     refused, saying its width; one of 100 is kept
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..34"
+echo "1..35"
 python3 -B "$root/tests/lib/findings_cases.py" "$root"
