@@ -131,17 +131,23 @@ else:
     ok, diag = False, "no rfc1 row"
     with tempfile.TemporaryDirectory() as d:
         if r:
-            c = os.path.join(d, "init.c")
-            with open(c, "w") as f:
+            # Through fixed_copy(), as a report's diff is made: spatch
+            # prints the GNU conditional "? : 1", the diff has it in
+            # kernel style, "?: 1"; the tree's own "? :" is kept.
+            tree = os.path.join(d, "tree")
+            empty_tree(tree)
+            with open(os.path.join(tree, fd.C_REL), "w") as f:
                 f.write("int percpu_counter_tree_init(struct percpu_counter_tree *counter)\n"
                         "{\n\tcounter->nr_levels = get_count_order(nr_cpu_ids);\n"
-                        "\tcounter->nr_cpus = 1UL << counter->nr_levels;\n\treturn 0;\n}\n")
-            p = real_run(["spatch", "--very-quiet", "--sp-file",
-                          os.path.join(fd.LIB, "cocci", r["fix"] + ".cocci"), c],
-                         capture_output=True, text=True)
-            ok = "+\tcounter->nr_levels = get_count_order(nr_cpu_ids) ? : 1;" in p.stdout and \
-                not p.stderr
-            diag = p.stdout + p.stderr
+                        "\tcounter->nr_cpus = 1UL << counter->nr_levels;\n"
+                        "\treturn counter->nr_cpus ? : 1;\n}\n")
+            diff, why = fd.fixed_copy({"tree": tree}, [r["fix"]], os.path.join(d, "copy"))
+            ok = diff is not None and \
+                "+\tcounter->nr_levels = get_count_order(nr_cpu_ids) ?: 1;\n" in diff and \
+                not any(l.startswith("+") and "? :" in l for l in diff.splitlines())
+            with open(os.path.join(d, "copy", fd.C_REL)) as f:
+                ok = ok and "\treturn counter->nr_cpus ? : 1;\n" in f.read()
+            diag = f"{diff}{why or ''}"
     result(ok, "rfc1_fix_one_cpu_level", diag)
 
 
@@ -856,6 +862,70 @@ def quoted_lines_whole():
            f"whole {whole}; prose past 72: {prose}\n{text}")
 
 
+def series_lines_whole():
+    """The fixed copy's series, as kernel-check prints it, is quoted: a
+    line past 72 columns (a long tree name) is whole, never cut inside a
+    word with a backslash."""
+    name = "intel-lab-lkp-linux-05880dc4"
+    with tempfile.TemporaryDirectory() as d:
+        tree = os.path.join(d, "tree")
+        empty_tree(tree)
+        f = fd.findings({"ufail": [{"prog": "test_hpcc_adapt",
+                                    "case": "adapt_precise_compare_value",
+                                    "class": "wrong-answer",
+                                    "fn": "precise_compare_value"}], "stress": []},
+                        d + "/b")[0]
+        f.update(shape="rfc", row=fd.match(rows, "rfc", f),
+                 kfn="hpcc_test_x", kcpus="8", kunit_ok=False, kunit_why="x",
+                 fixres={"ok": True, "ran": "the adapter's cases", "explained": []})
+        f["name"] = f["row"]["fix"]
+        a = {"tree": tree, "build": d + "/b", "name": name, "commit": None,
+             "out": d + "/out"}
+        text = fd.report(a, {"builds": "adapter"}, f, {"c": "0", "h": "0"})
+    line = f"    1 {name}: adapt_precise_compare_value FAIL (wrong-answer)"
+    result(line in text.splitlines() and len(line) > fd.WIDTH and
+           not any(l.endswith("\\") for l in text.splitlines()), "series_lines_whole",
+           f"want whole: {line}\n{text}")
+
+
+def precise_compare_fix_keeps_header():
+    """precise-compare-sign rewrites the .c's "a > b" test of the -1
+    answer, not the header's right !CONFIG_SMP one: spatch's isomorphism
+    takes "count_a < count_b" for "count_b > count_a" (no spatch: SKIP)."""
+    global n
+    if not shutil.which("spatch"):
+        n += 1
+        print(f"ok {n} precise_compare_fix_keeps_header # SKIP spatch not installed")
+        n += 1
+        print(f"ok {n} fix_hunks_name_function # SKIP spatch not installed")
+        return
+    head = ("int percpu_counter_tree_precise_compare(struct percpu_counter_tree *a, "
+            "struct percpu_counter_tree *b)\n{\n\tint count_a = sum(a), count_b = sum(b);\n\n")
+    c = head + ("\tif (count_a > count_b)\n\t\treturn -1;\n"
+                "\tif (count_a > count_b)\n\t\treturn 1;\n\treturn 0;\n}\n")
+    h = "static inline\n" + head + ("\tif (count_a == count_b)\n\t\treturn 0;\n"
+                                    "\tif (count_a < count_b)\n\t\treturn -1;\n"
+                                    "\treturn 1;\n}\n")
+    with tempfile.TemporaryDirectory() as d:
+        tree = os.path.join(d, "tree")
+        empty_tree(tree)
+        for rel, text in ((fd.C_REL, c), (fd.H_REL, h)):
+            with open(os.path.join(tree, rel), "w") as f:
+                f.write(text)
+        diff, why = fd.fixed_copy({"tree": tree}, ["precise-compare-sign"],
+                                  os.path.join(d, "copy"))
+    added = [l for l in (diff or "").splitlines() if l.startswith("+") and
+             not l.startswith("+++")]
+    result(added == ["+\tif (count_a < count_b)"] and fd.H_REL not in (diff or ""),
+           "precise_compare_fix_keeps_header", f"{diff}{why or ''}")
+    # As "diff -up" writes a kernel patch: each hunk names its function.
+    hunks = [l for l in (diff or "").splitlines() if l.startswith("@@")]
+    # (GNU diff keeps the function's first 40 characters.)
+    result(hunks and all(l.endswith("@@ int percpu_counter_tree_precise_compare(")
+                         for l in hunks),
+           "fix_hunks_name_function", f"{diff}{why or ''}")
+
+
 def subject_folds():
     """A long Subject: folds as a mail header: each continuation line
     starts with a space or a tab, and unfolded it is the subject again."""
@@ -1025,7 +1095,8 @@ def kunit_line_as_printed():
            f"quoted {quoted}, the line in {name}.kunit.c {want}\n{text}")
 
 
-for c in (one_report_per_defect, one_report_per_fix, fields_indent, quoted_lines_whole, subject_folds,
+for c in (one_report_per_defect, one_report_per_fix, fields_indent, quoted_lines_whole,
+          series_lines_whole, precise_compare_fix_keeps_header, subject_folds,
           no_machine_paths, header_copy_named_by_tree_path, kunit_line_as_printed,
           fix_within_100_columns):
     cases_of(c)

@@ -23,7 +23,9 @@
 #     parenthesises the item count, the call's line breaks kept, every
 #     line within 100 columns (no spatch: SKIP)
 #   9 and keeps at least one level: at one CPU the fixed size is no item,
-#     while approx_sum() and the slow path use one (no spatch: SKIP)
+#     while approx_sum() and the slow path use one; the report's diff
+#     writes spatch's GNU conditional "? : 1" as kernel style does,
+#     "?: 1", and leaves the tree's own lines as they are (no spatch: SKIP)
 #  10 a fixed copy's finding the tree did not show is explained (not new)
 #     when its catalogue row's fix is another fix of the tree (the RFC's
 #     counter_storm naming the other wrong function); new when no other
@@ -89,21 +91,29 @@
 #  26 a wrapped Finding:/Findings: field continues indented past its label
 #  27 a quoted line (a sanitizer's, the failing assertion) longer than 72
 #     columns is whole on a line of its own; only our prose wraps
-#  28 a long Subject: folds as a mail header: continuation lines start
+#  28 the fixed copy's series, as kernel-check prints it, is quoted: a
+#     line past 72 columns (a long tree name) is whole, never cut
+#     inside a word with a backslash
+#  29 precise-compare-sign rewrites the .c's wrong test only, not the
+#     header's right !CONFIG_SMP one, which spatch's gtr_lss
+#     isomorphism would match (no spatch: SKIP)
+#  30 the fix's diff is made as diff -up makes a kernel patch: each
+#     hunk names its function (no spatch: SKIP)
+#  31 a long Subject: folds as a mail header: continuation lines start
 #     with a space, and unfolded it is the subject again
-#  29 no path of the machine that ran it: the logs a report quotes are
+#  32 no path of the machine that ran it: the logs a report quotes are
 #     copied beside it (NAME.asan.log, NAME.asan-2.log) and named so; the
 #     KUnit block copies "$F"/NAME.kunit.c and says where F points; a
 #     sanitizer's command names no build directory
-#  30 a sanitizer's frame in the build's copy of the tree's header (kinc,
+#  33 a sanitizer's frame in the build's copy of the tree's header (kinc,
 #     or the header store's khdr/SUM) names the header's path in the tree
-#  31 the failing line a report quotes is NAME.kunit.c's, the file it
+#  34 the failing line a report quotes is NAME.kunit.c's, the file it
 #     prints, not the verification file's (another head, other cases)
-#  32 a fix whose diff adds a line over checkpatch's 100 columns is
+#  35 a fix whose diff adds a line over checkpatch's 100 columns is
 #     refused, saying its width; one of 100 is kept
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..32"
+echo "1..35"
 python3 -B "$root/tests/lib/findings_cases.py" "$root"
