@@ -1095,9 +1095,78 @@ def kunit_line_as_printed():
            f"quoted {quoted}, the line in {name}.kunit.c {want}\n{text}")
 
 
+def sparse_warnings_are_reports():
+    """The sparse column's FAIL is a finding of its own: one report per
+    kind and symbol (the name sparse quotes, else the function the line
+    is in), sparse's lines quoted whole with the tree's paths (not the
+    tree's nor the build's header copy's), kernel-check --only sparse on
+    the tree, no KUnit case, no small fix; a stdout line each."""
+    with tempfile.TemporaryDirectory() as d:
+        tree = os.path.join(d, "tree")
+        empty_tree(tree)
+        with open(os.path.join(tree, fd.C_REL), "w") as f:
+            f.write("#include <linux/percpu_counter_tree.h>\n\nvoid disasm_add(int x)\n"
+                    "{\n}\n\nint percpu_counter_tree_get(struct c *c)\n{\n"
+                    "\treturn *c->p;\n}\n")
+        bdir = os.path.join(d, "b")
+        with open(os.path.join(d, "verdict"), "w") as f:
+            f.write("builds\tyes\n")
+        rec = bdir + ".sparse"
+        with open(rec, "w") as f:
+            f.write("sparse\tFAIL\t3 warnings: lib/percpu_counter_tree.c:3:6: warning: x\n")
+        with open(rec + ".log", "w") as f:
+            f.write(f"{tree}/lib/percpu_counter_tree.c:3:6: warning: symbol 'disasm_add' "
+                    "was not declared. Should it be static?\n"
+                    f"{tree}/lib/percpu_counter_tree.c:9:17: warning: incorrect type in "
+                    "return expression (different address spaces)\n"
+                    f"{tree}/lib/percpu_counter_tree.c:9:17:    expected int\n"
+                    f"{tree}/lib/percpu_counter_tree.c:9:17:    got int [noderef] __percpu *\n"
+                    f"{bdir}-sparse/linux/percpu_counter_tree.h:9:17: warning: incorrect type "
+                    "in return expression (different address spaces)\n")
+        with open(os.path.join(tree, fd.H_REL), "w") as f:
+            f.write("\n" * 5 + "static inline int percpu_counter_tree_get(struct c *c)\n"
+                    "{\n\n\treturn *c->p;\n}\n")
+        a = {"tree": tree, "verdict": os.path.join(d, "verdict"), "build": bdir,
+             "out": d + "/out", "name": "t", "kunitcpus": "8", "fixes": None, "commit": None,
+             "sha12": {"c": "0" * 12, "h": "0" * 12}, "asan": None, "tsan": None,
+             "sparse": rec, "duration": "2s", "cpus": None}
+        so, sys.stdout = sys.stdout, open(os.path.join(d, "stdout"), "w")
+        try:
+            fd.main_(a)
+        finally:
+            sys.stdout.close()
+            sys.stdout = so
+        with open(os.path.join(d, "stdout")) as f:
+            lines = f.read().splitlines()
+        texts = {}
+        for n in sorted(os.listdir(d + "/out")):
+            with open(os.path.join(d, "out", n)) as f:
+                texts[n] = f.read()
+    names = sorted(texts)
+    want = ["sparse-address-space-percpu_counter_tree_get.txt",
+            "sparse-undeclared-disasm_add.txt"]
+    und = texts.get(want[1], "")
+    asp = texts.get(want[0], "")
+    need = ["    lib/percpu_counter_tree.c:3:6: warning: symbol 'disasm_add' was not "
+            "declared. Should it be static?", "scripts/kernel-check --only sparse " + tree,
+            "No KUnit case:", "No small fix: disasm_add is named nowhere else",
+            "Function: disasm_add()", "At: lib/percpu_counter_tree.c:3"]
+    need2 = ["    lib/percpu_counter_tree.c:9:17:    got int [noderef] __percpu *",
+             "    include/linux/percpu_counter_tree.h:9:17: warning: incorrect type in return "
+             "expression (different address spaces)", "No small fix: the suite has none",
+             "At: lib/percpu_counter_tree.c:9 (and 1 more)"]
+    miss = [w for w in need if w not in und] + [w for w in need2 if w not in asp]
+    paths = [t for t in texts.values() if bdir in t or "-sparse/" in t]
+    result(names == want and not miss and not paths and
+           lines == ["sparse-undeclared-disasm_add: kunit none, fix none",
+                     "sparse-address-space-percpu_counter_tree_get: kunit none, fix none "
+                     "(2 warnings)"], "sparse_warnings_are_reports",
+           f"reports {names}\nmissing {miss}\nstdout {lines}\n" + "\n".join(texts.values()))
+
+
 for c in (one_report_per_defect, one_report_per_fix, fields_indent, quoted_lines_whole,
           series_lines_whole, precise_compare_fix_keeps_header, subject_folds,
           no_machine_paths, header_copy_named_by_tree_path, kunit_line_as_printed,
-          fix_within_100_columns):
+          fix_within_100_columns, sparse_warnings_are_reports):
     cases_of(c)
 sys.exit(1 if failed else 0)

@@ -111,9 +111,13 @@
 #     prints, not the verification file's (another head, other cases)
 #  35 a fix whose diff adds a line over checkpatch's 100 columns is
 #     refused, saying its width; one of 100 is kept
+#  36 the sparse column's FAIL is a finding: a report per warning kind
+#     and symbol (else the function the line is in), sparse's lines quoted
+#     whole with the tree's paths, kernel-check --only sparse on the tree,
+#     no KUnit case, no small fix; a stdout line each
 # KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 echo "KTAP version 1"
-echo "1..35"
+echo "1..36"
 python3 -B "$root/tests/lib/findings_cases.py" "$root"
