@@ -11,6 +11,10 @@
 #   9   scripts/kernel-series' checkpatch column on those commits: the
 #       table's column, the KTAP line "not ok" for the FAIL, exit 1; only
 #       SKIP and PASS: exit 0; a no verdict: exit 4
+#  10   kernel-check --only sparse --findings on the dereferencing tree
+#       hands the column's record to scripts/findings: one report, its
+#       stdout line, sparse's line quoted with the tree's path (no sparse:
+#       SKIP)
 # KTAP on stdout.
 # shellcheck source=tests/lib/sh/common.sh
 . "$(dirname "$0")/../lib/sh/common.sh"
@@ -18,7 +22,7 @@ set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 ktap_begin
 cd "$tmp" || exit 1
-echo "1..9"
+echo "1..10"
 
 # The tree: lib/hpcc laid out as a kernel tree (and a variant).
 lay() {
@@ -99,4 +103,21 @@ result $? repository_unchanged "before: $before"$'\n'"after: $after"
 out=$(python3 "$root/tests/lib/kernel_series_cases.py" checkpatch "$tmp/repo" "${h[@]}" 2>&1)
 [ -z "$out" ]
 result $? series_checkpatch_column "$out"
+
+# The sparse column's record reaches scripts/findings (one unit program
+# built: the column needs only the tree's build).
+if command -v sparse >/dev/null; then
+	(cd "$root" && scripts/kernel-check --only sparse --unit test_hpcc_set \
+		--findings "$tmp/fo" "$tmp/deref" >"$tmp/kc.out" 2>"$tmp/kc.err"); rc=$?
+	rep=$tmp/fo/sparse-noderef-percpu_counter_tree_precise_sum_unbiased.txt
+	[ $rc = 1 ] && [ "$(ls "$tmp/fo")" = "${rep##*/}" ] &&
+		grep -qx 'sparse-noderef-percpu_counter_tree_precise_sum_unbiased: kunit none, fix none' \
+			"$tmp/kc.err" &&
+		grep -q '^    lib/percpu_counter_tree.c:[0-9]*:[0-9]*: warning: dereference of noderef expression$' \
+			"$rep" && grep -q "scripts/kernel-check --only sparse $tmp/deref" "$rep"
+	result $? sparse_record_is_a_finding "exit $rc; $(ls "$tmp/fo" 2>&1)
+$(cat "$tmp/kc.err" "$rep" 2>&1)"
+else
+	n=$((n + 1)); echo "ok $n sparse_record_is_a_finding # SKIP no sparse (scripts/install-deps)"
+fi
 [ $failed = 0 ]
