@@ -460,7 +460,8 @@ def one_word(line):
 
 
 def too_wide(text):
-    return [l for l in text.splitlines() if len(l) > fd.WIDTH and not l.startswith("Fixes: ")
+    return [l for l in text.splitlines() if len(l.expandtabs(8)) > fd.WIDTH and
+            not l.startswith("Fixes: ")
             and not one_word(l)]
 
 
@@ -1046,11 +1047,10 @@ def fix_within_100_columns():
            kept[0] and kept[1] is None, "fix_within_100_columns", f"got {got}")
 
 
-def kunit_line_as_printed():
-    """The failing line a report quotes ("at lib/tests/
-    percpu_counter_tree_kunit.c:N") is the line of NAME.kunit.c, the file
-    the report prints and tells the reader to copy in, not that of the
-    verification's file (another head, other cases)."""
+def carry_report():
+    """carry_batch_4g's report as main_() writes it, with a KUnit run and
+    a fix of ours (the failing line: the file's): NAME.txt's text and
+    NAME.kunit.c's lines."""
     def fake_kunit(tree, bdir, cpus, log, shape="long"):
         with open(os.path.join(tree, fd.K_REL)) as f:
             lines = f.read().splitlines()
@@ -1088,6 +1088,16 @@ def kunit_line_as_printed():
             text = f.read()
         with open(os.path.join(d, "out", name + ".kunit.c")) as f:
             kunit = f.read().splitlines()
+    return text, kunit
+
+
+def kunit_line_as_printed():
+    """The failing line a report quotes ("at lib/tests/
+    percpu_counter_tree_kunit.c:N") is the line of NAME.kunit.c, the file
+    the report prints and tells the reader to copy in, not that of the
+    verification's file (another head, other cases)."""
+    text, kunit = carry_report()
+    name = "count-order-long"
     quoted = [int(l.rsplit(":", 1)[1]) for l in text.splitlines()
               if "EXPECTATION FAILED at " + fd.K_REL + ":" in l]
     want = [i for i, l in enumerate(kunit, 1) if "KUNIT_EXPECT_LE(test, precise - approx" in l]
@@ -1164,9 +1174,28 @@ def sparse_warnings_are_reports():
            f"reports {names}\nmissing {miss}\nstdout {lines}\n" + "\n".join(texts.values()))
 
 
+def kunit_quote_keeps_tabs():
+    """The KUnit case a report prints is NAME.kunit.c's, byte for byte:
+    its function and its KUNIT_CASE() line keep their tabs (kernel style;
+    pasted from the mail, the case is the file's), each line within 72
+    columns with a tab to the next multiple of 8."""
+    text, kunit = carry_report()
+    lines = text.splitlines()
+    at = next(i for i, l in enumerate(lines) if l.startswith("static void hpcc_test_carry"))
+    end = next(i for i, l in enumerate(kunit) if l.startswith("static void hpcc_test_carry"))
+    stop = kunit.index("}", end)
+    body = kunit[end:stop + 1]
+    case = [l for l in kunit if "KUNIT_CASE(hpcc_test_carry" in l]
+    wide = [l for l in lines if len(l.expandtabs(8)) > fd.WIDTH and not l.startswith("    ")]
+    result(lines[at:at + len(body)] == body and any("\t" in l for l in body) and
+           case and case[0] in lines and not wide, "kunit_quote_keeps_tabs",
+           "the case in NAME.kunit.c:\n" + "\n".join(body + case) +
+           f"\nwider than 72: {wide}\nthe report:\n{text}")
+
+
 for c in (one_report_per_defect, one_report_per_fix, fields_indent, quoted_lines_whole,
           series_lines_whole, precise_compare_fix_keeps_header, subject_folds,
           no_machine_paths, header_copy_named_by_tree_path, kunit_line_as_printed,
-          fix_within_100_columns, sparse_warnings_are_reports):
+          fix_within_100_columns, sparse_warnings_are_reports, kunit_quote_keeps_tabs):
     cases_of(c)
 sys.exit(1 if failed else 0)
