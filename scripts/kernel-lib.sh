@@ -26,6 +26,16 @@ usage() {
 	exit 2
 }
 
+# run_to OUT CMD...: CMD with its output and errors in OUT, its status
+# returned; bash's own line for a CMD a signal stopped ("line N: PID
+# Aborted  CMD > OUT 2>&1", the build's paths in it) kept off stderr: the
+# caller reads the status and says so itself (scripts/stress-verdicts).
+run_to() {
+	local out=$1
+	shift
+	{ "$@" >"$out" 2>&1; } 2>/dev/null
+}
+
 # kernel_src DIR: $ksrc, DIR made absolute; not a directory: die.
 kernel_src() {
 	# shellcheck disable=SC2034 # read by the programs that source this file

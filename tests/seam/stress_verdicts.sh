@@ -10,7 +10,10 @@
 # on a heap the tree corrupted): a FAIL of class crash naming the signal
 # and the failure line, a SIGSEGV with no line one too, a SIGKILL (sent
 # from outside) no verdict, and a report that was written wins over the
-# status. KTAP on stdout.
+# status. kernel-judge runs ./stress by scripts/kernel-lib.sh's run_to: of
+# the stand-in that aborts, its status and output kept, and no line of
+# bash's on stderr ("line N: PID Aborted ...", the build's paths in it).
+# KTAP on stdout.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 sv=$here/../scripts/stress-verdicts
@@ -18,7 +21,7 @@ sv=$here/../scripts/stress-verdicts
 . "$here/lib/sh/common.sh"
 test_begin
 echo "KTAP version 1"
-echo "1..8"
+echo "1..9"
 st() {	# st JSON OUT ARGS...: the selftest scenario, its exit status echoed
 	local j=$1 o=$2
 	shift 2
@@ -95,4 +98,12 @@ want+=$'0\tstress\tselftest\tPASS\t-'
 result $? abort_after_failure_line_is_crash "stress exit $abrt: $got"
 [ "$got" = "$want" ]
 result $? segv_crash_kill_none_report_wins "statuses $abrt $segv $kill: $got"
+
+# As kernel-judge runs it (a function of the shell that reaps it, its
+# stderr the judge's).
+kill_run ABRT "$line" >/dev/null
+err=$(bash -c '. "$1/scripts/kernel-lib.sh"; run_to ABRT2.out ./fake-stress; echo "$?" >ABRT2.rc' \
+	_ "$here/.." 2>&1)
+[ -z "$err" ] && [ "$(cat ABRT2.rc)" = 134 ] && [ "$(cat ABRT2.out)" = "$line" ]
+result $? run_to_abort_no_job_line "stderr: '$err'; exit $(cat ABRT2.rc 2>&1); output: $(cat ABRT2.out 2>&1)"
 [ "$failed" = 0 ]
