@@ -15,6 +15,8 @@
 #       hands the column's record to scripts/findings: one report, its
 #       stdout line, sparse's line quoted with the tree's path (no sparse:
 #       SKIP)
+#  11   kernel-check --only sparse with sparse absent checked nothing:
+#       no verdict (exit 4) and a line saying so, never a pass
 # KTAP on stdout.
 # shellcheck source=tests/lib/sh/common.sh
 . "$(dirname "$0")/../lib/sh/common.sh"
@@ -22,7 +24,7 @@ set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 ktap_begin
 cd "$tmp" || exit 1
-echo "1..10"
+echo "1..11"
 
 # The tree: lib/hpcc laid out as a kernel tree (and a variant).
 lay() {
@@ -120,4 +122,13 @@ $(cat "$tmp/kc.err" "$rep" 2>&1)"
 else
 	n=$((n + 1)); echo "ok $n sparse_record_is_a_finding # SKIP no sparse (scripts/install-deps)"
 fi
+
+# Only a column that skipped: nothing checked is no verdict (the build of
+# case 10 kept; the tree builds, so the row itself is no check).
+(cd "$root" && SPARSE=no-such-sparse scripts/kernel-check --only sparse --unit test_hpcc_set \
+	"$tmp/deref" >"$tmp/kc.out" 2>"$tmp/kc.err"); rc=$?
+[ $rc = 4 ] && grep -q '| SKIP (' "$tmp/kc.out" &&
+	grep -qx 'kernel-check: no verdict: nothing was checked on deref (every column run skipped or had no case)' \
+		"$tmp/kc.err"
+result $? only_skipped_no_verdict "exit $rc; $(cat "$tmp/kc.out" "$tmp/kc.err")"
 [ $failed = 0 ]
