@@ -23,10 +23,9 @@ KUNIT_REL	:= lib/tests/percpu_counter_tree_kunit.c
 KUNIT_API_H	:= $(BUILD)/kinc/kunit_api.h
 KUNIT_PROBES	:= $(sort $(wildcard mk/probes/kunit/*.c))
 KUNIT_RT_SRCS	:= $(wildcard lib/kcompat/kunit/*.c)
-# The shim's objects, and the explorer's fiber switch (src/explore/ctx.c),
-# on which a waiting case runs kthreads (lib/kcompat/kunit/kthread.c).
-KUNIT_RT_OBJS	:= $(KUNIT_RT_SRCS:lib/kcompat/kunit/%.c=$(BUILD)/kunit/rt/%.o) \
-		   $(BUILD)/kunit/rt/xp_ctx.o
+# The shim's objects (a waiting case runs kthreads on kcompat's fiber
+# switch, lib/kcompat/ctx.c: lib/kcompat/kunit/kthread.c).
+KUNIT_RT_OBJS	:= $(KUNIT_RT_SRCS:lib/kcompat/kunit/%.c=$(BUILD)/kunit/rt/%.o)
 # The KUnit binaries' per-CPU areas are KUNIT_PCPU_UNIT bytes apart (not
 # kcompat's 1 MiB): a test's precise sum over 4096 CPUs then reads words on
 # consecutive pages, whose page-table entries share cache lines, where a
@@ -92,10 +91,6 @@ $(KUNIT_HPCC_OBJ): $(HPCC_SRC) $(KUNIT_FLAGS) $(if $(KUNIT_ANY_API),,$(HPCC_REQ_
 	$(CC) $(CFLAGS_ALL) $(HPCC_CFLAGS) $(CPPFLAGS_ALL) $(KUNIT_PU) -c -o $@ $<
 
 $(BUILD)/kunit/rt/%.o: lib/kcompat/kunit/%.c $(KUNIT_FLAGS) | $(KUNIT_API_H)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(KUNIT_CPPFLAGS) -c -o $@ $<
-
-$(BUILD)/kunit/rt/xp_ctx.o: src/explore/ctx.c $(KUNIT_FLAGS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(KUNIT_CPPFLAGS) -c -o $@ $<
 

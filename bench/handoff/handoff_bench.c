@@ -3,8 +3,9 @@
  * The hand-off micro-benchmark (bench/handoff/README.md): one case per run,
  * its operation count on stdout; bench/handoff/run measures the process.
  *
- *   turn     T threads pass a turn round robin (the fragmentation model's
- *            requesters), a little work per turn
+ *   turn     T participants pass a turn round robin (the fragmentation
+ *            model's requesters: kc_turn_run(), fibers where the build has
+ *            them, threads with --turn-threads), a little work per turn
  *   vcpu     T threads share V virtual CPUs, each holding its vCPU and
  *            adding; holders lend at their preemption points
  *   migrate  T holding threads hop to the next of V vCPUs every K adds
@@ -30,13 +31,14 @@ struct opts {
 
 static struct opts o = { NULL, 0, 4, 2, 64 };
 static struct kc_turn turn;
+static unsigned int turn_nr;	/* participants kc_turn_run() started */
 static unsigned long turns_left, work_sink;
 static unsigned long *word;
 
 static void usage(void)
 {
 	fprintf(stderr, "usage: handoff-bench turn|vcpu|migrate [--ops N] [--threads N] "
-		"[--cpus N] [--hop N]\n");
+		"[--cpus N] [--hop N] [--turn-threads]\n");
 }
 
 static int num(const char *s, unsigned long max, unsigned long *v)
@@ -57,7 +59,7 @@ static void *turn_thread(void *arg)
 		kc_turn_wait(&turn, id);
 		if (!turns_left) {
 			/* Done: the next one sees it too. */
-			kc_turn_pass(&turn, (id + 1) % o.threads);
+			kc_turn_pass(&turn, (id + 1) % turn_nr);
 			return NULL;
 		}
 		turns_left--;
@@ -65,7 +67,7 @@ static void *turn_thread(void *arg)
 		for (w = work_sink, i = 0; i < 64; i++)
 			w = w * 6364136223846793005UL + 1442695040888963407UL;
 		work_sink = w;
-		kc_turn_pass(&turn, (id + 1) % o.threads);
+		kc_turn_pass(&turn, (id + 1) % turn_nr);
 	}
 }
 
@@ -90,6 +92,7 @@ int main(int argc, char **argv)
 	void *(*fn)(void *);
 	unsigned long v, sum = 0;
 	pthread_t *th;
+	void **args;
 	unsigned int i;
 	int a;
 
@@ -111,6 +114,11 @@ int main(int argc, char **argv)
 	for (a = 2; a < argc; a += 2) {
 		const char *opt = argv[a];
 
+		if (!strcmp(opt, "--turn-threads")) {
+			kc_turn_use_threads = true;
+			a--;
+			continue;
+		}
 		if (a + 1 >= argc) {
 			fprintf(stderr, "handoff-bench: %s needs a value\n", opt);
 			return 2;
@@ -129,30 +137,35 @@ int main(int argc, char **argv)
 		}
 	}
 	th = calloc(o.threads, sizeof(*th));
-	if (!th || kc_set_nr_cpu_ids(o.cpus) || !(word = alloc_percpu(unsigned long))) {
+	args = calloc(o.threads, sizeof(*args));
+	if (!th || !args || kc_set_nr_cpu_ids(o.cpus) || !(word = alloc_percpu(unsigned long))) {
 		fprintf(stderr, "handoff-bench: out of memory\n");
 		return 1;
 	}
+	for (i = 0; i < o.threads; i++)
+		args[i] = (void *)(long)i;
 	if (fn == turn_thread) {
 		if (kc_turn_init(&turn, o.threads)) {
 			fprintf(stderr, "handoff-bench: out of memory\n");
 			return 1;
 		}
 		turns_left = o.ops;
-	}
-	for (i = 0; i < o.threads; i++)
-		if (pthread_create(&th[i], NULL, fn, (void *)(long)i)) {
-			fprintf(stderr, "handoff-bench: cannot create thread %u\n", i);
+		if (kc_turn_run(&turn, fn, args, &turn_nr)) {
+			fprintf(stderr, "handoff-bench: started %u of %u participants\n", turn_nr,
+				o.threads);
 			return 1;
 		}
-	if (fn == turn_thread)
-		kc_turn_pass(&turn, 0);
-	for (i = 0; i < o.threads; i++)
-		pthread_join(th[i], NULL);
-	if (fn == turn_thread) {
 		kc_turn_destroy(&turn);
-		printf("%s %s threads=%u ops=%lu\n", o.what, kc_handoff_build(), o.threads, o.ops);
+		printf("%s %s%s threads=%u ops=%lu\n", o.what, kc_handoff_build(),
+		       kc_turn_fibers() ? " fibers" : "", o.threads, o.ops);
 	} else {
+		for (i = 0; i < o.threads; i++)
+			if (pthread_create(&th[i], NULL, fn, args[i])) {
+				fprintf(stderr, "handoff-bench: cannot create thread %u\n", i);
+				return 1;
+			}
+		for (i = 0; i < o.threads; i++)
+			pthread_join(th[i], NULL);
 		for (i = 0; i < o.cpus; i++)
 			sum += *per_cpu_ptr(word, i);
 		if (sum != o.ops * o.threads) {
@@ -164,6 +177,7 @@ int main(int argc, char **argv)
 		       o.threads, o.cpus, sum);
 	}
 	free_percpu(word);
+	free(args);
 	free(th);
 	return 0;
 }

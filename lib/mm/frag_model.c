@@ -6,9 +6,9 @@
  * limit (P1-P5) to the classic scanners; Redesign and Threshold use the v2
  * scanners (P6-P8), with threshold 1 and P9. Requesters are threads that take
  * turns step by step (async compaction, reclaim, sync compaction) in a fixed
- * order, so a seed gives one result.
+ * order, so a seed gives one result (kc_turn_run(): fibers on one thread
+ * where the build has them).
  */
-#include <pthread.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/errno.h>
@@ -665,7 +665,7 @@ void frag_config_default(struct frag_config *cfg, enum frag_kernel kernel)
 int frag_run(const struct frag_config *cfg, struct frag_stats *st)
 {
 	struct requester *req = NULL;
-	pthread_t *th = NULL;
+	void **args = NULL;
 	struct zone_desc *d;
 	struct frag m = { .cfg = cfg, .st = st };
 	unsigned int i;
@@ -707,9 +707,9 @@ int frag_run(const struct frag_config *cfg, struct frag_stats *st)
 		m.zone.compact_cached_free_pfn = cfg->nr_frames;
 	m.pb_movable = kcalloc(m.nr_pb, 1, GFP_KERNEL);
 	req = kcalloc(cfg->threads, sizeof(*req), GFP_KERNEL);
-	th = kcalloc(cfg->threads, sizeof(*th), GFP_KERNEL);
+	args = kcalloc(cfg->threads, sizeof(*args), GFP_KERNEL);
 	m.done = kcalloc(cfg->threads, 1, GFP_KERNEL);
-	if (!m.pb_movable || !req || !th || !m.done ||
+	if (!m.pb_movable || !req || !args || !m.done ||
 	    frag_buddy_init(&m.b, cfg->nr_frames))
 		goto out;
 	ret = frag_setup_memory(&m);
@@ -727,19 +727,12 @@ int frag_run(const struct frag_config *cfg, struct frag_stats *st)
 		ret = -ENOMEM;
 		goto out;
 	}
-	/* Nobody runs before every requester exists: the turn order is fixed. */
 	for (i = 0; i < cfg->threads; i++)
-		if (pthread_create(&th[i], NULL, requester_thread, &req[i]))
-			break;
-	m.nthreads = i;
-	if (m.nthreads)
-		kc_turn_pass(&m.turn, 0);
-	for (i = 0; i < m.nthreads; i++)
-		pthread_join(th[i], NULL);
+		args[i] = &req[i];
+	/* A requester that could not be started makes it another run: -ENOMEM. */
+	ret = kc_turn_run(&m.turn, requester_thread, args, &m.nthreads);
 	kc_turn_destroy(&m.turn);
 	st->stable_avg = m.zone.compact_scan_avg >> COMPACT_STABLE_FP_SHIFT;
-	if (!m.nthreads)
-		ret = -ENOMEM;
 out:
 	for (i = 0; req && i < cfg->threads; i++)
 		kfree(req[i].lists);
@@ -747,7 +740,7 @@ out:
 	kfree(m.pb_movable);
 	kfree(m.done);
 	kfree(req);
-	kfree(th);
+	kfree(args);
 	zone_destroy(&m.zone);
 	return ret;
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 #include "opts.h"
 #include "args.h"
-#include "ctx.h"
+#include <kcompat/ctx.h>
 #include "memmodel.h"
 #include "mm/oom_algo.h"
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include "ctx.h"
+#include <kcompat/ctx.h>
 #include "xp.h"
 #include "memmodel.h"
 

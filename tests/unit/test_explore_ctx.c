@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The explorer's fiber switch (src/explore/ctx.c) keeps what the ABI says a
+ * The explorer's fiber switch (lib/kcompat/ctx.c) keeps what the ABI says a
  * call keeps of the floating-point state: a new fiber starts with its
  * creator's rounding mode and x87 control word, and each side of a switch
  * finds its own mode again (docs/explore.md: our own switch saves the SSE and
@@ -10,7 +10,7 @@
 #include <fenv.h>
 #include <stdint.h>
 #include "ktap.h"
-#include "../../src/explore/ctx.c"
+#include "../../lib/kcompat/ctx.c"
 
 #define STACK_SIZE	(64 * 1024)
 

@@ -23,7 +23,7 @@
  *
  * A waiter that is no kthread (the case's thread in wait_event() or
  * kthread_stop()) runs ready kthreads itself rather than sleep, each on a
- * stack of its own (a fiber: the explorer's switch, no system call), so
+ * stack of its own (a fiber: kcompat/ctx.h, no system call), so
  * that a case that wakes one kthread and waits for it costs no context
  * switch. Such a waiter's wake_up_process() wakes no runner: the kthread
  * waits for the waiter, for a runner that comes for the rest of the
@@ -52,8 +52,7 @@
 #include <ck_pr.h>
 #include <linux/kthread.h>
 #include <kcompat/kcompat.h>
-#include <sys/mman.h>
-#include "explore/ctx.h"
+#include <kcompat/ctx.h>
 #include "kthread_int.h"
 #include "kunit_run.h"
 
@@ -120,7 +119,7 @@ struct kc_runner {
 /* A kthread run by a waiter, on a stack of its own. */
 struct kc_fiber {
 	struct xp_ctx self, host;	/* its context off a thread; the thread's */
-	void *map;			/* guard page, then the stack */
+	void *stack;			/* above a guard page (xp_ctx_stack_alloc()) */
 	struct kc_kthread *k;
 	struct kc_runner *runner;	/* the runner that took it over, or NULL */
 	struct kc_rq *rq;		/* the queue it claims, until it blocks */
@@ -470,18 +469,10 @@ static __attribute__((__noinline__)) enum kc_fwhy fiber_run(struct kc_fiber *f, 
 	return f->why;
 }
 
-static long kc_page_size(void)
-{
-	long page = sysconf(_SC_PAGESIZE);
-
-	return page > 0 ? page : 4096;
-}
-
 /* Under kc_rq_lock: a fiber to start @k on, its stack reused if one is spare. */
 static struct kc_fiber *fiber_get(struct kc_kthread *k)
 {
 	struct kc_fiber *f = kc_spare;
-	long page = kc_page_size();
 
 	if (f) {
 		kc_spare = f->next;
@@ -489,11 +480,8 @@ static struct kc_fiber *fiber_get(struct kc_kthread *k)
 		f = calloc(1, sizeof(*f));
 		if (!f)
 			return NULL;
-		f->map = mmap(NULL, KC_FIBER_STACK + page, PROT_READ | PROT_WRITE,
-			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-		if (f->map == MAP_FAILED || mprotect(f->map, page, PROT_NONE)) {
-			if (f->map != MAP_FAILED)
-				munmap(f->map, KC_FIBER_STACK + page);
+		f->stack = xp_ctx_stack_alloc(KC_FIBER_STACK);
+		if (!f->stack) {
 			free(f);
 			return NULL;
 		}
@@ -501,7 +489,7 @@ static struct kc_fiber *fiber_get(struct kc_kthread *k)
 	f->k = k;
 	f->cpu = k->cpu >= 0 ? (unsigned int)k->cpu : 0;
 	f->held = false;
-	xp_ctx_make(&f->self, (char *)f->map + page, KC_FIBER_STACK, fiber_main);
+	xp_ctx_make(&f->self, f->stack, KC_FIBER_STACK, fiber_main);
 	return f;
 }
 

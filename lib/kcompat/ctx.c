@@ -10,7 +10,9 @@
  */
 #include <stdint.h>
 #include <string.h>
-#include "ctx.h"
+#include <sys/mman.h>
+#include <unistd.h>
+#include <kcompat/ctx.h>
 
 #ifndef __has_feature
 #define __has_feature(x)	0
@@ -95,4 +97,32 @@ void xp_ctx_switch(struct xp_ctx *from, struct xp_ctx *to)
 	}
 #endif
 	swapcontext(&from->uc, &to->uc);
+}
+
+static size_t xp_page_size(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	return page > 0 ? (size_t)page : 4096;
+}
+
+void *xp_ctx_stack_alloc(size_t size)
+{
+	size_t page = xp_page_size();
+	char *map = mmap(NULL, size + page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+
+	if (map == MAP_FAILED)
+		return NULL;
+	/* An overflow faults on the guard page instead of writing below it. */
+	if (mprotect(map, page, PROT_NONE)) {
+		munmap(map, size + page);
+		return NULL;
+	}
+	return map + page;
+}
+
+void xp_ctx_stack_free(void *stack, size_t size)
+{
+	munmap((char *)stack - xp_page_size(), size + xp_page_size());
 }
