@@ -188,6 +188,7 @@ def handoff(path):
     turn = next(p for p in d["points"] if p["case"] == "turn")
     assert turn["goal_run"]["args"][0] == "turn", turn["goal_run"]
     assert goals["turn"]["median"] == turn["goal_run"]["new"]["sys_per_cpu"]["median"], turn
+    assert goals["turn"]["cpu_s"] == turn["goal_run"]["new"]["cpu_s"]["median"], turn
 
 
 def handoff_goals(run):
