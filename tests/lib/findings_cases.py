@@ -486,12 +486,14 @@ with tempfile.TemporaryDirectory() as d:
         f.update(shape="long", row=fd.match(rows, "long", f), kcpus="8", kfn="hpcc_test_x",
                  kunit_ok=False, kunit_why="x")
     unit.update(kunit_ok=True, ref="lib/hpcc")
-    # A stress finding: its run's seed and CPU count, from the JSON report
-    # (a run a signal stopped: the line ./stress printed first).
+    # A stress finding: its run's seed, CPU count and step bound, from the
+    # JSON report (a run a signal stopped: the line ./stress printed first).
     os.makedirs(d + "/s")
     with open(d + "/s/stress.json", "w") as f:
         f.write(json.dumps({"runs": [{"scenario": "counter_storm", "verdict": "FAIL",
                                       "seed": "123456789012345678", "cpus": 64,
+                                      "reproducer": "stress --cpus 64 --seed 1234567890"
+                                                    "12345678 --steps 2000",
                                       "failures": [{"invariant": "compare",
                                                     "class": "contract", "message": "x"}]}]}))
     storm = fd.findings({"ufail": [], "stress": [{"scenario": "counter_storm",
@@ -514,7 +516,8 @@ with tempfile.TemporaryDirectory() as d:
             "race": kc + ["tsan", tree],
             "unit": kc + ["unit", "--unit", "test_hpcc_carry", tree],
             "storm": kc + ["stress", "--scenario", "counter_storm", "--seed",
-                           "123456789012345678", "--cpus", "64", "--duration", "2s", tree],
+                           "123456789012345678", "--cpus", "64", "--steps", "2000",
+                           "--duration", "2s", tree],
             "abort": kc + ["stress", "--scenario", "counter_storm", "--seed", "42", "--cpus",
                            "256", "--duration", "2s", tree],
             "adapt": kc + ["unit", tree]}
