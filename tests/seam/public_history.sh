@@ -9,11 +9,14 @@
 #     it, OUT not made
 #   4 OUT already there: exit 2, one line, its contents untouched
 #   5 a missing file, a bad manifest line: exit 2, one line each
+#   6 OUT made while the history is built (an empty directory, made by a
+#     git of ours at the first commit): exit 1, one line, the directory
+#     still empty (a plain rename would replace it), nothing left behind
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$root/tests/lib/sh/ktap.sh"
 ktap_begin
-echo "1..8"
+echo "1..9"
 ph=$root/bench/series/public-history
 k=$tmp/ktree
 lay() {	# NAME FILE TEXT
@@ -62,6 +65,18 @@ mkdir "$tmp/h4" && echo mine >"$tmp/h4/file"
 bad_input out_exists "$ph" --manifest "$tmp/manifest" "$k" "$tmp/h4"
 [ "$(ls -A "$tmp/h4")" = file ] && [ "$(cat "$tmp/h4/file")" = mine ]
 result $? out_exists_untouched "$(ls -A "$tmp/h4")"
+
+real=$(command -v git)
+mkdir "$tmp/bin"
+printf '#!/bin/sh\ncase " $* " in *" commit "*) mkdir -p "%s" ;; esac\nexec "%s" "$@"\n' \
+	"$tmp/h7" "$real" >"$tmp/bin/git"
+chmod +x "$tmp/bin/git"
+PATH=$tmp/bin:$PATH "$ph" --manifest "$tmp/manifest" "$k" "$tmp/h7" >"$tmp/o" 2>"$tmp/e"
+rc=$?
+[ $rc = 1 ] && [ -d "$tmp/h7" ] && [ -z "$(ls -A "$tmp/h7")" ] &&
+	[ "$(wc -l <"$tmp/e")" = 1 ] && grep -q 'h7: cannot be made' "$tmp/e" &&
+	[ -z "$(find "$tmp" -maxdepth 1 -name '.public-history.*')" ]
+result $? out_made_meanwhile_not_replaced "rc $rc; $(cat "$tmp/e"); $(ls -A "$tmp/h7" | head -3)"
 
 rm "$k/three/include/linux/percpu_counter_tree.h"
 bad_input missing_file "$ph" --manifest "$tmp/manifest" "$k" "$tmp/h5"
