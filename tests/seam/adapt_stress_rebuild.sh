@@ -13,10 +13,11 @@
 #     (src/main.c, src/replay.c, src/report.c, src/scenarios/adapt/*.c);
 #     no other engine object's dependency file names the adapter's shape or
 #     the tree's header
-#   2 rfc again with a declaration more in its header (the same shape):
-#     the same six compiles
+#   2 rfc again with a member more in its header's struct percpu_counter_tree
+#     (the same shape, another layout): the same six compiles
 #   3 the same program: the ./stress so rebuilt has the bytes of one built
-#     whole from a cold build directory (no debug information)
+#     whole from a cold build directory (no debug information), the
+#     layout's change in every object that reads it
 # Env: BUILD (default build/cc), CC. KTAP on stdout.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -66,9 +67,11 @@ fi
 result 1 api_change_recompiles_readers
 
 bad=
-echo "void percpu_counter_tree_rebuild_unused(void);" >>"$src/include/linux/percpu_counter_tree.h"
+sed -i 's/^\tunsigned int inaccuracy;.*/&\n\tlong rebuild_pad[4];/' "$src/include/linux/percpu_counter_tree.h"
 rm -f "$b/kinc/linux/percpu_counter_tree.h"	# as slot_place does for a header that differs
-if ! mk "$b"; then
+if ! grep -q '^	long rebuild_pad\[4\];$' "$src/include/linux/percpu_counter_tree.h"; then
+	bad+="the fixture's struct percpu_counter_tree was not found"$'\n'
+elif ! mk "$b"; then
 	bad+="make adapt-stress (rfc, header changed) failed: $(tail -n 5 "$log")"$'\n'
 else
 	compiled "rfc, its header changed:"
