@@ -52,10 +52,11 @@ void kc_turn_pass(struct kc_turn *t, unsigned int to);
  * Run @fn(@args[i]) as slot i's participant for each of the turn's slots,
  * slot 0 holding the turn first; return once every one has returned.
  * *@nr, written before slot 0 runs, is how many take part: fewer than the
- * slots only when a thread could not be created, and then, once those
- * have run, -ENOMEM. A participant must not return holding the turn while
- * others wait for it (with threads that waits forever; with fibers it is
- * reported and aborts).
+ * slots only when a thread could not be created (then -ENOMEM once those
+ * have run) or a fiber's stack not mapped (then 0: none runs, -ENOMEM).
+ * A participant must not return holding the turn while others wait for
+ * it (with threads that waits forever; with fibers it is reported and
+ * aborts).
  */
 int kc_turn_run(struct kc_turn *t, void *(*fn)(void *), void *const *args, unsigned int *nr);
 /* kc_turn_run() makes threads even where fibers exist (tests, benchmarks). */
