@@ -556,6 +556,20 @@ result(not bad and not wide and whole and fnl == ["Function: __percpu_counter_tr
 # the same: the same report in both); a program with none is a finding named
 # by what ended it (a signal: signal-N), with the runner's reason and the
 # case's lines of output, never a bare "-".
+def lifecycle_record(d, crashed):
+    """D/k.asan: UB's first finding, the same in test_hpcc_lifecycle's
+    lifecycle_batch_validation, and an "afail" line per (PROGRAM, CASE)
+    of CRASHED; its path."""
+    rec = os.path.join(d, "k.asan")
+    first = UB.splitlines()[0]
+    with open(rec, "w") as f:
+        f.write(first + "\n" +
+                first.replace("test_hpcc_carry\tcarry_batch_4g",
+                              "test_hpcc_lifecycle\tlifecycle_batch_validation") + "\n" +
+                "".join(f"afail\t{p}\t{c}\tcrash\t-\n" for p, c in crashed))
+    return rec
+
+
 LIFE = """KTAP version 1
 1..1
   KTAP version 1
@@ -584,14 +598,9 @@ SLOW = """  KTAP version 1
   not ok 1 slow_case
 """
 with tempfile.TemporaryDirectory() as d:
-    rec = os.path.join(d, "k.asan")
-    with open(rec, "w") as f:
-        f.write(UB.splitlines()[0] + "\n" +
-                UB.splitlines()[0].replace("test_hpcc_carry\tcarry_batch_4g",
-                                           "test_hpcc_lifecycle\tlifecycle_batch_validation") +
-                "\nafail\ttest_hpcc_lifecycle\tlifecycle_enomem\tcrash\t-\n"
-                "afail\ttest_hpcc_lifecycle\tlifecycle_other\tcrash\t-\n"
-                "afail\ttest_hpcc_slow\tslow_case\tcrash\t-\n")
+    rec = lifecycle_record(d, [("test_hpcc_lifecycle", "lifecycle_enomem"),
+                               ("test_hpcc_lifecycle", "lifecycle_other"),
+                               ("test_hpcc_slow", "slow_case")])
     os.makedirs(os.path.join(d, "k-asan"))
     for prog, text in (("test_hpcc_lifecycle", LIFE), ("test_hpcc_slow", SLOW)):
         with open(os.path.join(d, "k-asan", prog + ".out"), "w") as f:
@@ -625,12 +634,7 @@ result(names == ["ubsan-shift-out-of-bounds-crash-init", "asan-signal-11-crash--
 # of the report (none written that the report does not name).
 memset = [w for w in ("lifecycle_enomem", "null pointer passed") if any(w in t for t in texts)]
 with tempfile.TemporaryDirectory() as d:
-    rec = os.path.join(d, "k.asan")
-    with open(rec, "w") as f:
-        f.write(UB.splitlines()[0] + "\n" +
-                UB.splitlines()[0].replace("test_hpcc_carry\tcarry_batch_4g",
-                                           "test_hpcc_lifecycle\tlifecycle_batch_validation") +
-                "\nafail\ttest_hpcc_lifecycle\tlifecycle_enomem\tcrash\t-\n")
+    rec = lifecycle_record(d, [("test_hpcc_lifecycle", "lifecycle_enomem")])
     os.makedirs(os.path.join(d, "k-asan"))
     with open(os.path.join(d, "k-asan", "test_hpcc_lifecycle.out"), "w") as f:
         f.write(LIFE)

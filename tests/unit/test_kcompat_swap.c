@@ -102,17 +102,25 @@ static bool offered(void)
 	       (atomic_load(&kc_vcpus[0].attn) & KC_ATTN_WANT);
 }
 
+/* Booted with NCPUS CPUs in the owned model (the atomic one holds no vCPU: skipped). */
+static bool owned_setup(struct kt *t)
+{
+	if (!kt_hpcc_setup(t, NCPUS))
+		return false;
+	if (kc_pcpu_ops != KC_PCPU_OWNED) {
+		kt_skip(t, "the atomic model holds no vCPU");
+		return false;
+	}
+	return true;
+}
+
 static void swap_mark_follows_the_vcpu(struct kt *t)
 {
 	unsigned int migrator_cpu = UINT_MAX;
 	pthread_t th;
 
-	if (!kt_hpcc_setup(t, NCPUS))
+	if (!owned_setup(t))
 		return;
-	if (kc_pcpu_ops != KC_PCPU_OWNED) {
-		kt_skip(t, "the atomic model holds no vCPU");
-		return;
-	}
 	kc_set_cpu(0);
 	kc_cpu_hold();
 	KT_ASSERT(t, kc_pcpu_fast == 0, "holding vCPU 0: mark %u", kc_pcpu_fast);
@@ -177,12 +185,8 @@ static void spin_halves_while_the_holder_sits(struct kt *t)
 	long long before, after, first;
 	pthread_t th;
 
-	if (!kt_hpcc_setup(t, NCPUS))
+	if (!owned_setup(t))
 		return;
-	if (kc_pcpu_ops != KC_PCPU_OWNED) {
-		kt_skip(t, "the atomic model holds no vCPU");
-		return;
-	}
 	first = kc_cpu_spin_ns();
 	KT_ASSERT(t, !pthread_create(&th, NULL, sitter, NULL), "thread");
 	for (sit_round = 1; sit_round <= SIT_ROUNDS; sit_round++) {
