@@ -4,6 +4,7 @@ docs/kernel-trees.md#findings-a-maintainer-can-act-on): tests/unit/findings_case
 cases, KTAP results on stdout.
 
 Usage: findings_cases.py ROOT  (exit 0 all ok, 1 a case failed, 2 usage)."""
+import contextlib
 import json
 import os
 import re
@@ -22,6 +23,12 @@ fd = load_script("findings")
 root = sys.argv[1]
 rows = fd.catalogue()
 n = failed = 0
+
+
+def main_quiet(a):
+    """scripts/findings' main with options A, its stdout thrown away."""
+    with open(os.devnull, "w") as null, contextlib.redirect_stdout(null):
+        fd.main_(a)
 
 
 def empty_tree(tree):
@@ -290,10 +297,7 @@ with tempfile.TemporaryDirectory() as d:
          "out": d + "/out", "name": "t", "kunitcpus": "8", "fixes": None, "commit": None,
          "sha12": {"c": "0" * 12, "h": "0" * 12}}
     a.update(san_files(d, asan="asan\t1\t0\t0\n"))
-    with open(os.devnull, "w") as null:
-        so, sys.stdout = sys.stdout, null
-        fd.main_(a)
-        sys.stdout = so
+    main_quiet(a)
     name = "tsan-data_race-crash-precise_sum"
     try:
         with open(os.path.join(d, "out", name + ".txt")) as f:
@@ -980,12 +984,7 @@ def no_machine_paths():
         a = {"tree": tree, "verdict": os.path.join(d, "verdict"), "build": d + "/b",
              "out": d + "/out", "name": "t", "kunitcpus": "8", "fixes": None, "commit": None,
              "sha12": {"c": "0" * 12, "h": "0" * 12}, "asan": rec, "tsan": None}
-        with open(os.devnull, "w") as null:
-            so, sys.stdout = sys.stdout, null
-            try:
-                fd.main_(a)
-            finally:
-                sys.stdout = so
+        main_quiet(a)
         name = "asan-heap-buffer-overflow-crash-set"
         listed = sorted(os.listdir(d + "/out"))
         with open(os.path.join(d, "out", name + ".txt")) as f:
@@ -1083,13 +1082,10 @@ def carry_report():
              "duration": "2s", "cpus": None}
         saved = (fd.run_kunit, fd.try_fix)
         fd.run_kunit, fd.try_fix = fake_kunit, fake_fix
-        with open(os.devnull, "w") as null:
-            so, sys.stdout = sys.stdout, null
-            try:
-                fd.main_(a)
-            finally:
-                sys.stdout = so
-                fd.run_kunit, fd.try_fix = saved
+        try:
+            main_quiet(a)
+        finally:
+            fd.run_kunit, fd.try_fix = saved
         name = "count-order-long"
         with open(os.path.join(d, "out", name + ".txt")) as f:
             text = f.read()
